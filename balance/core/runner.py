@@ -1,0 +1,318 @@
+"""Play many games of a registered ruleset and build the result tables.
+
+:func:`simulate` is the Python API behind ``balance run``. It validates its
+input (raising :class:`BalanceError` with a one-line message), splits the
+game range into chunks (for the progress bar and so that no chunk's work is
+lost to a crash), calls the ruleset's parallel kernel on each chunk and
+returns a :class:`Result`. Game ``i`` of seed ``s`` is the same game whatever
+the chunking or thread count, so ``simulate(start=a, stop=b)`` pieces merge
+(:meth:`Result.merge`) into exactly the tables of one whole run.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import registry, stats
+from .errors import BalanceError
+from .records import Batch, mask_bit
+
+MAX_SEED = 2**63 - 1
+CHUNK = 1 << 16
+
+
+def resolve_policies(spec, policies, n_players: int) -> list[str]:
+    if policies is None or len(policies) == 0:
+        policies = [next(iter(spec.policies))]
+    if isinstance(policies, str):
+        policies = [policies]
+    policies = list(policies)
+    for p in policies:
+        registry.policy_id(spec, p)
+    if len(policies) == 1:
+        return policies * n_players
+    if len(policies) != n_players:
+        raise BalanceError(f"give one policy for all seats or one per seat: got "
+                           f"{len(policies)} policies for {n_players} players")
+    return policies
+
+
+def check_players(spec, players) -> int:
+    lo, hi = spec.players
+    try:
+        n = int(players)
+    except (TypeError, ValueError):
+        raise BalanceError(f"players: {players!r} is not a whole number "
+                           f"(allowed: {lo}-{hi})") from None
+    if not lo <= n <= hi:
+        raise BalanceError(f"players: {n} is outside {lo}-{hi} for {spec.name}")
+    return n
+
+
+def check_count(name: str, value, minimum: int = 1) -> int:
+    try:
+        v = int(value)
+    except (TypeError, ValueError):
+        raise BalanceError(f"{name}: {value!r} is not a whole number") from None
+    if v < minimum:
+        raise BalanceError(f"{name}: {v} must be at least {minimum}")
+    return v
+
+
+def check_seed(seed) -> int:
+    try:
+        s = int(seed)
+    except (TypeError, ValueError):
+        raise BalanceError(f"seed: {seed!r} is not a whole number") from None
+    if not 0 <= s <= MAX_SEED:
+        raise BalanceError(f"seed: {s} is outside [0, 2**63-1]")
+    return s
+
+
+@dataclass
+class Setup:
+    """A validated run configuration."""
+    spec: object
+    values: dict
+    n_players: int
+    policies: list[str]
+    seed: int
+
+    @property
+    def policy_ids(self) -> np.ndarray:
+        return np.array([self.spec.policies[p] for p in self.policies], dtype=np.int64)
+
+    def describe(self) -> dict:
+        return {"ruleset": self.spec.name, "version": self.spec.version(self.values),
+                "players": self.n_players, "policies": self.policies, "seed": self.seed,
+                "params": self.values}
+
+
+def setup(ruleset: str, *, seed: int = 0, players: int | None = None, policies=None,
+          params: dict | None = None) -> Setup:
+    spec = registry.get(ruleset)
+    n = check_players(spec, players if players is not None else spec.players[0])
+    pols = resolve_policies(spec, policies, n)
+    values = spec.space.resolve(params)
+    spec.check_values(values, n)
+    return Setup(spec, values, n, pols, check_seed(seed))
+
+
+def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
+               check: bool = False, chunk: int = CHUNK, label: str = "") -> Batch:
+    """Play games [start, stop) of a setup, in chunks, with a progress bar
+    that appears when the run lasts more than two seconds."""
+    parts = []
+    bar = None
+    if progress is not False and stop - start > chunk:
+        from tqdm import tqdm
+        bar = tqdm(total=stop - start, unit="game", unit_scale=True, delay=2.0,
+                   desc=label or s.spec.name, leave=False, disable=progress is False)
+    try:
+        for a in range(start, stop, chunk):
+            b = min(stop, a + chunk)
+            parts.append(s.spec.simulate_range(s.values, s.seed, a, b, s.n_players,
+                                               s.policy_ids, check))
+            if bar is not None:
+                bar.update(b - a)
+    finally:
+        if bar is not None:
+            bar.close()
+    return Batch.concat(parts)
+
+
+@dataclass
+class Result:
+    """Tables of one run: ``games``, ``seats``, ``cards`` and ``summary``."""
+    setup: Setup
+    batch: Batch
+    elapsed: float = 0.0
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    # --- tables ---------------------------------------------------------
+    @property
+    def spec(self):
+        return self.setup.spec
+
+    @property
+    def games(self) -> pd.DataFrame:
+        if "games" not in self._cache:
+            b, spec = self.batch, self.spec
+            df = pd.DataFrame(b.games, columns=list(spec.game_columns))
+            df.insert(0, "game", np.arange(b.start, b.start + b.n, dtype=np.int64))
+            df["end_reason"] = pd.Categorical.from_codes(
+                df["end_reason"].to_numpy(), categories=list(spec.end_reasons))
+            self._cache["games"] = df
+        return self._cache["games"]
+
+    @property
+    def seats(self) -> pd.DataFrame:
+        if "seats" not in self._cache:
+            b, spec = self.batch, self.spec
+            n, P = b.n, self.setup.n_players
+            winner = b.games[:, 0]
+            data = {"game": np.repeat(np.arange(b.start, b.start + n, dtype=np.int64), P),
+                    "seat": np.tile(np.arange(P, dtype=np.int64), n),
+                    "policy": pd.Categorical(np.tile(np.array(self.setup.policies), n)),
+                    "won": (winner[:, None] == np.arange(P)[None, :]).reshape(-1)}
+            for j, col in enumerate(spec.seat_columns):
+                data[col] = b.seats[:, :, j].reshape(-1)
+            if spec.roles is not None and "role" in data:
+                labels = spec.roles(self.setup.values)
+                data["role"] = _label(data["role"], labels)
+            W = b.masks.shape[3]
+            for w in range(W):
+                data[f"drawn_mask{w}"] = b.masks[:, :, 0, w].reshape(-1)
+                data[f"played_mask{w}"] = b.masks[:, :, 1, w].reshape(-1)
+            self._cache["seats"] = pd.DataFrame(data)
+        return self._cache["seats"]
+
+    @property
+    def cards(self) -> pd.DataFrame:
+        if "cards" not in self._cache:
+            kinds = self.spec.card_kinds(self.setup.values)
+            m = self.batch.masks
+            K = len(kinds)
+            drawn = np.stack([mask_bit(m, 0, k).reshape(-1) for k in range(K)], axis=1)
+            played = np.stack([mask_bit(m, 1, k).reshape(-1) for k in range(K)], axis=1)
+            won = self.seats["won"].to_numpy()
+            self._cache["cards"] = stats.card_power(kinds, drawn, played, won, self.batch.counts)
+        return self._cache["cards"]
+
+    def by_seat(self) -> pd.DataFrame:
+        return stats.rate_table(self.seats, "seat")
+
+    def by_policy(self) -> pd.DataFrame:
+        return stats.rate_table(self.seats, "policy")
+
+    def by_role(self) -> pd.DataFrame | None:
+        if "role" not in self.seats:
+            return None
+        return stats.rate_table(self.seats, "role")
+
+    def end_reasons(self) -> pd.Series:
+        return self.games["end_reason"].value_counts(sort=False)
+
+    # --- summary --------------------------------------------------------
+    @property
+    def summary(self) -> dict:
+        if "summary" not in self._cache:
+            g = self.games
+            n = len(g)
+            draws = int((g["winner"] < 0).sum())
+            dlo, dhi = stats.wilson(draws, n)
+
+            def table(df):
+                return [{"key": (k.item() if hasattr(k, "item") else k), **{
+                    c: (float(v) if isinstance(v, (float, np.floating)) else int(v))
+                    for c, v in row.items()}} for k, row in df.iterrows()]
+
+            out = {**self.setup.describe(),
+                   "games": n, "first_game": self.batch.start,
+                   "balance_version": _version(),
+                   "draws": {"count": draws, "share": draws / n if n else float("nan"),
+                             "ci_low": float(dlo), "ci_high": float(dhi)},
+                   "by_seat": table(self.by_seat()),
+                   "by_policy": table(self.by_policy()),
+                   "length_turns": stats.length_stats(g["turns"]),
+                   "end_reasons": {str(k): int(v) for k, v in self.end_reasons().items()},
+                   "elapsed_seconds": round(self.elapsed, 3)}
+            role = self.by_role()
+            if role is not None:
+                out["by_role"] = table(role)
+            extra = self.spec.extra.get("summary")
+            if extra is not None:
+                out.update(extra(self))
+            self._cache["summary"] = out
+        return self._cache["summary"]
+
+    def save(self, out: str | os.PathLike) -> Path:
+        """Write games.parquet, seats.parquet, cards.csv and summary.json.
+
+        Each Parquet file also carries the run description (ruleset, version,
+        parameters, seed) in its schema metadata."""
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        meta = json.dumps(self.setup.describe(), default=str)
+        for name, df in (("games", self.games), ("seats", self.seats)):
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+            table = pa.Table.from_pandas(df, preserve_index=False)
+            table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                                   b"balance": meta.encode()})
+            pq.write_table(table, out / f"{name}.parquet")
+        self.cards.to_csv(out / "cards.csv", index=False)
+        (out / "summary.json").write_text(json.dumps(self.summary, indent=2, default=_json))
+        return out
+
+    @staticmethod
+    def merge(parts: list["Result"]) -> "Result":
+        """Join results of disjoint game ranges of one setup."""
+        first = parts[0].setup
+        for p in parts[1:]:
+            if p.setup.describe() != first.describe():
+                raise BalanceError("cannot merge results of different setups")
+        return Result(first, Batch.concat([p.batch for p in parts]),
+                      sum(p.elapsed for p in parts))
+
+
+def _label(codes, labels: dict) -> pd.Categorical:
+    codes = np.asarray(codes)
+    keys = sorted(set(np.unique(codes).tolist()) | set(labels))
+    cats = [labels.get(k, str(k)) for k in keys]
+    lookup = {k: i for i, k in enumerate(keys)}
+    idx = np.vectorize(lookup.__getitem__, otypes=[np.int64])(codes) if codes.size else codes
+    return pd.Categorical.from_codes(idx, categories=cats)
+
+
+def _json(o):
+    if isinstance(o, (np.integer,)):
+        return int(o)
+    if isinstance(o, (np.floating,)):
+        return float(o)
+    return str(o)
+
+
+def _version() -> str:
+    from .. import __version__
+    return __version__
+
+
+def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | None = None,
+             policies=None, params: dict | None = None, *, start: int = 0,
+             stop: int | None = None, threads: int | None = None,
+             progress: bool | None = None) -> Result:
+    """Play ``games`` games (or the range [start, stop)) and return a Result.
+
+    >>> r = simulate("talisman", games=10_000, seed=1, players=2,
+    ...              policies=["greedy", "random"], params={"hp": 30})
+    >>> r.by_policy()          # win rate per policy with 95% Wilson intervals
+    """
+    s = setup(ruleset, seed=seed, players=players, policies=policies, params=params)
+    start = check_count("start", start, 0)
+    stop = start + check_count("games", games) if stop is None else check_count("stop", stop, start + 1)
+    if threads is not None:
+        set_threads(threads)
+    t0 = time.perf_counter()
+    batch = play_range(s, start, stop, progress=progress)
+    return Result(s, batch, time.perf_counter() - t0)
+
+
+def set_threads(threads: int) -> None:
+    import numba
+    t = check_count("threads", threads)
+    if t > numba.config.NUMBA_NUM_THREADS:
+        raise BalanceError(f"threads: {t} is more than the {numba.config.NUMBA_NUM_THREADS} "
+                           f"available")
+    numba.set_num_threads(t)
+
+
+def machine() -> dict:
+    return {"python": platform.python_version(), "cpus": os.cpu_count()}

@@ -1,0 +1,688 @@
+"""Talisman Poker kernel: njit functions over small int64 arrays.
+
+One game's state:
+- ``S``  int64[P, NS]: per-seat scalars (HP, alive, guards, skips, hand size,
+  array bitmasks per element, statistics), columns ``C_*`` below;
+- ``hand`` int64[P, HCAP]: card ids, in the order they entered the hand;
+- ``pile`` int64[2, NC]: row 0 the deck (top = last), row 1 the discard pile;
+  ``Z`` int64[4]: deck size, discard size, turn, trace length.
+
+A player's array (符阵区) holds distinct basic cards, so it is kept as one
+bitmask of values per element: bit v-1 of ``S[p, C_BITS + e]``.
+
+Random numbers come in a fixed order from the game's own stream (see
+``core/rng.py``); ``reference.py`` replays the same order in plain Python.
+"""
+import numpy as np
+from numba import njit, prange
+
+from ...core.records import BLOCK
+from ...core.rng import below, game_state, shuffle
+from .rules import GEN_TABLE, IDX, OVER_TABLE, PIDX
+
+# --- parameter slots -----------------------------------------------------
+P_HP = IDX["hp"]
+P_CAP = IDX["hp_cap"]
+P_START = IDX["start_hand"]
+P_LIMIT = IDX["hand_limit"]
+P_THUNDER = IDX["thunder_damage"]
+P_FLUSH = IDX["flush_per_card"]
+P_GEN = IDX["generating_per_card"]
+P_OVER = IDX["overcoming_per_card"]
+P_HEAL = IDX["four_symbols_heal_factor"]
+P_CHAOS = IDX["chaos_factor"]
+P_COPIES = IDX["copies_thunder"]          # five consecutive slots
+P_V = IDX["values_per_element"]
+P_MAXT = IDX["max_turns"]
+Q_MIN = PIDX["min_combo_value"]
+Q_STEAL = PIDX["value_steal"]
+Q_WIND = PIDX["value_wind"]
+Q_GUARD = PIDX["value_guard"]
+Q_GAMBLE = PIDX["value_gamble"]
+Q_DESTROY = PIDX["destroy_value"]
+Q_HEALV = PIDX["heal_value"]
+
+# --- state columns -------------------------------------------------------
+C_HP, C_ALIVE, C_GUARDS, C_SKIPS, C_HN, C_ARRN, C_DMG, C_COMBOS, C_CASTS, C_OUT, C_HEALED = range(11)
+C_BITS = 11
+NS = C_BITS + 5
+HCAP = 40
+NC_MAX = 12 * 5 + 5 * 12
+Z_DECK, Z_DISC, Z_TURN, Z_TR = range(4)
+
+# game record columns (spec.game_columns) and seat columns (spec.seat_columns)
+G_WINNER, G_TURNS, G_ROUNDS, G_END, G_COMBOS, G_CASTS = range(6)
+NG = 6
+S_HP, S_OUT, S_DMG, S_HEALED, S_COMBOS, S_CASTS, S_GUARDS = range(7)
+NSEAT = 7
+
+# actions
+A_PASS, A_PLACE, A_CAST, A_COMBO = range(4)
+THUNDER, WIND, GUARD, STEAL, GAMBLE = range(5)
+FLUSH, GENERATING, OVERCOMING, FOUR, CHAOS = range(5)
+POL_RANDOM, POL_GREEDY, POL_PATIENT = range(3)
+
+# trace events: row = [type, turn, seat, a, b, c, d, e]
+E_TURN, E_SKIP, E_DRAW, E_RESHUFFLE, E_DISCARD, E_PLACE, E_CAST, E_COMBO = range(1, 9)
+E_DAMAGE, E_HEAL, E_STEAL, E_WIND, E_GUARD, E_GAMBLE, E_DESTROY, E_OUT = range(9, 17)
+E_END, E_PASS, E_DEAL = range(17, 20)
+END_LAST, END_CAP = 0, 1
+
+
+@njit(cache=True, inline="always")
+def ev(tr, Z, on, etype, seat, a, b, c, d, e):
+    if on:
+        k = Z[Z_TR]
+        if k < tr.shape[0]:
+            tr[k, 0] = etype
+            tr[k, 1] = Z[Z_TURN]
+            tr[k, 2] = seat
+            tr[k, 3] = a
+            tr[k, 4] = b
+            tr[k, 5] = c
+            tr[k, 6] = d
+            tr[k, 7] = e
+            Z[Z_TR] = k + 1
+
+
+@njit(cache=True, inline="always")
+def setbit(masks, p, which, kind):
+    masks[p, which, kind >> 6] |= np.uint64(1) << np.uint64(kind & 63)
+
+
+# --- combos --------------------------------------------------------------
+@njit(cache=True)
+def longest_run(x):
+    n = 0
+    while x != 0:
+        x &= x << 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def top_bit(x):
+    n = 0
+    while x != 0:
+        x >>= 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def combo_sizes(S, p, V, out):
+    """out[t] = the combo's size for each type (0 = not available):
+    flush/generating/overcoming: cards in the run; four symbols: sum of the
+    four values; chaos: value x count. out[5] = the chaos value."""
+    present = 0
+    flush = 0
+    for e in range(5):
+        b = S[p, C_BITS + e]
+        if b != 0:
+            present |= 1 << e
+            r = longest_run(b)
+            if r > flush:
+                flush = r
+    out[FLUSH] = flush if flush >= 2 else 0
+    g = GEN_TABLE[present]
+    out[GENERATING] = g if g >= 2 else 0
+    o = OVER_TABLE[present]
+    out[OVERCOMING] = o if o >= 2 else 0
+    # four symbols: the four largest per-element maxima
+    n_el = 0
+    total = 0
+    smallest = 1 << 30
+    for e in range(5):
+        b = S[p, C_BITS + e]
+        if b != 0:
+            t = top_bit(b)
+            n_el += 1
+            total += t
+            if t < smallest:
+                smallest = t
+    if n_el == 5:
+        total -= smallest
+    out[FOUR] = total if n_el >= 4 else 0
+    best = 0
+    bestv = 0
+    for v in range(1, V + 1):
+        c = 0
+        for e in range(5):
+            c += (S[p, C_BITS + e] >> (v - 1)) & 1
+        if c >= 2 and v * c >= best:
+            best = v * c
+            bestv = v
+    out[CHAOS] = best
+    out[5] = bestv
+
+
+# --- zones ---------------------------------------------------------------
+@njit(cache=True)
+def draw(st, S, hand, pile, Z, p, masks, counts, tr, on, deal):
+    if Z[Z_DECK] == 0:
+        if Z[Z_DISC] == 0:
+            return -1
+        n = Z[Z_DISC]
+        for i in range(n):
+            pile[0, i] = pile[1, i]
+        Z[Z_DECK] = n
+        Z[Z_DISC] = 0
+        shuffle(st, pile[0], n)
+        ev(tr, Z, on, E_RESHUFFLE, -1, n, 0, 0, 0, 0)
+    Z[Z_DECK] -= 1
+    c = pile[0, Z[Z_DECK]]
+    hand[p, S[p, C_HN]] = c
+    S[p, C_HN] += 1
+    setbit(masks, p, 0, c)
+    counts[0, c] += 1
+    ev(tr, Z, on, E_DEAL if deal else E_DRAW, p, c, 0, 0, 0, 0)
+    return c
+
+
+@njit(cache=True, inline="always")
+def to_discard(pile, Z, c):
+    pile[1, Z[Z_DISC]] = c
+    Z[Z_DISC] += 1
+
+
+@njit(cache=True)
+def take_from_hand(S, hand, p, i):
+    """Remove and return hand[p, i], keeping the order of the others."""
+    c = hand[p, i]
+    n = S[p, C_HN]
+    for j in range(i, n - 1):
+        hand[p, j] = hand[p, j + 1]
+    S[p, C_HN] = n - 1
+    return c
+
+
+@njit(cache=True)
+def array_to_discard(S, pile, Z, p, V):
+    n = 0
+    for e in range(5):
+        b = S[p, C_BITS + e]
+        for v in range(V):
+            if (b >> v) & 1:
+                to_discard(pile, Z, e * V + v)
+                n += 1
+        S[p, C_BITS + e] = 0
+    S[p, C_ARRN] = 0
+    return n
+
+
+@njit(cache=True)
+def damage(S, Z, tr, on, src, t, amount):
+    """One damage instance: a guard absorbs it whole."""
+    if amount <= 0:
+        return
+    if S[t, C_GUARDS] > 0:
+        S[t, C_GUARDS] -= 1
+        ev(tr, Z, on, E_DAMAGE, t, amount, 1, S[t, C_HP], src, 0)
+        return
+    S[t, C_HP] -= amount
+    S[src, C_DMG] += amount
+    ev(tr, Z, on, E_DAMAGE, t, amount, 0, S[t, C_HP], src, 0)
+
+
+@njit(cache=True)
+def next_alive(S, p, P):
+    q = (p + 1) % P
+    while S[q, C_ALIVE] == 0:
+        q = (q + 1) % P
+    return q
+
+
+@njit(cache=True)
+def lowest_hp_opponent(S, p, P):
+    best = -1
+    for q in range(P):
+        if q != p and S[q, C_ALIVE] == 1:
+            if best < 0 or S[q, C_HP] < S[best, C_HP]:
+                best = q
+    return best
+
+
+# --- policies ------------------------------------------------------------
+@njit(cache=True)
+def has_special(S, hand, p, s, NB):
+    for i in range(S[p, C_HN]):
+        if hand[p, i] == NB + s:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def combo_amount(ct, size, ip):
+    if ct == FLUSH:
+        return size * ip[P_FLUSH]
+    if ct == GENERATING:
+        return size * ip[P_GEN]
+    if ct == OVERCOMING:
+        return size * ip[P_OVER]
+    if ct == FOUR:
+        return size * ip[P_HEAL]
+    return size * ip[P_CHAOS]
+
+
+@njit(cache=True)
+def heal_room(S, p, ip):
+    cap = ip[P_CAP]
+    if cap == 0:
+        return 1 << 60
+    r = cap - S[p, C_HP]
+    return r if r > 0 else 0
+
+
+@njit(cache=True)
+def combo_value(S, p, P, ct, amount, target, ip, pp):
+    """Greedy's immediate value of a combo (damage counts 1 per point)."""
+    if ct == FLUSH:
+        n = 0
+        for q in range(P):
+            if q != p and S[q, C_ALIVE] == 1:
+                n += 1
+        return float(amount * n)
+    if ct == FOUR:
+        h = min(amount, heal_room(S, p, ip))
+        return h * pp[Q_HEALV]
+    if ct == OVERCOMING:
+        return amount + pp[Q_DESTROY] * S[target, C_ARRN]
+    return float(amount)
+
+
+@njit(cache=True)
+def combo_kills(S, p, P, ct, amount, target):
+    if ct == FOUR or amount <= 0:
+        return False
+    if ct == FLUSH:
+        for q in range(P):
+            if q != p and S[q, C_ALIVE] == 1 and S[q, C_GUARDS] == 0 and S[q, C_HP] <= amount:
+                return True
+        return False
+    return S[target, C_GUARDS] == 0 and S[target, C_HP] <= amount
+
+
+@njit(cache=True)
+def placement_score(S, p, card, V, sizes, ip):
+    """Combo types available after placing ``card`` (x1000) + best amount."""
+    e = card // V
+    bit = np.int64(1) << (card % V)
+    S[p, C_BITS + e] |= bit
+    combo_sizes(S, p, V, sizes)
+    S[p, C_BITS + e] ^= bit
+    n = 0
+    best = 0
+    for ct in range(5):
+        if sizes[ct] > 0:
+            n += 1
+            a = combo_amount(ct, sizes[ct], ip)
+            if a > best:
+                best = a
+    return n * 1000 + best
+
+
+@njit(cache=True)
+def special_value(s, ip, pp):
+    if s == THUNDER:
+        return float(ip[P_THUNDER])
+    if s == WIND:
+        return pp[Q_WIND]
+    if s == GUARD:
+        return pp[Q_GUARD]
+    if s == STEAL:
+        return pp[Q_STEAL]
+    return pp[Q_GAMBLE]
+
+
+@njit(cache=True)
+def keep_score(c, NB, V, S, p, sizes, ip, pp):
+    """Greedy's discard order: lowest score goes first."""
+    if c >= NB:
+        return special_value(c - NB, ip, pp) * 1000.0
+    return float(placement_score(S, p, c, V, sizes, ip))
+
+
+@njit(cache=True)
+def choose_discard(pol, st, S, hand, p, NB, V, sizes, ip, pp):
+    n = S[p, C_HN]
+    if pol == POL_RANDOM:
+        return below(st, n)
+    best = 0
+    bs = 0.0
+    for i in range(n):
+        sc = keep_score(hand[p, i], NB, V, S, p, sizes, ip, pp)
+        if i == 0 or sc < bs:
+            bs = sc
+            best = i
+    return best
+
+
+@njit(cache=True)
+def choose_random(st, S, hand, p, P, NB, V, sizes, acts):
+    na = 0
+    for i in range(S[p, C_HN]):
+        if hand[p, i] < NB:
+            acts[na, 0] = A_PLACE
+            acts[na, 1] = i
+            acts[na, 2] = -1
+            na += 1
+    for s in range(5):
+        if has_special(S, hand, p, s, NB) >= 0:
+            if s == THUNDER or s == STEAL:
+                for q in range(P):
+                    if q != p and S[q, C_ALIVE] == 1:
+                        acts[na, 0] = A_CAST
+                        acts[na, 1] = s
+                        acts[na, 2] = q
+                        na += 1
+            else:
+                acts[na, 0] = A_CAST
+                acts[na, 1] = s
+                acts[na, 2] = -1
+                na += 1
+    combo_sizes(S, p, V, sizes)
+    for ct in range(5):
+        if sizes[ct] > 0:
+            if ct == GENERATING or ct == OVERCOMING or ct == CHAOS:
+                for q in range(P):
+                    if q != p and S[q, C_ALIVE] == 1:
+                        acts[na, 0] = A_COMBO
+                        acts[na, 1] = ct
+                        acts[na, 2] = q
+                        na += 1
+            else:
+                acts[na, 0] = A_COMBO
+                acts[na, 1] = ct
+                acts[na, 2] = -1
+                na += 1
+    if na == 0:
+        return A_PASS, 0, -1
+    k = below(st, na)
+    return acts[k, 0], acts[k, 1], acts[k, 2]
+
+
+@njit(cache=True)
+def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp):
+    target = lowest_hp_opponent(S, p, P)
+    # 1. combos
+    combo_sizes(S, p, V, sizes)
+    best_ct = -1
+    best_v = 0.0
+    kill_ct = -1
+    for ct in range(5):
+        if sizes[ct] > 0:
+            a = combo_amount(ct, sizes[ct], ip)
+            v = combo_value(S, p, P, ct, a, target, ip, pp)
+            if v > best_v:
+                best_v = v
+                best_ct = ct
+            if kill_ct < 0 and combo_kills(S, p, P, ct, a, target):
+                kill_ct = ct
+    if pol == POL_PATIENT:
+        if kill_ct >= 0:
+            return A_COMBO, kill_ct, target
+        if best_ct >= 0 and best_v >= pp[Q_MIN]:
+            return A_COMBO, best_ct, target
+    elif best_ct >= 0:
+        return A_COMBO, best_ct, target
+    # 2. specials
+    best_s = -1
+    best_sv = 0.0
+    for s in range(5):
+        if has_special(S, hand, p, s, NB) >= 0:
+            v = special_value(s, ip, pp)
+            if v > best_sv:
+                best_sv = v
+                best_s = s
+    if best_s >= 0:
+        t = target
+        if best_s == STEAL:
+            # prefer the lowest-HP opponent that holds cards
+            t = -1
+            for q in range(P):
+                if q != p and S[q, C_ALIVE] == 1 and S[q, C_HN] > 0:
+                    if t < 0 or S[q, C_HP] < S[t, C_HP]:
+                        t = q
+            if t < 0:
+                t = target
+        return A_CAST, best_s, t
+    # 3. placement
+    best_i = -1
+    best_sc = -1
+    for i in range(S[p, C_HN]):
+        c = hand[p, i]
+        if c < NB:
+            sc = placement_score(S, p, c, V, sizes, ip)
+            if sc > best_sc:
+                best_sc = sc
+                best_i = i
+    if best_i >= 0:
+        return A_PLACE, best_i, -1
+    return A_PASS, 0, -1
+
+
+# --- one game ------------------------------------------------------------
+@njit(cache=True)
+def play_game(seed, game, P, pol, ip, pp, S, hand, pile, Z, sizes, acts,
+              grow, srow, masks, counts, tr, on, check):
+    """Play one game; fill the game row ``grow``, seat rows ``srow`` and
+    ``masks``; add card counts. Returns the number of broken invariants
+    found (always 0 unless ``check``)."""
+    st = np.empty(1, np.uint64)
+    st[0] = game_state(seed, game)
+    V = ip[P_V]
+    NB = 5 * V
+    errors = 0
+    # deck
+    n = 0
+    for c in range(NB):
+        pile[0, n] = c
+        n += 1
+    for s in range(5):
+        for _ in range(ip[P_COPIES + s]):
+            pile[0, n] = NB + s
+            n += 1
+    NC = n
+    Z[Z_DECK] = n
+    Z[Z_DISC] = 0
+    Z[Z_TURN] = 0
+    Z[Z_TR] = 0
+    shuffle(st, pile[0], n)
+    for p in range(P):
+        for j in range(S.shape[1]):
+            S[p, j] = 0
+        S[p, C_HP] = ip[P_HP]
+        S[p, C_ALIVE] = 1
+        S[p, C_OUT] = -1
+        for w in range(masks.shape[2]):
+            masks[p, 0, w] = 0
+            masks[p, 1, w] = 0
+    for p in range(P):
+        for _ in range(ip[P_START]):
+            draw(st, S, hand, pile, Z, p, masks, counts, tr, on, True)
+    cur = 0
+    turns = 0
+    rounds = 1
+    alive = P
+    winner = -1
+    end = END_CAP
+    tot_combos = 0
+    tot_casts = 0
+    maxt = ip[P_MAXT]
+    while True:
+        if turns >= maxt:
+            break
+        turns += 1
+        Z[Z_TURN] = turns
+        p = cur
+        ev(tr, Z, on, E_TURN, p, rounds, S[p, C_HP], S[p, C_HN], S[p, C_GUARDS], 0)
+        if S[p, C_SKIPS] > 0:
+            S[p, C_SKIPS] -= 1
+            ev(tr, Z, on, E_SKIP, p, S[p, C_SKIPS], 0, 0, 0, 0)
+        else:
+            draw(st, S, hand, pile, Z, p, masks, counts, tr, on, False)
+            while S[p, C_HN] > ip[P_LIMIT]:
+                i = choose_discard(pol[p], st, S, hand, p, NB, V, sizes, ip, pp)
+                c = take_from_hand(S, hand, p, i)
+                to_discard(pile, Z, c)
+                ev(tr, Z, on, E_DISCARD, p, c, 0, 0, 0, 0)
+            if pol[p] == POL_RANDOM:
+                kind, arg, tgt = choose_random(st, S, hand, p, P, NB, V, sizes, acts)
+            else:
+                kind, arg, tgt = choose_greedy(pol[p], S, hand, p, P, NB, V, sizes, ip, pp)
+            hp_before_self = S[p, C_HP]
+            if kind == A_PASS:
+                ev(tr, Z, on, E_PASS, p, 0, 0, 0, 0, 0)
+            elif kind == A_PLACE:
+                c = take_from_hand(S, hand, p, arg)
+                S[p, C_BITS + c // V] |= np.int64(1) << (c % V)
+                S[p, C_ARRN] += 1
+                setbit(masks, p, 1, c)
+                counts[1, c] += 1
+                ev(tr, Z, on, E_PLACE, p, c, S[p, C_ARRN], 0, 0, 0)
+            elif kind == A_CAST:
+                i = has_special(S, hand, p, arg, NB)
+                c = take_from_hand(S, hand, p, i)
+                setbit(masks, p, 1, c)
+                counts[1, c] += 1
+                S[p, C_CASTS] += 1
+                tot_casts += 1
+                to_discard(pile, Z, c)
+                ev(tr, Z, on, E_CAST, p, arg, tgt, 0, 0, 0)
+                if arg == THUNDER:
+                    damage(S, Z, tr, on, p, tgt, ip[P_THUNDER])
+                elif arg == WIND:
+                    q = next_alive(S, p, P)
+                    S[q, C_SKIPS] += 1
+                    ev(tr, Z, on, E_WIND, p, q, S[q, C_SKIPS], 0, 0, 0)
+                elif arg == GUARD:
+                    S[p, C_GUARDS] += 1
+                    ev(tr, Z, on, E_GUARD, p, S[p, C_GUARDS], 0, 0, 0, 0)
+                elif arg == STEAL:
+                    nh = S[tgt, C_HN]
+                    got = -1
+                    if nh > 0:
+                        j = below(st, nh)
+                        got = take_from_hand(S, hand, tgt, j)
+                        hand[p, S[p, C_HN]] = got
+                        S[p, C_HN] += 1
+                        setbit(masks, p, 0, got)
+                        counts[0, got] += 1
+                    ev(tr, Z, on, E_STEAL, p, tgt, got, 0, 0, 0)
+                else:  # gamble
+                    nh = S[p, C_HN]
+                    for j in range(nh):
+                        to_discard(pile, Z, hand[p, j])
+                    S[p, C_HN] = 0
+                    ev(tr, Z, on, E_GAMBLE, p, nh, 0, 0, 0, 0)
+                    for j in range(nh):
+                        draw(st, S, hand, pile, Z, p, masks, counts, tr, on, False)
+            else:  # combo
+                combo_sizes(S, p, V, sizes)
+                size = sizes[arg]
+                amount = combo_amount(arg, size, ip)
+                S[p, C_COMBOS] += 1
+                tot_combos += 1
+                ev(tr, Z, on, E_COMBO, p, arg, tgt, size, amount, sizes[5])
+                if arg == FLUSH:
+                    q = next_alive(S, p, P)
+                    while q != p:
+                        damage(S, Z, tr, on, p, q, amount)
+                        q = next_alive(S, q, P)
+                elif arg == FOUR:
+                    h = min(amount, heal_room(S, p, ip))
+                    if h > 0:
+                        S[p, C_HP] += h
+                        S[p, C_HEALED] += h
+                    ev(tr, Z, on, E_HEAL, p, h, S[p, C_HP], 0, 0, 0)
+                else:
+                    if arg == OVERCOMING:
+                        nd = array_to_discard(S, pile, Z, tgt, V)
+                        ev(tr, Z, on, E_DESTROY, tgt, nd, 0, 0, 0, 0)
+                    damage(S, Z, tr, on, p, tgt, amount)
+                array_to_discard(S, pile, Z, p, V)
+            if check:
+                if S[p, C_HP] > hp_before_self and not (kind == A_COMBO and arg == FOUR):
+                    errors += 1
+                if ip[P_CAP] > 0 and S[p, C_HP] > hp_before_self and S[p, C_HP] > ip[P_CAP]:
+                    errors += 1
+            # eliminations
+            for q in range(P):
+                if S[q, C_ALIVE] == 1 and S[q, C_HP] <= 0:
+                    S[q, C_ALIVE] = 0
+                    S[q, C_OUT] = turns
+                    alive -= 1
+                    for j in range(S[q, C_HN]):
+                        to_discard(pile, Z, hand[q, j])
+                    S[q, C_HN] = 0
+                    array_to_discard(S, pile, Z, q, V)
+                    S[q, C_GUARDS] = 0
+                    S[q, C_SKIPS] = 0
+                    ev(tr, Z, on, E_OUT, q, 0, 0, 0, 0, 0)
+        if check:
+            tot = Z[Z_DECK] + Z[Z_DISC]
+            for q in range(P):
+                tot += S[q, C_HN] + S[q, C_ARRN]
+                nb = 0
+                for e in range(5):
+                    b = S[q, C_BITS + e]
+                    while b != 0:
+                        b &= b - 1
+                        nb += 1
+                if nb != S[q, C_ARRN]:
+                    errors += 1
+            if tot != NC:
+                errors += 1
+        if alive <= 1:
+            for q in range(P):
+                if S[q, C_ALIVE] == 1:
+                    winner = q
+            end = END_LAST
+            break
+        nxt = next_alive(S, cur, P)
+        if nxt <= cur:
+            rounds += 1
+        cur = nxt
+    ev(tr, Z, on, E_END, winner, end, turns, rounds, 0, 0)
+    grow[G_WINNER] = winner
+    grow[G_TURNS] = turns
+    grow[G_ROUNDS] = rounds
+    grow[G_END] = end
+    grow[G_COMBOS] = tot_combos
+    grow[G_CASTS] = tot_casts
+    for q in range(P):
+        srow[q, S_HP] = S[q, C_HP]
+        srow[q, S_OUT] = S[q, C_OUT]
+        srow[q, S_DMG] = S[q, C_DMG]
+        srow[q, S_HEALED] = S[q, C_HEALED]
+        srow[q, S_COMBOS] = S[q, C_COMBOS]
+        srow[q, S_CASTS] = S[q, C_CASTS]
+        srow[q, S_GUARDS] = S[q, C_GUARDS]
+    return errors
+
+
+@njit(cache=True)
+def _work(P):
+    return (np.zeros((P, NS), np.int64), np.zeros((P, HCAP), np.int64),
+            np.zeros((2, NC_MAX), np.int64), np.zeros(4, np.int64),
+            np.zeros(6, np.int64), np.zeros((64, 3), np.int64))
+
+
+@njit(parallel=True, cache=True)
+def run_batch(seed, start, n_games, P, pol, ip, pp, check, games, seats, masks, counts, errors):
+    n_blocks = (n_games + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        S, hand, pile, Z, sizes, acts = _work(P)
+        tr = np.zeros((1, 8), np.int64)
+        hi = min(n_games, (b + 1) * BLOCK)
+        for g in range(b * BLOCK, hi):
+            errors[g] = play_game(seed, start + g, P, pol, ip, pp, S, hand, pile, Z, sizes,
+                                  acts, games[g], seats[g], masks[g], counts[b], tr, False, check)
+
+
+@njit(cache=True)
+def trace_one(seed, game, P, pol, ip, pp, games, seats, masks, counts, tr):
+    S, hand, pile, Z, sizes, acts = _work(P)
+    play_game(seed, game, P, pol, ip, pp, S, hand, pile, Z, sizes, acts,
+              games[0], seats[0], masks[0], counts[0], tr, True, False)
+    return Z[Z_TR]

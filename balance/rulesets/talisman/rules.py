@@ -1,0 +1,134 @@
+"""Talisman Poker (符咒游戏): card ids, constants and parameters.
+
+Contract: ``shared/rules/talisman.md``. Decisions where it is silent are in
+``balance/rulesets/talisman/README.md``.
+
+Card ids: basic cards are ``element * V + (value - 1)`` for elements in the
+order metal 金, wood 木, water 水, fire 火, earth 土 and values 1..V
+(``V = values_per_element``); the five specials follow at ``5V + s`` for
+s = thunder, wind, guard, steal, gamble. A card id is also its card kind.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...core.params import kernel_index, param
+
+ELEMENTS = ("metal", "wood", "water", "fire", "earth")
+ELEMENTS_ZH = ("金", "木", "水", "火", "土")
+SPECIALS = ("thunder", "wind", "guard", "steal", "gamble")
+SPECIALS_ZH = ("雷咒", "风咒", "护身咒", "窃灵咒", "乾坤一掷")
+THUNDER, WIND, GUARD, STEAL, GAMBLE = range(5)
+COMBOS = ("straight flush", "generating", "overcoming", "four symbols", "chaos strike")
+FLUSH, GENERATING, OVERCOMING, FOUR, CHAOS = range(5)
+METAL, WOOD, WATER, FIRE, EARTH = range(5)
+# 金→水→木→火→土→金 and 金→木→土→水→火→金
+GENERATING_CYCLE = (METAL, WATER, WOOD, FIRE, EARTH)
+OVERCOMING_CYCLE = (METAL, WOOD, EARTH, WATER, FIRE)
+END_REASONS = ("last_standing", "turn_cap")
+
+
+@dataclass(frozen=True)
+class Params:
+    hp: int = param(20, doc="starting HP 元气 of each player (Setup: 20点元气)",
+                    bounds=(1, 1000), sweep=(10, 15, 20, 25, 30, 40))
+    hp_cap: int = param(20, doc="four symbols heals up to this HP; 0 = no cap (恢复 restore)",
+                        bounds=(0, 1000), sweep=(0, 20, 25, 30))
+    start_hand: int = param(5, doc="cards dealt to each player at setup (抓5张牌)",
+                            bounds=(0, 10), sweep=(3, 4, 5, 6, 7))
+    hand_limit: int = param(7, doc="after the draw, discard down to this many (手牌上限7张)",
+                            bounds=(1, 20), sweep=(5, 6, 7, 8, 10))
+    thunder_damage: int = param(2, doc="thunder 雷咒 damage to one opponent",
+                                bounds=(0, 100), sweep=(0, 1, 2, 3, 4, 6))
+    flush_per_card: int = param(2, doc="straight flush 同花顺: damage per card to every opponent",
+                                bounds=(0, 100), sweep=(1, 2, 3, 4))
+    generating_per_card: int = param(3, doc="generating 五行相生: damage per card to one opponent",
+                                     bounds=(0, 100), sweep=(1, 2, 3, 4, 5))
+    overcoming_per_card: int = param(1, doc="overcoming 五行相克: damage per card (and the target's array is destroyed)",
+                                     bounds=(0, 100), sweep=(0, 1, 2, 3))
+    four_symbols_heal_factor: int = param(1, doc="four symbols 四象阵: heal = sum of the 4 values x this",
+                                          bounds=(0, 100), sweep=(0, 1, 2))
+    chaos_factor: int = param(1, doc="chaos strike 混沌一击: damage = value x count x this",
+                              bounds=(0, 100), sweep=(0, 1, 2))
+    copies_thunder: int = param(4, doc="copies of thunder 雷咒 in the deck (4张)", bounds=(0, 12), sweep=(0, 2, 4, 6, 8))
+    copies_wind: int = param(4, doc="copies of wind 风咒 in the deck (4张)", bounds=(0, 12), sweep=(0, 2, 4, 6, 8))
+    copies_guard: int = param(4, doc="copies of guard 护身咒 in the deck (4张)", bounds=(0, 12), sweep=(0, 2, 4, 6, 8))
+    copies_steal: int = param(4, doc="copies of steal 窃灵咒 in the deck (4张)", bounds=(0, 12), sweep=(0, 2, 4, 6, 8))
+    copies_gamble: int = param(4, doc="copies of gamble 乾坤一掷 in the deck (4张)", bounds=(0, 12), sweep=(0, 2, 4, 6, 8))
+    values_per_element: int = param(8, doc="basic cards per element, values 1..this (数字1-8)",
+                                    bounds=(2, 12), sweep=(6, 7, 8, 9, 10))
+    max_turns: int = param(1000, doc="turn cap: the game ends as a draw (rules README: every game ends)",
+                           bounds=(1, 100_000), sweep=(100, 300, 1000))
+
+
+@dataclass(frozen=True)
+class PolicyParams:
+    min_combo_value: float = param(9.0, doc="patient: hold a combo until its value reaches this, unless it kills now",
+                                   bounds=(0.0, 1000.0), sweep=(3.0, 6.0, 9.0, 12.0, 15.0, 20.0))
+    value_steal: float = param(1.0, doc="greedy/patient: immediate value of a steal (<= 0: never cast)",
+                               bounds=(-100.0, 100.0), sweep=(0.0, 1.0, 3.0))
+    value_wind: float = param(1.0, doc="greedy/patient: immediate value of a wind (<= 0: never cast)",
+                              bounds=(-100.0, 100.0), sweep=(0.0, 1.0, 3.0))
+    value_guard: float = param(1.0, doc="greedy/patient: immediate value of a guard (<= 0: never cast)",
+                               bounds=(-100.0, 100.0), sweep=(0.0, 1.0, 3.0))
+    value_gamble: float = param(0.0, doc="greedy/patient: immediate value of a gamble (<= 0: never cast)",
+                                bounds=(-100.0, 100.0), sweep=(0.0, 1.0))
+    destroy_value: float = param(1.0, doc="greedy/patient: value of each card an overcoming combo destroys",
+                                 bounds=(0.0, 100.0), sweep=(0.0, 1.0, 2.0))
+    heal_value: float = param(1.0, doc="greedy/patient: value of one HP healed (one damage = 1)",
+                              bounds=(0.0, 100.0), sweep=(0.0, 0.5, 1.0, 2.0))
+
+
+IDX = kernel_index(Params)
+PIDX = kernel_index(PolicyParams)
+
+POLICIES = {"random": 0, "greedy": 1, "patient": 2}
+POLICY_DOCS = {
+    "random": "uniform over the distinct legal actions; random discards; pass only when nothing is legal",
+    "greedy": "best combo by immediate value, else best special, else the placement keeping most combos; "
+              "targets the lowest-HP opponent",
+    "patient": "greedy, but holds a combo until its value >= min_combo_value unless it kills now",
+}
+
+
+def card_kinds(values: dict) -> list[str]:
+    V = values["values_per_element"]
+    return [f"{e}-{v}" for e in ELEMENTS for v in range(1, V + 1)] + list(SPECIALS)
+
+
+def card_name(card: int, V: int) -> str:
+    if card < 5 * V:
+        return f"{ELEMENTS_ZH[card // V]}{card % V + 1}"
+    return SPECIALS[card - 5 * V]
+
+
+def deck_list(values: dict) -> list[int]:
+    """The unshuffled deck: basics in id order, then each special's copies."""
+    V = values["values_per_element"]
+    cards = list(range(5 * V))
+    for s, name in enumerate(SPECIALS):
+        cards += [5 * V + s] * values[f"copies_{name}"]
+    return cards
+
+
+def _cycle_table(cycle) -> np.ndarray:
+    """For each 5-bit set of present elements, the longest run of present
+    elements contiguous along ``cycle`` (5 when all are present)."""
+    table = np.zeros(32, np.int64)
+    for m in range(32):
+        present = [(m >> e) & 1 for e in cycle]
+        if all(present):
+            table[m] = 5
+            continue
+        best = 0
+        for i in range(5):
+            n = 0
+            while n < 5 and present[(i + n) % 5]:
+                n += 1
+            best = max(best, n)
+        table[m] = best
+    return table
+
+
+GEN_TABLE = _cycle_table(GENERATING_CYCLE)
+OVER_TABLE = _cycle_table(OVERCOMING_CYCLE)
