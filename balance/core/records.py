@@ -20,6 +20,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+# Card-kind bans, for interventional per-card power: 0 = normal, 1 = the
+# kind is removed from the deck, 2 = it stays in the deck but is never played.
+BAN_NONE, BAN_REMOVE, BAN_FORBID = 0, 1, 2
+BAN_CODES = {"remove": BAN_REMOVE, "forbid": BAN_FORBID}
+
 BLOCK = 512          # games per parallel work item (fixed: results never depend on it)
 DRAWN, PLAYED = 0, 1
 
@@ -63,6 +68,16 @@ def alloc(n_games: int, n_players: int, n_game_cols: int, n_seat_cols: int, n_ki
             np.zeros((n_games, n_players, n_seat_cols), np.int64),
             np.zeros((n_games, n_players, 2, mask_words(n_kinds)), np.uint64),
             np.zeros((max(n_blocks, 1), 2, n_kinds), np.int64))
+
+
+def ban_vector(ban, n_kinds: int) -> np.ndarray:
+    """int64[n_kinds] from None or an array of BAN_* codes per kind."""
+    if ban is None:
+        return np.zeros(n_kinds, np.int64)
+    v = np.ascontiguousarray(ban, dtype=np.int64)
+    if v.shape != (n_kinds,):
+        raise ValueError(f"ban vector has shape {v.shape}, expected ({n_kinds},)")
+    return v
 
 
 def mask_bit(masks: np.ndarray, which: int, kind: int) -> np.ndarray:

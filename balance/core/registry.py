@@ -24,10 +24,11 @@ _MODULES = {
 class RulesetSpec:
     """Everything the generic runner, statistics and CLI need from a ruleset.
 
-    ``simulate_range(values, seed, start, stop, n_players, policy_ids, check)``
-    plays games [start, stop) of ``seed`` and returns a
-    :class:`balance.core.records.Batch`. ``trace_game(values, seed, game,
-    n_players, policy_ids)`` returns ``(Batch of one game, events int64[:, 8])``
+    ``simulate_range(values, seed, start, stop, n_players, policy_ids, check,
+    ban)`` plays games [start, stop) of ``seed`` and returns a
+    :class:`balance.core.records.Batch`; ``check`` counts broken invariants
+    per game, ``ban`` is None or int64[K] of ``records.BAN_*`` codes per card
+    kind. ``trace_game(values, seed, game, n_players, policy_ids, ban)`` returns ``(Batch of one game, events int64[:, 8])``
     and ``format_trace(events, values, n_players, policies)`` turns the events
     into readable lines.
     """
@@ -47,6 +48,7 @@ class RulesetSpec:
     format_trace: Callable[..., list]
     check_values: Callable[[dict, int], None] = lambda values, n_players: None
     roles: Callable[[dict], dict[int, str]] | None = None   # role id -> label
+    ban_modes: tuple[str, ...] = ()          # supported card bans: "remove", "forbid"
     docs: str = ""
     extra: dict = field(default_factory=dict)
 

@@ -22,7 +22,7 @@ import pandas as pd
 
 from . import registry, stats
 from .errors import BalanceError
-from .records import Batch, mask_bit
+from .records import BAN_CODES, Batch, mask_bit
 
 MAX_SEED = 2**63 - 1
 CHUNK = 1 << 16
@@ -84,25 +84,55 @@ class Setup:
     n_players: int
     policies: list[str]
     seed: int
+    ban: dict = field(default_factory=dict)    # card kind -> "remove" | "forbid"
+
+    @property
+    def ban_vector(self) -> np.ndarray | None:
+        if not self.ban:
+            return None
+        kinds = self.spec.card_kinds(self.values)
+        v = np.zeros(len(kinds), np.int64)
+        for k, mode in self.ban.items():
+            v[kinds.index(k)] = BAN_CODES[mode]
+        return v
 
     @property
     def policy_ids(self) -> np.ndarray:
         return np.array([self.spec.policies[p] for p in self.policies], dtype=np.int64)
 
     def describe(self) -> dict:
-        return {"ruleset": self.spec.name, "version": self.spec.version(self.values),
-                "players": self.n_players, "policies": self.policies, "seed": self.seed,
-                "params": self.values}
+        d = {"ruleset": self.spec.name, "version": self.spec.version(self.values),
+             "players": self.n_players, "policies": self.policies, "seed": self.seed,
+             "params": self.values}
+        if self.ban:
+            d["ban"] = dict(self.ban)
+        return d
 
 
 def setup(ruleset: str, *, seed: int = 0, players: int | None = None, policies=None,
-          params: dict | None = None) -> Setup:
+          params: dict | None = None, ban: dict | None = None) -> Setup:
+    """Validate a run configuration. ``ban`` maps card kinds to "remove"
+    (taken out of the deck) or "forbid" (never played), for interventional
+    per-card power; a ruleset lists the modes it supports in
+    ``spec.ban_modes``."""
     spec = registry.get(ruleset)
     n = check_players(spec, players if players is not None else spec.players[0])
     pols = resolve_policies(spec, policies, n)
     values = spec.space.resolve(params)
     spec.check_values(values, n)
-    return Setup(spec, values, n, pols, check_seed(seed))
+    ban = dict(ban or {})
+    if ban:
+        kinds = spec.card_kinds(values)
+        for k, mode in ban.items():
+            if k not in kinds:
+                import difflib
+                close = difflib.get_close_matches(str(k), kinds, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise BalanceError(f"unknown card kind {k!r} for {spec.name}{hint}")
+            if mode not in spec.ban_modes:
+                raise BalanceError(f"card kind {k!r}: ban mode {mode!r} is not supported by "
+                                   f"{spec.name} (supported: {', '.join(spec.ban_modes) or 'none'})")
+    return Setup(spec, values, n, pols, check_seed(seed), ban)
 
 
 def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
@@ -119,7 +149,7 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
         for a in range(start, stop, chunk):
             b = min(stop, a + chunk)
             parts.append(s.spec.simulate_range(s.values, s.seed, a, b, s.n_players,
-                                               s.policy_ids, check))
+                                               s.policy_ids, check, s.ban_vector))
             if bar is not None:
                 bar.update(b - a)
     finally:
@@ -288,14 +318,14 @@ def _version() -> str:
 def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | None = None,
              policies=None, params: dict | None = None, *, start: int = 0,
              stop: int | None = None, threads: int | None = None,
-             progress: bool | None = None) -> Result:
+             progress: bool | None = None, ban: dict | None = None) -> Result:
     """Play ``games`` games (or the range [start, stop)) and return a Result.
 
     >>> r = simulate("talisman", games=10_000, seed=1, players=2,
     ...              policies=["greedy", "random"], params={"hp": 30})
     >>> r.by_policy()          # win rate per policy with 95% Wilson intervals
     """
-    s = setup(ruleset, seed=seed, players=players, policies=policies, params=params)
+    s = setup(ruleset, seed=seed, players=players, policies=policies, params=params, ban=ban)
     start = check_count("start", start, 0)
     stop = start + check_count("games", games) if stop is None else check_count("stop", stop, start + 1)
     if threads is not None:

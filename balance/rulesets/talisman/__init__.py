@@ -2,7 +2,7 @@
 import numpy as np
 
 from ...core.params import ParamSpace, to_kernel
-from ...core.records import Batch, alloc
+from ...core.records import Batch, alloc, ban_vector
 from ...core.registry import RulesetSpec
 from . import rules
 from .replay import format_trace
@@ -15,7 +15,7 @@ def _vectors(values):
     return ip, pp
 
 
-def simulate_range(values, seed, start, stop, n_players, policy_ids, check=False):
+def simulate_range(values, seed, start, stop, n_players, policy_ids, check=False, ban=None):
     from . import kernel
     ip, pp = _vectors(values)
     n = stop - start
@@ -23,12 +23,13 @@ def simulate_range(values, seed, start, stop, n_players, policy_ids, check=False
     games, seats, masks, counts = alloc(n, n_players, kernel.NG, kernel.NSEAT, K)
     errors = np.zeros(n, np.int64)
     kernel.run_batch(np.uint64(seed), np.int64(start), np.int64(n), np.int64(n_players),
-                     np.ascontiguousarray(policy_ids, dtype=np.int64), ip, pp, bool(check),
+                     np.ascontiguousarray(policy_ids, dtype=np.int64), ip, pp,
+                     ban_vector(ban, K), bool(check),
                      games, seats, masks, counts, errors)
     return Batch(start, games, seats, masks, counts.sum(axis=0), errors)
 
 
-def trace_game(values, seed, game, n_players, policy_ids):
+def trace_game(values, seed, game, n_players, policy_ids, ban=None):
     from . import kernel
     ip, pp = _vectors(values)
     K = len(rules.card_kinds(values))
@@ -36,7 +37,7 @@ def trace_game(values, seed, game, n_players, policy_ids):
     tr = np.zeros((values["max_turns"] * 24 + 256, 8), np.int64)
     n = kernel.trace_one(np.uint64(seed), np.int64(game), np.int64(n_players),
                          np.ascontiguousarray(policy_ids, dtype=np.int64), ip, pp,
-                         games, seats, masks, counts, tr)
+                         ban_vector(ban, K), games, seats, masks, counts, tr)
     return Batch(game, games, seats, masks, counts.sum(axis=0)), tr[:n]
 
 
@@ -62,5 +63,6 @@ SPEC = RulesetSpec(
     trace_game=trace_game,
     format_trace=format_trace,
     docs="balance/rulesets/talisman/README.md",
+    ban_modes=("remove", "forbid"),
     extra={"summary": _summary},
 )

@@ -67,6 +67,7 @@ E_TURN, E_SKIP, E_DRAW, E_RESHUFFLE, E_DISCARD, E_PLACE, E_CAST, E_COMBO = range
 E_DAMAGE, E_HEAL, E_STEAL, E_WIND, E_GUARD, E_GAMBLE, E_DESTROY, E_OUT = range(9, 17)
 E_END, E_PASS, E_DEAL = range(17, 20)
 END_LAST, END_CAP = 0, 1
+BAN_NONE, BAN_REMOVE, BAN_FORBID = 0, 1, 2     # per card kind (core.records)
 
 
 @njit(cache=True, inline="always")
@@ -358,16 +359,16 @@ def choose_discard(pol, st, S, hand, p, NB, V, sizes, ip, pp):
 
 
 @njit(cache=True)
-def choose_random(st, S, hand, p, P, NB, V, sizes, acts):
+def choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban):
     na = 0
     for i in range(S[p, C_HN]):
-        if hand[p, i] < NB:
+        if hand[p, i] < NB and ban[hand[p, i]] != BAN_FORBID:
             acts[na, 0] = A_PLACE
             acts[na, 1] = i
             acts[na, 2] = -1
             na += 1
     for s in range(5):
-        if has_special(S, hand, p, s, NB) >= 0:
+        if ban[NB + s] != BAN_FORBID and has_special(S, hand, p, s, NB) >= 0:
             if s == THUNDER or s == STEAL:
                 for q in range(P):
                     if q != p and S[q, C_ALIVE] == 1:
@@ -402,7 +403,7 @@ def choose_random(st, S, hand, p, P, NB, V, sizes, acts):
 
 
 @njit(cache=True)
-def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp):
+def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp, ban):
     target = lowest_hp_opponent(S, p, P)
     # 1. combos
     combo_sizes(S, p, V, sizes)
@@ -429,7 +430,7 @@ def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp):
     best_s = -1
     best_sv = 0.0
     for s in range(5):
-        if has_special(S, hand, p, s, NB) >= 0:
+        if ban[NB + s] != BAN_FORBID and has_special(S, hand, p, s, NB) >= 0:
             v = special_value(s, ip, pp)
             if v > best_sv:
                 best_sv = v
@@ -445,13 +446,15 @@ def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp):
                         t = q
             if t < 0:
                 t = target
+        elif best_s != THUNDER:
+            t = -1
         return A_CAST, best_s, t
     # 3. placement
     best_i = -1
     best_sc = -1
     for i in range(S[p, C_HN]):
         c = hand[p, i]
-        if c < NB:
+        if c < NB and ban[c] != BAN_FORBID:
             sc = placement_score(S, p, c, V, sizes, ip)
             if sc > best_sc:
                 best_sc = sc
@@ -463,7 +466,7 @@ def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp):
 
 # --- one game ------------------------------------------------------------
 @njit(cache=True)
-def play_game(seed, game, P, pol, ip, pp, S, hand, pile, Z, sizes, acts,
+def play_game(seed, game, P, pol, ip, pp, ban, S, hand, pile, Z, sizes, acts,
               grow, srow, masks, counts, tr, on, check):
     """Play one game; fill the game row ``grow``, seat rows ``srow`` and
     ``masks``; add card counts. Returns the number of broken invariants
@@ -476,12 +479,14 @@ def play_game(seed, game, P, pol, ip, pp, S, hand, pile, Z, sizes, acts,
     # deck
     n = 0
     for c in range(NB):
-        pile[0, n] = c
-        n += 1
-    for s in range(5):
-        for _ in range(ip[P_COPIES + s]):
-            pile[0, n] = NB + s
+        if ban[c] != BAN_REMOVE:
+            pile[0, n] = c
             n += 1
+    for s in range(5):
+        if ban[NB + s] != BAN_REMOVE:
+            for _ in range(ip[P_COPIES + s]):
+                pile[0, n] = NB + s
+                n += 1
     NC = n
     Z[Z_DECK] = n
     Z[Z_DISC] = 0
@@ -527,9 +532,9 @@ def play_game(seed, game, P, pol, ip, pp, S, hand, pile, Z, sizes, acts,
                 to_discard(pile, Z, c)
                 ev(tr, Z, on, E_DISCARD, p, c, 0, 0, 0, 0)
             if pol[p] == POL_RANDOM:
-                kind, arg, tgt = choose_random(st, S, hand, p, P, NB, V, sizes, acts)
+                kind, arg, tgt = choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban)
             else:
-                kind, arg, tgt = choose_greedy(pol[p], S, hand, p, P, NB, V, sizes, ip, pp)
+                kind, arg, tgt = choose_greedy(pol[p], S, hand, p, P, NB, V, sizes, ip, pp, ban)
             hp_before_self = S[p, C_HP]
             if kind == A_PASS:
                 ev(tr, Z, on, E_PASS, p, 0, 0, 0, 0, 0)
@@ -669,20 +674,21 @@ def _work(P):
 
 
 @njit(parallel=True, cache=True)
-def run_batch(seed, start, n_games, P, pol, ip, pp, check, games, seats, masks, counts, errors):
+def run_batch(seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks, counts,
+              errors):
     n_blocks = (n_games + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         S, hand, pile, Z, sizes, acts = _work(P)
         tr = np.zeros((1, 8), np.int64)
         hi = min(n_games, (b + 1) * BLOCK)
         for g in range(b * BLOCK, hi):
-            errors[g] = play_game(seed, start + g, P, pol, ip, pp, S, hand, pile, Z, sizes,
+            errors[g] = play_game(seed, start + g, P, pol, ip, pp, ban, S, hand, pile, Z, sizes,
                                   acts, games[g], seats[g], masks[g], counts[b], tr, False, check)
 
 
 @njit(cache=True)
-def trace_one(seed, game, P, pol, ip, pp, games, seats, masks, counts, tr):
+def trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr):
     S, hand, pile, Z, sizes, acts = _work(P)
-    play_game(seed, game, P, pol, ip, pp, S, hand, pile, Z, sizes, acts,
+    play_game(seed, game, P, pol, ip, pp, ban, S, hand, pile, Z, sizes, acts,
               games[0], seats[0], masks[0], counts[0], tr, True, False)
     return Z[Z_TR]

@@ -1,0 +1,83 @@
+"""Options shared by every command that plays games."""
+from __future__ import annotations
+
+import functools
+
+import click
+from click.core import ParameterSource
+
+from ..core import config as config_mod
+from ..core.errors import BalanceError
+from ..core.params import parse_assignment
+
+
+def run_options(f):
+    """--games --seed --players --policy --set --config --threads."""
+    opts = [
+        click.option("--games", "-n", default=10_000, show_default=True, type=int,
+                     help="Number of games to play."),
+        click.option("--seed", "-s", default=0, show_default=True, type=int,
+                     help="Run seed: game i of seed s is the same game everywhere."),
+        click.option("--players", "-p", default=None, type=int,
+                     help="Number of players.", show_default="the ruleset's minimum"),
+        click.option("--policy", "policies", multiple=True,
+                     help="Policy for all seats, or repeat once per seat in turn order.",
+                     show_default="the ruleset's first policy"),
+        click.option("--set", "assignments", multiple=True, metavar="KEY=VALUE",
+                     help="Override a rule or policy parameter (repeatable); see `balance params`."),
+        click.option("--config", "config_file", default=None,
+                     type=click.Path(dir_okay=False),
+                     help="TOML file with games/seed/players/policy and a [params] table; "
+                          "command-line options win."),
+        click.option("--threads", default=None, type=int,
+                     help="Worker threads (results do not depend on it).",
+                     show_default="all cores"),
+    ]
+    for o in reversed(opts):
+        f = o(f)
+    return f
+
+
+def gather(ctx: click.Context, *, games, seed, players, policies, assignments, config_file,
+           threads) -> dict:
+    """Merge a config file and command-line options into simulate() kwargs."""
+    cfg = config_mod.load(config_file) if config_file else {}
+
+    def pick(name, value):
+        if ctx.get_parameter_source(name) in (ParameterSource.DEFAULT, None) and name in cfg:
+            return cfg[name]
+        return value
+
+    params = dict(cfg.get("params", {}))
+    for a in assignments:
+        k, v = parse_assignment(a)
+        params[k] = v
+    pol = list(policies) if policies else cfg.get("policy")
+    games = pick("games", games)
+    if ctx.get_parameter_source("games") in (ParameterSource.DEFAULT, None) and "games" in cfg:
+        games = cfg["games"]
+    if not isinstance(games, int) or games <= 0:
+        raise BalanceError(f"--games must be a whole number of at least 1, got {games!r}")
+    if threads is not None:
+        from ..core.runner import set_threads
+        set_threads(threads)
+    return {"games": games, "seed": cfg.get("seed", seed) if ctx.get_parameter_source("seed")
+            == ParameterSource.DEFAULT else seed,
+            "players": players if players is not None else cfg.get("players"),
+            "policies": pol, "params": params}
+
+
+def ruleset_argument(f):
+    return click.argument("ruleset")(f)
+
+
+def pass_run(f):
+    """Decorator: turn the shared options into one ``run`` dict argument."""
+    @functools.wraps(f)
+    def wrapper(*args, games, seed, players, policies, assignments, config_file, threads,
+                **kw):
+        ctx = click.get_current_context()
+        run = gather(ctx, games=games, seed=seed, players=players, policies=policies,
+                     assignments=assignments, config_file=config_file, threads=threads)
+        return f(*args, run=run, **kw)
+    return wrapper

@@ -1,0 +1,16 @@
+import click
+
+from ..core.replay import replay_text
+from .common import pass_run, run_options
+
+
+@click.command("replay")
+@click.argument("ruleset")
+@click.option("--game", "-g", default=0, show_default=True, type=int,
+              help="Index of the game within the run (0-based).")
+@run_options
+@pass_run
+def command(ruleset, run, game):
+    """Print game GAME of seed SEED turn by turn: exactly the game `run` played."""
+    click.echo(replay_text(ruleset, game=game, seed=run["seed"], players=run["players"],
+                           policies=run["policies"], params=run["params"]))

@@ -1,0 +1,29 @@
+"""Replay one game of a run as text, through the registry."""
+from __future__ import annotations
+
+from . import registry
+from .errors import BalanceError
+from .runner import check_count, setup
+
+
+def replay_game(ruleset: str, *, game: int, seed: int = 0, players=None, policies=None,
+                params=None, ban=None):
+    """(setup, Batch of the one game, event array) for game ``game`` of ``seed``."""
+    s = setup(ruleset, seed=seed, players=players, policies=policies, params=params, ban=ban)
+    game = check_count("game", game, 0)
+    batch, events = s.spec.trace_game(s.values, s.seed, game, s.n_players, s.policy_ids,
+                                      s.ban_vector)
+    return s, batch, events
+
+
+def replay_text(ruleset: str, *, game: int, seed: int = 0, players=None, policies=None,
+                params=None) -> str:
+    s, batch, events = replay_game(ruleset, game=game, seed=seed, players=players,
+                                   policies=policies, params=params)
+    head = (f"{s.spec.title}: game {game} of seed {s.seed}, {s.n_players} players "
+            f"({', '.join(s.policies)}), ruleset version {s.spec.version(s.values)}")
+    body = s.spec.format_trace(events, s.values, s.n_players, s.policies)
+    return "\n".join([head] + body)
+
+
+__all__ = ["replay_game", "replay_text", "registry", "BalanceError"]
