@@ -11,8 +11,8 @@ def replay_game(ruleset: str, *, game: int, seed: int = 0, players=None, policie
     """(setup, Batch of the one game, event array) for game ``game`` of ``seed``."""
     s = setup(ruleset, seed=seed, players=players, policies=policies, params=params, ban=ban)
     game = check_count("game", game, 0)
-    batch, events = s.spec.trace_game(s.values, s.seed, game, s.n_players, s.policy_ids,
-                                      s.ban_vector)
+    kw = {} if s.ban_vector is None else {"ban": s.ban_vector}
+    batch, events = s.spec.trace_game(s.values, s.seed, game, s.n_players, s.policy_ids, **kw)
     return s, batch, events
 
 

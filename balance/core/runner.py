@@ -140,6 +140,7 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     """Play games [start, stop) of a setup, in chunks, with a progress bar
     that appears when the run lasts more than two seconds."""
     parts = []
+    ban = s.ban_vector
     bar = None
     if progress is not False and stop - start > chunk:
         from tqdm import tqdm
@@ -148,8 +149,9 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     try:
         for a in range(start, stop, chunk):
             b = min(stop, a + chunk)
+            kw = {} if ban is None else {"ban": ban}
             parts.append(s.spec.simulate_range(s.values, s.seed, a, b, s.n_players,
-                                               s.policy_ids, check, s.ban_vector))
+                                               s.policy_ids, check, **kw))
             if bar is not None:
                 bar.update(b - a)
     finally:
