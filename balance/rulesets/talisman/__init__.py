@@ -64,5 +64,10 @@ SPEC = RulesetSpec(
     format_trace=format_trace,
     docs="balance/rulesets/talisman/README.md",
     ban_modes=("remove", "forbid"),
-    extra={"summary": _summary},
+    extra={"summary": _summary,
+           "headline": ("hp", "thunder_damage", "generating_per_card"),
+           "bench": [
+               {"label": "talisman 2p greedy", "players": 2, "policies": ["greedy"]},
+               {"label": "talisman 2p random", "players": 2, "policies": ["random"]},
+           ]},
 )
