@@ -17,6 +17,7 @@ from .params import ParamSpace
 # name -> module that defines SPEC
 _MODULES = {
     "talisman": "balance.rulesets.talisman",
+    "elite": "balance.rulesets.elite",
 }
 
 

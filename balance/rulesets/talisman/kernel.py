@@ -47,6 +47,7 @@ C_HP, C_ALIVE, C_GUARDS, C_SKIPS, C_HN, C_ARRN, C_DMG, C_COMBOS, C_CASTS, C_OUT,
 C_BITS = 11
 NS = C_BITS + 5
 HCAP = 40
+SM = 8            # offset of the array summary in the per-game int buffer
 NC_MAX = 12 * 5 + 5 * 12
 Z_DECK, Z_DISC, Z_TURN, Z_TR = range(4)
 
@@ -92,73 +93,60 @@ def setbit(masks, p, which, kind):
 
 
 # --- combos --------------------------------------------------------------
-@njit(cache=True)
-def longest_run(x):
-    n = 0
-    while x != 0:
-        x &= x << 1
-        n += 1
-    return n
+def _tables():
+    run = np.zeros(1 << 12, np.int64)
+    top = np.zeros(1 << 12, np.int64)
+    for b in range(1, 1 << 12):
+        x, n = b, 0
+        while x:
+            x &= x << 1
+            n += 1
+        run[b] = n
+        top[b] = b.bit_length()
+    return run, top
 
 
-@njit(cache=True)
-def top_bit(x):
-    n = 0
-    while x != 0:
-        x >>= 1
-        n += 1
-    return n
+RUN, TOP = _tables()
+# element and value-1 of basic card c when there are V values per element
+# (avoids integer division in the hot loop)
+ELEM = np.array([[c // max(V, 1) for c in range(64)] for V in range(13)], np.int64)
+VAL0 = np.array([[c % max(V, 1) for c in range(64)] for V in range(13)], np.int64)      # longest run of set bits / highest set bit (1-based), for V <= 12
 
 
-@njit(cache=True)
-def combo_sizes(S, p, V, out):
-    """out[t] = the combo's size for each type (0 = not available):
+@njit(cache=True, inline="always")
+def combo_sizes(S, p, V, buf):
+    """buf[t] = the combo's size for each type (0 = not available):
     flush/generating/overcoming: cards in the run; four symbols: sum of the
-    four values; chaos: value x count. out[5] = the chaos value."""
-    present = 0
-    flush = 0
-    for e in range(5):
-        b = S[p, C_BITS + e]
-        if b != 0:
-            present |= 1 << e
-            r = longest_run(b)
-            if r > flush:
-                flush = r
-    out[FLUSH] = flush if flush >= 2 else 0
+    four largest per-element values; chaos: value x count for the value with
+    the largest value x count (ties: the larger value); buf[5] = that value.
+    Also leaves p's array summary in buf[SM:] (see ``summarize``)."""
+    summarize(S, p, buf)
+    f = buf[SM]
+    buf[FLUSH] = f if f >= 2 else 0
+    present = buf[SM + 1]
     g = GEN_TABLE[present]
-    out[GENERATING] = g if g >= 2 else 0
+    buf[GENERATING] = g if g >= 2 else 0
     o = OVER_TABLE[present]
-    out[OVERCOMING] = o if o >= 2 else 0
-    # four symbols: the four largest per-element maxima
+    buf[OVERCOMING] = o if o >= 2 else 0
     n_el = 0
     total = 0
     smallest = 1 << 30
     for e in range(5):
-        b = S[p, C_BITS + e]
-        if b != 0:
-            t = top_bit(b)
+        t = buf[SM + 2 + e]
+        if t > 0:
             n_el += 1
             total += t
             if t < smallest:
                 smallest = t
     if n_el == 5:
         total -= smallest
-    out[FOUR] = total if n_el >= 4 else 0
-    best = 0
-    bestv = 0
-    for v in range(1, V + 1):
-        c = 0
-        for e in range(5):
-            c += (S[p, C_BITS + e] >> (v - 1)) & 1
-        if c >= 2 and v * c >= best:
-            best = v * c
-            bestv = v
-    out[CHAOS] = best
-    out[5] = bestv
+    buf[FOUR] = total if n_el >= 4 else 0
+    buf[CHAOS] = buf[SM + 10]
+    buf[5] = buf[SM + 11]
 
 
 # --- zones ---------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw(st, S, hand, pile, Z, p, masks, counts, tr, on, deal):
     if Z[Z_DECK] == 0:
         if Z[Z_DISC] == 0:
@@ -186,7 +174,7 @@ def to_discard(pile, Z, c):
     Z[Z_DISC] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_from_hand(S, hand, p, i):
     """Remove and return hand[p, i], keeping the order of the others."""
     c = hand[p, i]
@@ -197,7 +185,7 @@ def take_from_hand(S, hand, p, i):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def array_to_discard(S, pile, Z, p, V):
     n = 0
     for e in range(5):
@@ -211,7 +199,7 @@ def array_to_discard(S, pile, Z, p, V):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def damage(S, Z, tr, on, src, t, amount):
     """One damage instance: a guard absorbs it whole."""
     if amount <= 0:
@@ -225,15 +213,19 @@ def damage(S, Z, tr, on, src, t, amount):
     ev(tr, Z, on, E_DAMAGE, t, amount, 0, S[t, C_HP], src, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_alive(S, p, P):
-    q = (p + 1) % P
+    q = p + 1
+    if q == P:
+        q = 0
     while S[q, C_ALIVE] == 0:
-        q = (q + 1) % P
+        q += 1
+        if q == P:
+            q = 0
     return q
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lowest_hp_opponent(S, p, P):
     best = -1
     for q in range(P):
@@ -244,7 +236,18 @@ def lowest_hp_opponent(S, p, P):
 
 
 # --- policies ------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def special_mask(S, hand, p, NB, ban):
+    """Bit s set when p holds special s and it may be played."""
+    m = 0
+    for i in range(S[p, C_HN]):
+        c = hand[p, i]
+        if c >= NB and ban[c] != BAN_FORBID:
+            m |= 1 << (c - NB)
+    return m
+
+
+@njit(cache=True, inline="always")
 def has_special(S, hand, p, s, NB):
     for i in range(S[p, C_HN]):
         if hand[p, i] == NB + s:
@@ -252,7 +255,7 @@ def has_special(S, hand, p, s, NB):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def combo_amount(ct, size, ip):
     if ct == FLUSH:
         return size * ip[P_FLUSH]
@@ -265,7 +268,7 @@ def combo_amount(ct, size, ip):
     return size * ip[P_CHAOS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heal_room(S, p, ip):
     cap = ip[P_CAP]
     if cap == 0:
@@ -274,7 +277,7 @@ def heal_room(S, p, ip):
     return r if r > 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def combo_value(S, p, P, ct, amount, target, ip, pp):
     """Greedy's immediate value of a combo (damage counts 1 per point)."""
     if ct == FLUSH:
@@ -291,7 +294,7 @@ def combo_value(S, p, P, ct, amount, target, ip, pp):
     return float(amount)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def combo_kills(S, p, P, ct, amount, target):
     if ct == FOUR or amount <= 0:
         return False
@@ -303,26 +306,116 @@ def combo_kills(S, p, P, ct, amount, target):
     return S[target, C_GUARDS] == 0 and S[target, C_HP] <= amount
 
 
-@njit(cache=True)
-def placement_score(S, p, card, V, sizes, ip):
-    """Combo types available after placing ``card`` (x1000) + best amount."""
-    e = card // V
-    bit = np.int64(1) << (card % V)
-    S[p, C_BITS + e] |= bit
-    combo_sizes(S, p, V, sizes)
-    S[p, C_BITS + e] ^= bit
+@njit(cache=True, inline="always")
+def summarize(S, p, sm):
+    """Summary of p's array in sm[SM:], from which placement_score evaluates
+    a candidate card in a few operations: +0 longest flush run, +1 present
+    elements, +2..+6 highest value per element, +7..+9 the bit-sliced count
+    of elements holding each value (ones, twos, fours), +10 best chaos
+    value x count, +11 its value (ties: the larger value)."""
+    flush = 0
+    present = 0
+    ones = 0
+    twos = 0
+    fours = 0
+    for e in range(5):
+        b = S[p, C_BITS + e]
+        sm[SM + 2 + e] = TOP[b]
+        if b != 0:
+            present |= 1 << e
+            r = RUN[b]
+            if r > flush:
+                flush = r
+            c1 = ones & b
+            ones ^= b
+            c2 = twos & c1
+            twos ^= c1
+            fours |= c2
+    best = 0
+    bestv = 0
+    multi = twos | fours
+    while multi != 0:
+        low = multi & -multi
+        v = TOP[low]
+        sh = v - 1
+        c = ((ones >> sh) & 1) + 2 * ((twos >> sh) & 1) + 4 * ((fours >> sh) & 1)
+        if v * c >= best:
+            best = v * c
+            bestv = v
+        multi ^= low
+    sm[SM] = flush
+    sm[SM + 1] = present
+    sm[SM + 7] = ones
+    sm[SM + 8] = twos
+    sm[SM + 9] = fours
+    sm[SM + 10] = best
+    sm[SM + 11] = bestv
+
+
+@njit(cache=True, inline="always")
+def placement_score(S, p, card, V, sm, ip):
+    """Combo types available after placing ``card`` (x1000) + the best combo
+    amount then; ``sm`` is p's array summary (``summarize``)."""
+    e = ELEM[V, card]
+    v = VAL0[V, card] + 1
+    sh = v - 1
+    b = S[p, C_BITS + e] | (np.int64(1) << sh)
     n = 0
     best = 0
-    for ct in range(5):
-        if sizes[ct] > 0:
-            n += 1
-            a = combo_amount(ct, sizes[ct], ip)
-            if a > best:
-                best = a
+    # straight flush: adding a card only lengthens runs
+    r = RUN[b]
+    if sm[SM] > r:
+        r = sm[SM]
+    if r >= 2:
+        n += 1
+        best = r * ip[P_FLUSH]
+    present = sm[SM + 1] | (1 << e)
+    g = GEN_TABLE[present]
+    if g >= 2:
+        n += 1
+        a = g * ip[P_GEN]
+        if a > best:
+            best = a
+    o = OVER_TABLE[present]
+    if o >= 2:
+        n += 1
+        a = o * ip[P_OVER]
+        if a > best:
+            best = a
+    # four symbols: the four largest per-element maxima
+    n_el = 0
+    total = 0
+    smallest = 1 << 30
+    for f in range(5):
+        t = sm[SM + 2 + f]
+        if f == e and v > t:
+            t = v
+        if t > 0:
+            n_el += 1
+            total += t
+            if t < smallest:
+                smallest = t
+    if n_el >= 4:
+        if n_el == 5:
+            total -= smallest
+        n += 1
+        a = total * ip[P_HEAL]
+        if a > best:
+            best = a
+    # chaos: only the count at value v changes
+    c = ((sm[SM + 7] >> sh) & 1) + 2 * ((sm[SM + 8] >> sh) & 1) + 4 * ((sm[SM + 9] >> sh) & 1) + 1
+    ch = sm[SM + 10]
+    if c >= 2 and v * c > ch:
+        ch = v * c
+    if ch > 0:
+        n += 1
+        a = ch * ip[P_CHAOS]
+        if a > best:
+            best = a
     return n * 1000 + best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def special_value(s, ip, pp):
     if s == THUNDER:
         return float(ip[P_THUNDER])
@@ -335,21 +428,22 @@ def special_value(s, ip, pp):
     return pp[Q_GAMBLE]
 
 
-@njit(cache=True)
-def keep_score(c, NB, V, S, p, sizes, ip, pp):
+@njit(cache=True, inline="always")
+def keep_score(c, NB, V, S, p, sm, ip, pp):
     """Greedy's discard order: lowest score goes first."""
     if c >= NB:
         return special_value(c - NB, ip, pp) * 1000.0
-    return float(placement_score(S, p, c, V, sizes, ip))
+    return float(placement_score(S, p, c, V, sm, ip))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_discard(pol, st, S, hand, p, NB, V, sizes, ip, pp):
     n = S[p, C_HN]
     if pol == POL_RANDOM:
         return below(st, n)
     best = 0
     bs = 0.0
+    summarize(S, p, sizes)
     for i in range(n):
         sc = keep_score(hand[p, i], NB, V, S, p, sizes, ip, pp)
         if i == 0 or sc < bs:
@@ -358,7 +452,7 @@ def choose_discard(pol, st, S, hand, p, NB, V, sizes, ip, pp):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban):
     na = 0
     for i in range(S[p, C_HN]):
@@ -367,8 +461,9 @@ def choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban):
             acts[na, 1] = i
             acts[na, 2] = -1
             na += 1
+    sp = special_mask(S, hand, p, NB, ban)
     for s in range(5):
-        if ban[NB + s] != BAN_FORBID and has_special(S, hand, p, s, NB) >= 0:
+        if (sp >> s) & 1:
             if s == THUNDER or s == STEAL:
                 for q in range(P):
                     if q != p and S[q, C_ALIVE] == 1:
@@ -402,7 +497,7 @@ def choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban):
     return acts[k, 0], acts[k, 1], acts[k, 2]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp, ban):
     target = lowest_hp_opponent(S, p, P)
     # 1. combos
@@ -429,8 +524,9 @@ def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp, ban):
     # 2. specials
     best_s = -1
     best_sv = 0.0
+    sp = special_mask(S, hand, p, NB, ban)
     for s in range(5):
-        if ban[NB + s] != BAN_FORBID and has_special(S, hand, p, s, NB) >= 0:
+        if (sp >> s) & 1:
             v = special_value(s, ip, pp)
             if v > best_sv:
                 best_sv = v
@@ -540,7 +636,7 @@ def play_game(seed, game, P, pol, ip, pp, ban, S, hand, pile, Z, sizes, acts,
                 ev(tr, Z, on, E_PASS, p, 0, 0, 0, 0, 0)
             elif kind == A_PLACE:
                 c = take_from_hand(S, hand, p, arg)
-                S[p, C_BITS + c // V] |= np.int64(1) << (c % V)
+                S[p, C_BITS + ELEM[V, c]] |= np.int64(1) << VAL0[V, c]
                 S[p, C_ARRN] += 1
                 setbit(masks, p, 1, c)
                 counts[1, c] += 1
@@ -670,7 +766,7 @@ def play_game(seed, game, P, pol, ip, pp, ban, S, hand, pile, Z, sizes, acts,
 def _work(P):
     return (np.zeros((P, NS), np.int64), np.zeros((P, HCAP), np.int64),
             np.zeros((2, NC_MAX), np.int64), np.zeros(4, np.int64),
-            np.zeros(6, np.int64), np.zeros((64, 3), np.int64))
+            np.zeros(SM + 12, np.int64), np.zeros((64, 3), np.int64))
 
 
 @njit(parallel=True, cache=True)

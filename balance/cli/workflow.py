@@ -1,0 +1,154 @@
+"""Designer workflow commands: sweep, compare, cards, matchups, report.
+
+Each takes the options of ``run`` (``--games --seed --players --policy --set
+--config --threads``) and ``--out DIR``, prints its key figures with their
+intervals and the method, and writes CSV tables and PNG figures to DIR.
+"""
+from __future__ import annotations
+
+import click
+
+from .common import pass_run, run_options
+
+
+def _out(out, ruleset, name):
+    return out or f"out/{ruleset}/{name}"
+
+
+def _written(files, out):
+    click.echo(f"tables and figures written to {out}/ ({len(files)} files)")
+
+
+def precision_options(f):
+    f = click.option("--max-games", default=None, type=int,
+                     help="Upper bound on games per configuration with --precision.",
+                     show_default="2,000,000")(f)
+    f = click.option("--precision", default=None, type=float, metavar="EPS",
+                     help="Play batches until every reported win-rate interval is narrower "
+                          "than +/-EPS (--games is the first batch).")(f)
+    return f
+
+
+@click.command("sweep")
+@click.argument("ruleset")
+@click.option("--vary", "vary", multiple=True, required=True, metavar="KEY[=v1,v2,...]",
+              help="Parameter to sweep and its values (repeatable: the grid of all "
+                   "combinations); KEY alone uses its declared sweep candidates.")
+@click.option("--target", default=None, metavar="NAME=RATE",
+              help="Estimate where the win rate of a role, policy or seat (seat0) crosses RATE.")
+@run_options
+@precision_options
+@click.option("--out", "-o", default=None, type=click.Path(file_okay=False),
+              help="Write sweep.csv, crossings.csv, sweep_KEY.png; finished points are kept "
+                   "in DIR/.points so a re-run resumes.", show_default="out/RULESET/sweep")
+@pass_run
+def sweep_cmd(ruleset, run, vary, target, precision, max_games, out):
+    """Play a grid of parameter values on the same seeds (paired) and plot win rates."""
+    from ..workflow.sweep import parse_vary, sweep
+    out = _out(out, ruleset, "sweep")
+    res = sweep(ruleset, [parse_vary(v) for v in vary], target=target, precision=precision,
+                max_games=max_games, out=out, **run)
+    click.echo("\n".join(res.lines()))
+    if res.precision:
+        pts = res.precision["points"]
+        click.echo(f"precision +/-{precision}: {sum(p['games'] for p in pts):,} games in total, "
+                   f"{min(p['games'] for p in pts):,}-{max(p['games'] for p in pts):,} per point; "
+                   f"{sum(p['reached'] for p in pts)} of {len(pts)} points reached it")
+    _written(res.files, out)
+
+
+@click.command("compare")
+@click.argument("ruleset")
+@click.option("--a", "a", multiple=True, metavar="KEY=VALUE",
+              help="Parameter of variant A (repeatable); on top of --set.")
+@click.option("--b", "b", multiple=True, metavar="KEY=VALUE",
+              help="Parameter of variant B (repeatable); on top of --set.")
+@run_options
+@precision_options
+@click.option("--out", "-o", default=None, type=click.Path(file_okay=False),
+              help="Write compare_*.csv and compare.png here.", show_default="out/RULESET/compare")
+@pass_run
+def compare_cmd(ruleset, run, a, b, precision, max_games, out):
+    """Play variants A and B on the same seeds; paired differences B - A with intervals."""
+    from ..workflow import adaptive
+    from ..workflow.compare import compare
+    out = _out(out, ruleset, "compare")
+    res = compare(ruleset, list(a), list(b), precision=precision, max_games=max_games,
+                  out=out, **run)
+    click.echo("\n".join(res.lines()))
+    if res.precision:
+        click.echo(adaptive.describe(res.precision))
+    _written(res.files, out)
+
+
+@click.command("cards")
+@click.argument("ruleset")
+@click.option("--mode", type=click.Choice(["remove", "forbid"]), default=None,
+              help="Remove each kind from the deck, or forbid playing it.",
+              show_default="remove where supported, else forbid")
+@click.option("--correction", type=click.Choice(["holm", "bh"]), default="holm",
+              help="Multiple-comparison correction: Holm or Benjamini-Hochberg.")
+@click.option("--kind", "kinds", multiple=True, help="Only these card kinds (repeatable).",
+              show_default="every kind")
+@run_options
+@click.option("--out", "-o", default=None, type=click.Path(file_okay=False),
+              help="Write cards_interventional.csv, cards_groups.csv, cards.png here; finished "
+                   "kinds are kept in DIR/.points.", show_default="out/RULESET/cards")
+@pass_run
+def cards_cmd(ruleset, run, mode, correction, kinds, out):
+    """Interventional per-card power: the same seeds without each card kind."""
+    from ..workflow.cards import cards
+    out = _out(out, ruleset, "cards")
+    res = cards(ruleset, mode=mode, correction=correction, kinds=list(kinds) or None,
+                out=out, **run)
+    click.echo("\n".join(res.lines()))
+    _written(res.files, out)
+
+
+@click.command("matchups")
+@click.argument("ruleset")
+@click.option("--policies", "policy_list", default=None, metavar="A,B,C",
+              help="Policies to pit against each other.", show_default="all of the ruleset's")
+@run_options
+@click.option("--out", "-o", default=None, type=click.Path(file_okay=False),
+              help="Write matchups.csv, matchups_matrix.csv, matchups.png here.",
+              show_default="out/RULESET/matchups")
+@pass_run
+def matchups_cmd(ruleset, run, policy_list, out):
+    """Win-rate matrix of every pair of policies, seats rotated, with a heatmap."""
+    from ..workflow.matchups import matchups
+    out = _out(out, ruleset, "matchups")
+    pols = policy_list if policy_list is not None else (run.pop("policies", None) or None)
+    run.pop("policies", None)
+    res = matchups(ruleset, pols, out=out, **run)
+    click.echo("\n".join(res.lines()))
+    _written(res.files, out)
+
+
+@click.command("report")
+@click.argument("ruleset")
+@run_options
+@click.option("--policies", "policy_list", default=None, metavar="A,B,C",
+              help="Policies of the matchup matrix.", show_default="all of the ruleset's")
+@click.option("--sweep-games", default=None, type=int,
+              help="Games per point of the headline sweeps.", show_default="--games")
+@click.option("--cards-games", default=None, type=int,
+              help="Games per card kind of the interventional card table.",
+              show_default="--games")
+@click.option("--out", "-o", default=None, type=click.Path(file_okay=False),
+              help="Report folder (report.md, report.html, PNGs, CSVs); finished pieces "
+                   "are kept in DIR/.points so a re-run resumes.",
+              show_default="reports/RULESET")
+@pass_run
+def report_cmd(ruleset, run, policy_list, sweep_games, cards_games, out):
+    """Write a self-contained balance report (Markdown + HTML + PNG) for RULESET."""
+    from ..workflow.report import report
+    out = out or f"reports/{ruleset}"
+    res = report(ruleset, out=out, matchup_policies=policy_list, sweep_games=sweep_games,
+                 cards_games=cards_games, **run)
+    click.echo("\n".join(res["findings"]))
+    click.echo(f"report written to {res['markdown']} and {res['html']}")
+
+
+def commands():
+    return [sweep_cmd, compare_cmd, cards_cmd, matchups_cmd, report_cmd]

@@ -1,0 +1,145 @@
+"""Plot helpers: each takes data and a matplotlib Axes and draws on it.
+
+The Agg backend is selected on import so that figures render headless (in
+tests, CI and reports). Every helper that draws a rate also draws its
+interval.
+"""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+
+def axis_scale(values) -> str:
+    """'log' when positive values span two decades or more, 'symlog' when
+    they also include 0, else 'linear'."""
+    v = np.asarray([float(x) for x in values], dtype=float)
+    pos = v[v > 0]
+    if pos.size >= 2 and pos.max() / pos.min() >= 100 and (v >= 0).all():
+        return "log" if pos.size == v.size else "symlog"
+    return "linear"
+
+
+def set_scale(ax, values) -> str:
+    scale = axis_scale(values)
+    if scale == "log":
+        ax.set_xscale("log")
+    elif scale == "symlog":
+        pos = [float(x) for x in values if float(x) > 0]
+        ax.set_xscale("symlog", linthresh=min(pos))
+    return scale
+
+
+def rate_band(ax, x, rate, low, high, label=None, color=None, marker="o"):
+    """A win-rate curve with its interval as a shaded band."""
+    x = np.asarray(x, dtype=float)
+    line, = ax.plot(x, rate, marker=marker, label=label, color=color, lw=1.5, ms=4)
+    ax.fill_between(x, low, high, color=line.get_color(), alpha=0.2, lw=0)
+    return line
+
+
+def sweep_axes(ax, df, x: str, series: str = "key", target: float | None = None,
+               title: str | None = None, interval_name: str = "95% Wilson"):
+    """Win rate against ``x`` for each value of ``series`` in a tidy table
+    with columns win_rate, ci_low, ci_high."""
+    for name, sub in df.groupby(series, sort=True, observed=True):
+        sub = sub.sort_values(x)
+        rate_band(ax, sub[x], sub["win_rate"], sub["ci_low"], sub["ci_high"], label=str(name))
+    set_scale(ax, df[x].unique())
+    if target is not None:
+        ax.axhline(target, color="k", ls=":", lw=1)
+    ax.set_xlabel(x)
+    ax.set_ylabel(f"win rate ({interval_name} band)")
+    if title:
+        ax.set_title(title, fontsize=9)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    return ax
+
+
+def ranked_bars(ax, labels, value, low, high, significant=None, xlabel="change in win rate"):
+    """Horizontal bars ranked as given (first on top) with interval whiskers;
+    significant bars are drawn dark."""
+    n = len(labels)
+    y = np.arange(n)[::-1]
+    value, low, high = (np.asarray(v, dtype=float) for v in (value, low, high))
+    sig = np.zeros(n, bool) if significant is None else np.asarray(significant, bool)
+    colors = np.where(sig, "#1f4e79", "#9dc3e6")
+    ax.barh(y, value, color=colors,
+            xerr=[np.nan_to_num(value - low), np.nan_to_num(high - value)],
+            error_kw={"lw": 0.8, "capsize": 1.5})
+    ax.set_yticks(y)
+    ax.set_yticklabels(labels, fontsize=6 if n > 30 else 8)
+    ax.axvline(0, color="k", lw=0.8)
+    ax.set_xlabel(xlabel)
+    ax.grid(axis="x", alpha=0.3)
+    return ax
+
+
+def heatmap(ax, matrix, labels, low=None, high=None, title=None):
+    """Win-rate matrix (row beats column) with the interval in each cell."""
+    m = np.asarray(matrix, dtype=float)
+    im = ax.imshow(m, vmin=0, vmax=1, cmap="RdBu_r")
+    ax.set_xticks(range(len(labels)))
+    ax.set_xticklabels(labels, rotation=30, ha="right")
+    ax.set_yticks(range(len(labels)))
+    ax.set_yticklabels(labels)
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            if np.isnan(m[i, j]):
+                continue
+            txt = f"{m[i, j]:.1%}"
+            if low is not None and high is not None:
+                txt += f"\n[{low[i][j]:.1%}, {high[i][j]:.1%}]"
+            ax.text(j, i, txt, ha="center", va="center", fontsize=7,
+                    color="white" if abs(m[i, j] - 0.5) > 0.3 else "black")
+    ax.set_xlabel("opponent policy")
+    ax.set_ylabel("policy (row's share of games won)")
+    if title:
+        ax.set_title(title, fontsize=9)
+    plt.colorbar(im, ax=ax, fraction=0.046)
+    return ax
+
+
+def rate_bars(ax, df, title=None):
+    """Win rates of a rate table (index = key) with Wilson whiskers."""
+    keys = [str(k) for k in df.index]
+    x = np.arange(len(keys))
+    r = df["win_rate"].to_numpy(float)
+    ax.bar(x, r, color="#4a7ebb",
+           yerr=[r - df["ci_low"].to_numpy(float), df["ci_high"].to_numpy(float) - r],
+           capsize=3)
+    ax.set_xticks(x)
+    ax.set_xticklabels(keys)
+    ax.set_ylabel("win rate (95% Wilson)")
+    if title:
+        ax.set_title(title, fontsize=9)
+    ax.grid(axis="y", alpha=0.3)
+    return ax
+
+
+def length_hist(ax, turns, capped=None, title=None):
+    """Histogram of game lengths in turns."""
+    t = np.asarray(turns)
+    bins = min(80, max(10, int(t.max() - t.min() + 1))) if t.size else 10
+    ax.hist(t, bins=bins, color="#4a7ebb")
+    ax.set_xlabel("game length (turns)")
+    ax.set_ylabel("games")
+    if title:
+        ax.set_title(title, fontsize=9)
+    return ax
+
+
+def save(fig, path, dpi: int = 110):
+    fig.tight_layout()
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+    return path
+
+
+def figure(w=6.4, h=4.0, nrows=1, ncols=1):
+    return plt.subplots(nrows, ncols, figsize=(w, h), squeeze=False)

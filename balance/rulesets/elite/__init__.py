@@ -1,0 +1,126 @@
+"""Magic Elite 魔法精英, versions 1 and 2 (contract: shared/rules/elite.md)."""
+import numpy as np
+
+from ...core.params import ParamSpace, to_kernel
+from ...core.records import Batch, alloc
+from ...core.registry import RulesetSpec
+from . import rules
+from .replay import format_trace
+
+GAME_COLUMNS = ("winner", "turns", "rounds", "end_reason", "first_seat", "last_standing",
+                "team_winner", "exchanges", "max_chain", "capped_exchanges", "judgments",
+                "judgment_kills", "judgment_self_kills", "revives", "frames", "decoy_hits",
+                "shields", "controls", "kill_points", "scoring_kills")
+SEAT_COLUMNS = ("role", "suit", "team", "team_won", "hp", "max_hp", "score", "kills",
+                "generals_lost", "out_turn", "revives", "frames", "skill_uses", "judgments",
+                "damage_dealt", "damage_taken", "healed", "hand")
+
+
+def vectors(values):
+    """(int params, float policy params, play table, play ids) for kernels."""
+    space = SPEC.space
+    ip, _ = to_kernel(space.rules(values))
+    _, pp = to_kernel(space.policy(values))
+    PT, PID = rules.play_table(values)
+    return ip, pp, PT, PID
+
+
+def simulate_range(values, seed, start, stop, n_players, policy_ids, check=False):
+    from . import kernel
+    ip, pp, PT, PID = vectors(values)
+    n = stop - start
+    games, seats, masks, counts = alloc(n, n_players, kernel.NG, kernel.NSEAT, rules.N_KINDS)
+    errors = np.zeros(n, np.int64)
+    kernel.run_batch(np.uint64(seed), np.int64(start), np.int64(n), np.int64(n_players),
+                     np.ascontiguousarray(policy_ids, dtype=np.int64), ip, pp, PT, PID,
+                     bool(check), games, seats, masks, counts, errors)
+    return Batch(start, games, seats, masks, counts.sum(axis=0), errors)
+
+
+def trace_game(values, seed, game, n_players, policy_ids):
+    from . import kernel
+    ip, pp, PT, PID = vectors(values)
+    games, seats, masks, counts = alloc(1, n_players, kernel.NG, kernel.NSEAT, rules.N_KINDS)
+    # a turn is a few dozen events at most; long chains are capped by max_exchange
+    tr = np.zeros((values["max_turns"] * (60 + 4 * values["max_exchange"]) + 4096, 8), np.int64)
+    n = kernel.trace_one(np.uint64(seed), np.int64(game), np.int64(n_players),
+                         np.ascontiguousarray(policy_ids, dtype=np.int64), ip, pp, PT, PID,
+                         games, seats, masks, counts, tr)
+    return Batch(game, games, seats, masks, counts.sum(axis=0)), tr[:n]
+
+
+def _summary(result):
+    """Headline figures: v2 scores, points per kill, team results, Judgment
+    self-kills; v1 revives and frames; exchange lengths for both."""
+    from ...core import stats
+    g, s = result.games, result.seats
+    values = result.setup.values
+    n = len(g)
+    out = {"exchanges_per_game": float(g["exchanges"].mean()),
+           "max_chain_mean": float(g["max_chain"].mean()),
+           "capped_exchanges_per_game": float(g["capped_exchanges"].mean()),
+           "first_seat_win_rate": float((g["winner"] == g["first_seat"]).mean())}
+    if values["version"] == 1:
+        out["revives_per_game"] = float(g["revives"].mean())
+        out["frames_per_game"] = float(g["frames"].mean())
+        return out
+    sc = s["score"].to_numpy()
+    q = np.quantile(sc, [0.1, 0.25, 0.5, 0.75, 0.9]) if sc.size else [float("nan")] * 5
+    kills = int(g["scoring_kills"].sum())
+    jk = int(g["judgment_kills"].sum())
+    out.update({
+        "score": {"mean": float(sc.mean()) if sc.size else float("nan"),
+                  "q10": float(q[0]), "q25": float(q[1]), "median": float(q[2]),
+                  "q75": float(q[3]), "q90": float(q[4])},
+        "points_per_kill": float(g["kill_points"].sum() / kills) if kills else float("nan"),
+        "scoring_kills_per_game": kills / n if n else float("nan"),
+        "judgments_per_game": float(g["judgments"].mean()),
+        "judgment_kills": jk,
+        "judgment_self_kill_share": float(g["judgment_self_kills"].sum() / jk) if jk else float("nan"),
+        "last_standing_is_winner": float((g["last_standing"] == g["winner"]).mean()),
+        "shields_per_game": float(g["shields"].mean()),
+        "controls_per_game": float(g["controls"].mean()),
+        "decoy_hits_per_game": float(g["decoy_hits"].mean()),
+    })
+    if values["teams"] and result.setup.n_players == 4:
+        tw = g["team_winner"].to_numpy()
+        teams = {}
+        for t, label in ((0, "seats 0+2"), (1, "seats 1+3")):
+            k = int((tw == t).sum())
+            lo, hi = stats.wilson(k, n)
+            teams[label] = {"wins": k, "win_rate": k / n if n else float("nan"),
+                            "ci_low": float(lo), "ci_high": float(hi)}
+        d = int((tw < 0).sum())
+        teams["draws"] = {"count": d, "share": d / n if n else float("nan")}
+        out["teams"] = teams
+    return out
+
+
+BENCH = [
+    {"label": "elite v1 4p greedy", "players": 4, "policies": ["greedy"], "params": {"version": 1}},
+    {"label": "elite v2 4p greedy", "players": 4, "policies": ["greedy"], "params": {"version": 2}},
+    {"label": "elite v2 4p greedy teams", "players": 4, "policies": ["greedy"],
+     "params": {"version": 2, "teams": True}},
+    {"label": "elite v1 2p random", "players": 2, "policies": ["random"], "params": {"version": 1}},
+]
+
+SPEC = RulesetSpec(
+    name="elite",
+    title="魔法精英 Magic Elite",
+    version=lambda values: str(values["version"]),
+    players=(2, 4),
+    space=ParamSpace(rules.Params, rules.PolicyParams),
+    policies=rules.POLICIES,
+    policy_docs=rules.POLICY_DOCS,
+    card_kinds=rules.card_kinds,
+    game_columns=GAME_COLUMNS,
+    seat_columns=SEAT_COLUMNS,
+    end_reasons=rules.END_REASONS,
+    simulate_range=simulate_range,
+    trace_game=trace_game,
+    format_trace=format_trace,
+    check_values=rules.check_values,
+    roles=rules.roles,
+    docs="balance/rulesets/elite/README.md",
+    extra={"summary": _summary, "bench": BENCH},
+)

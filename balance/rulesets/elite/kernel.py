@@ -1,0 +1,1222 @@
+"""Magic Elite kernel: njit functions over small int64 arrays.
+
+One game's state (allocated once per block of games, reset per game):
+
+- ``S`` int64[P, NS]: per seat scalars (columns ``C_*``): the active
+  character/general (rank, suit, HP, max HP, turn-order key), skill state,
+  statistics, then the hand as counts per card kind (``C_H + kind``), one
+  9-bit presence mask per suit (``C_M + suit``, for run enumeration) and the
+  seat's identity cards (``C_G + i``, generals in v2).
+- ``pile`` int64[2, NCAP]: row 0 the play deck (top = last), row 1 the
+  discard pile.
+- ``Z`` int64[NZ]: deck and discard sizes, turn, trace length, trace flag,
+  game counters, the pending rogue attack.
+- ``acts`` int64[MAXA, 4]: the option buffer (play, target, option, option
+  target) every decision enumerates into; policies pick an index.
+- ``PT``/``PID``: the static play table of ``rules.play_table``.
+
+The exchange (OD chain, :func:`exchange`) is written so later versions can
+hook into it: per-step defender options (``enum_resp``: v3 dedicated shields
+go there), the damage multiplier as a saturating product (``mult``: v3
+dragon/rampage/king-kong factors go there), and every damage instance goes
+through ``hit`` then ``die`` (v3 lives, storm god and duels go there).
+Damage is int64 and saturates at ``SAT`` = 2**62 (``sat_mul``, ``sat_add``).
+
+Random numbers come from the game's own stream (``core/rng.py``), in a fixed
+order that tracing does not change.
+"""
+import numpy as np
+from numba import njit, prange
+
+from ...core.records import BLOCK
+from ...core.rng import below, game_state, shuffle
+from .rules import (IDX, PIDX, POLICY_SCRIPT, T_DMG, T_HAS4, T_HAS5, T_HASA, T_HASK,
+                    T_HEAL, T_HI, T_LEN, T_LO, T_SUIT)
+
+SAT = np.int64(1) << np.int64(62)
+
+# --- parameter slots -----------------------------------------------------
+P_VERSION = IDX["version"]
+P_DECKS = IDX["n_decks"]
+P_PIP = IDX["hp_per_pip"]
+P_START = IDX["start_hand"]
+P_REFILL = IDX["refill"]
+P_FIVE = IDX["five_draw"]
+P_MAXEX = IDX["max_exchange"]
+P_MAXT = IDX["max_turns"]
+P_KILLER = IDX["killer_multiplier"]
+P_KING = IDX["king_multiplier"]
+P_REV = IDX["rogue_revives"]
+P_REVFREE = IDX["rogue_free_revives"]
+P_GENS = IDX["generals_per_player"]
+P_TEAMS = IDX["teams"]
+P_SEVEN = IDX["v2_seven_multiplier"]
+P_DECOYS = IDX["decoys"]
+P_USES = IDX["eight_uses"]
+P_FREE = IDX["eight_free_uses"]
+P_SHIELD = IDX["shield_rounds"]
+P_CONTROL = IDX["control_rounds"]
+P_JDMG = IDX["judgment_damage"]
+P_C7 = IDX["combined_seven_plays"]
+P_C8 = IDX["combined_eight_uses"]
+Q_FOUR = PIDX["four_value"]
+Q_FIVE = PIDX["five_value"]
+Q_CARD = PIDX["card_value"]
+Q_HEAL = PIDX["heal_value"]
+Q_KILL = PIDX["kill_bonus"]
+Q_SKILL = PIDX["skill_cost"]
+Q_JEV = PIDX["judgment_min_ev"]
+
+# --- seat state columns ----------------------------------------------------
+(C_HP, C_MAXHP, C_ALIVE, C_RANK, C_SUIT, C_KEY, C_HN, C_GEN, C_TEAM, C_POL,
+ C_SCORE, C_KILLS, C_LOST, C_REV, C_REVFREE, C_BILOC, C_BRESET, C_DECOYS, C_USES, C_FREE,
+ C_IMM, C_FT, C_FL, C_FB, C_COMB, C_X, C_DEALT, C_TAKEN, C_HEALED, C_OUT,
+ C_FRAMES, C_SKILLS, C_JUDGS, C_REVUSED, C_ROLE, C_ROLESUIT, C_TB) = range(37)
+C_M = 40                 # 4 suit presence masks
+C_H = 44                 # 36 hand counts
+C_G = 80                 # identity cards (generals), up to GMAX
+GMAX = 8
+NS = C_G + GMAX
+NCAP = 36 * 6
+MAXA = 2048
+
+# --- game globals -----------------------------------------------------------
+(Z_DECK, Z_DISC, Z_TURN, Z_TR, Z_ON, Z_SP, Z_P, Z_NC, Z_EXCH, Z_MAXCH, Z_JUDG, Z_JKILL,
+ Z_JSELF, Z_CAPS, Z_PA, Z_PT, Z_PD, Z_SERR, Z_FRAMES, Z_DECOYHITS, Z_TEAMS, Z_V,
+ Z_ROUNDS, Z_CERR, Z_KPTS, Z_KILLS, Z_REVIVES, Z_SHIELDS, Z_CONTROLS) = range(29)
+NZ = 32
+
+# --- records: game columns and seat columns (see __init__.py) -----------------
+(G_WINNER, G_TURNS, G_ROUNDS, G_END, G_FIRST, G_LAST, G_TEAMWIN, G_EXCH, G_MAXCH, G_CAPS,
+ G_JUDG, G_JKILL, G_JSELF, G_REVIVES, G_FRAMES, G_DECOYHITS, G_SHIELDS, G_CONTROLS,
+ G_KPTS, G_KILLS) = range(20)
+NG = 20
+(S_ROLE, S_SUIT, S_TEAM, S_TEAMWON, S_HP, S_MAXHP, S_SCORE, S_KILLS, S_LOST, S_OUT,
+ S_REVIVES, S_FRAMES, S_SKILLS, S_JUDGS, S_DEALT, S_TAKEN, S_HEALED, S_HAND) = range(18)
+NSEAT = 18
+
+END_LAST, END_CAP, END_ALLOUT = 0, 1, 2
+POL_RANDOM, POL_GREEDY = 0, 1
+POL_SCRIPT = POLICY_SCRIPT
+# options
+O_NONE, O_JUDG, O_FRAME, O_SHIELD, O_CONTROL = range(5)
+# decisions
+D_TURN, D_RESP, D_REVIVE = range(3)
+
+# trace events: row = [type, turn, seat, a, b, c, d, e]
+(E_DEAL, E_IDENT, E_TURN, E_PLAY, E_HEAL, E_DRAW, E_RESHUFFLE, E_OD, E_DAMAGE, E_IMMUNE,
+ E_DEATH, E_REVIVE, E_OUT, E_DECOY, E_JUDG, E_JHIT, E_SHIELD, E_CONTROL, E_FRAME,
+ E_COMBINED, E_CAP, E_NORESP, E_PASS, E_END, E_EFFECT_END) = range(1, 26)
+
+
+@njit(cache=True, inline="always")
+def ev(tr, Z, etype, seat, a, b, c, d, e):
+    if Z[Z_ON]:
+        k = Z[Z_TR]
+        if k < tr.shape[0]:
+            tr[k, 0] = etype
+            tr[k, 1] = Z[Z_TURN]
+            tr[k, 2] = seat
+            tr[k, 3] = a
+            tr[k, 4] = b
+            tr[k, 5] = c
+            tr[k, 6] = d
+            tr[k, 7] = e
+            Z[Z_TR] = k + 1
+
+
+@njit(cache=True, inline="always")
+def setbit(masks, p, which, kind):
+    masks[p, which, kind >> 6] |= np.uint64(1) << np.uint64(kind & 63)
+
+
+# --- saturating arithmetic (damage never overflows or wraps) --------------------
+@njit(cache=True, inline="always")
+def sat_mul(a, b):
+    """a x b for a, b >= 0, saturating at SAT = 2**62."""
+    if a <= 0 or b <= 0:
+        return np.int64(0)
+    if a > SAT // b:
+        return SAT
+    r = a * b
+    return r if r < SAT else SAT
+
+
+@njit(cache=True, inline="always")
+def sat_add(a, b):
+    """a + b for 0 <= a, b <= SAT, saturating at SAT."""
+    if a >= SAT - b:
+        return SAT
+    return a + b
+
+
+@njit(cache=True)
+def draws_after_play(hand_left, fives, ip):
+    """Cards drawn after a play: ``five_draw`` per 5 played, plus ``refill``
+    when the play emptied the hand (General 5(2): 5 + 5 = 10, 5 + 10 = 15)."""
+    n = fives * ip[P_FIVE]
+    if hand_left == 0:
+        n += ip[P_REFILL]
+    return n
+
+
+# --- cards -------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def add_card(S, p, kind):
+    if S[p, C_H + kind] == 0:
+        S[p, C_M + kind // 9] |= np.int64(1) << (kind % 9)
+    S[p, C_H + kind] += 1
+    S[p, C_HN] += 1
+
+
+@njit(cache=True)
+def draw(st, S, pile, Z, tr, masks, counts, p, deal):
+    if Z[Z_DECK] == 0:
+        n = Z[Z_DISC]
+        if n == 0:
+            return -1
+        for i in range(n):
+            pile[0, i] = pile[1, i]
+        Z[Z_DECK] = n
+        Z[Z_DISC] = 0
+        shuffle(st, pile[0], n)
+        ev(tr, Z, E_RESHUFFLE, -1, n, 0, 0, 0, 0)
+    Z[Z_DECK] -= 1
+    c = pile[0, Z[Z_DECK]]
+    add_card(S, p, c)
+    setbit(masks, p, 0, c)
+    counts[0, c] += 1
+    ev(tr, Z, E_DEAL if deal else E_DRAW, p, c, 0, 0, 0, 0)
+    return c
+
+
+@njit(cache=True)
+def draw_n(st, S, pile, Z, tr, masks, counts, p, n):
+    for _ in range(n):
+        if draw(st, S, pile, Z, tr, masks, counts, p, False) < 0:
+            break
+
+
+@njit(cache=True)
+def remove_play(S, pile, Z, masks, counts, p, PT, k):
+    """Move the cards of run k from p's hand to the discard pile."""
+    s = PT[k, T_SUIT]
+    for r in range(PT[k, T_LO], PT[k, T_HI] + 1):
+        kind = s * 9 + r
+        S[p, C_H + kind] -= 1
+        if S[p, C_H + kind] == 0:
+            S[p, C_M + s] &= ~(np.int64(1) << r)
+        pile[1, Z[Z_DISC]] = kind
+        Z[Z_DISC] += 1
+        setbit(masks, p, 1, kind)
+        counts[1, kind] += 1
+    S[p, C_HN] -= PT[k, T_LEN]
+
+
+@njit(cache=True)
+def discard_hand(S, pile, Z, p):
+    for kind in range(36):
+        c = S[p, C_H + kind]
+        for _ in range(c):
+            pile[1, Z[Z_DISC]] = kind
+            Z[Z_DISC] += 1
+        S[p, C_H + kind] = 0
+    for s in range(4):
+        S[p, C_M + s] = 0
+    S[p, C_HN] = 0
+
+
+# --- sides, keys, multipliers -----------------------------------------------------
+@njit(cache=True, inline="always")
+def enemy(S, p, q):
+    return p != q and S[p, C_TEAM] != S[q, C_TEAM]
+
+
+@njit(cache=True, inline="always")
+def ident_key(ident, tb):
+    """Turn-order key: rank 10>9>8>7, then ♠>♥>♣>♦, exact ties by ``tb``."""
+    return ((ident // 4) * 4 + (3 - ident % 4)) * 8 + tb
+
+
+@njit(cache=True)
+def mult(S, Z, ip, p):
+    """Product of every multiplier that applies to p's next damaging play."""
+    r = S[p, C_RANK]
+    if Z[Z_V] == 1:
+        if r == 7:
+            return ip[P_KILLER]
+        if r == 10:
+            return ip[P_KING]
+        return np.int64(1)
+    m = np.int64(1)
+    if r == 7:
+        m = sat_mul(m, ip[P_SEVEN])
+    if S[p, C_BILOC] == 1:
+        m = sat_mul(m, 1 + S[p, C_DECOYS])
+    if S[p, C_X] > 0:
+        m = sat_mul(m, ip[P_SEVEN])
+    return m
+
+
+@njit(cache=True)
+def init_general(S, Z, ip, p):
+    """Make identity card number S[p, C_GEN] p's active character."""
+    ident = S[p, C_G + S[p, C_GEN]]
+    r = ident // 4 + 7
+    S[p, C_RANK] = r
+    S[p, C_SUIT] = ident % 4
+    S[p, C_MAXHP] = r * ip[P_PIP]
+    S[p, C_HP] = S[p, C_MAXHP]
+    S[p, C_KEY] = ident_key(ident, S[p, C_TB])
+    S[p, C_REV] = 0
+    S[p, C_REVFREE] = 0
+    S[p, C_BILOC] = 0
+    S[p, C_BRESET] = 0
+    S[p, C_DECOYS] = 0
+    S[p, C_USES] = 0
+    S[p, C_FREE] = 0
+    S[p, C_IMM] = 0
+    S[p, C_COMB] = 0
+    S[p, C_X] = 0
+    if Z[Z_V] == 1:
+        if r == 8:
+            S[p, C_REV] = ip[P_REV]
+            S[p, C_REVFREE] = ip[P_REVFREE]
+    elif r == 8:
+        if Z[Z_P] == 2:
+            S[p, C_BILOC] = 1
+            S[p, C_BRESET] = 1
+            S[p, C_DECOYS] = ip[P_DECOYS]
+        else:
+            S[p, C_USES] = ip[P_USES]
+            S[p, C_FREE] = ip[P_FREE]
+
+
+# --- option enumeration -------------------------------------------------------------
+@njit(cache=True, inline="always")
+def push(acts, n, k, t, o, ot):
+    acts[n, 0] = k
+    acts[n, 1] = t
+    acts[n, 2] = o
+    acts[n, 3] = ot
+    return n + 1
+
+
+@njit(cache=True, inline="always")
+def can_judge(S, Z, p):
+    return Z[Z_V] == 2 and (S[p, C_RANK] == 9 or S[p, C_COMB] == 1)
+
+
+@njit(cache=True)
+def forced_target(S, p):
+    """The seat p must target (control 內斗), or -1."""
+    if S[p, C_FL] > 0:
+        t = S[p, C_FT]
+        if t >= 0 and S[t, C_ALIVE] == 1:
+            return t
+    return -1
+
+
+@njit(cache=True)
+def enum_plays(S, Z, ip, PT, PID, acts, p, dec):
+    """Options of a turn (D_TURN) or of a rogue's revive (D_REVIVE, runs
+    with a 5): each distinct run x each legal target when it deals damage
+    (x Judgment or not when the run holds a K and p can judge)."""
+    P = Z[Z_P]
+    m = mult(S, Z, ip, p)
+    judge = can_judge(S, Z, p) and dec == D_TURN
+    ft = forced_target(S, p)
+    n = 0
+    for s in range(4):
+        bits = S[p, C_M + s]
+        if bits == 0:
+            continue
+        for lo in range(9):
+            if (bits >> lo) & 1 == 0:
+                continue
+            hi = lo
+            while True:
+                k = PID[s, lo, hi]
+                if dec != D_REVIVE or PT[k, T_HAS5] == 1:
+                    jk = judge and PT[k, T_HASK] == 1
+                    if sat_mul(PT[k, T_DMG], m) > 0:
+                        for t in range(P):
+                            ok = (t == ft) if ft >= 0 else (S[t, C_ALIVE] == 1 and enemy(S, p, t))
+                            if ok:
+                                n = push(acts, n, k, t, O_NONE, -1)
+                                if jk:
+                                    n = push(acts, n, k, t, O_JUDG, -1)
+                    else:
+                        n = push(acts, n, k, -1, O_NONE, -1)
+                        if jk:
+                            n = push(acts, n, k, -1, O_JUDG, -1)
+                nx = hi + 1
+                if nx > 8 or (bits >> nx) & 1 == 0 or PID[s, lo, nx] < 0:
+                    break
+                hi = nx
+    return n
+
+
+@njit(cache=True)
+def enum_resp(S, Z, PT, PID, acts, d, a):
+    """Options of defender d against sender a: each distinct run, plus for
+    that run each skill it allows (Judgment, a frame onto each enemy, the
+    8's shield, control onto each other enemy)."""
+    P = Z[Z_P]
+    judge = can_judge(S, Z, d)
+    frame = Z[Z_V] == 1 and S[d, C_RANK] == 9
+    eight = S[d, C_USES] > 0
+    control = eight and S[d, C_FL] == 0
+    n = 0
+    for s in range(4):
+        bits = S[d, C_M + s]
+        if bits == 0:
+            continue
+        for lo in range(9):
+            if (bits >> lo) & 1 == 0:
+                continue
+            hi = lo
+            while True:
+                k = PID[s, lo, hi]
+                n = push(acts, n, k, -1, O_NONE, -1)
+                if judge and PT[k, T_HASK] == 1:
+                    n = push(acts, n, k, -1, O_JUDG, -1)
+                if frame and PT[k, T_HASA] == 1:
+                    for e in range(P):
+                        if S[e, C_ALIVE] == 1 and enemy(S, d, e):
+                            n = push(acts, n, k, -1, O_FRAME, e)
+                if eight and (S[d, C_FREE] > 0 or PT[k, T_HAS5] == 1):
+                    n = push(acts, n, k, -1, O_SHIELD, -1)
+                    if control:
+                        for b in range(P):
+                            if b != a and S[b, C_ALIVE] == 1 and enemy(S, d, b):
+                                n = push(acts, n, k, -1, O_CONTROL, b)
+                nx = hi + 1
+                if nx > 8 or (bits >> nx) & 1 == 0 or PID[s, lo, nx] < 0:
+                    break
+                hi = nx
+    return n
+
+
+# --- policies ------------------------------------------------------------------------
+@njit(cache=True)
+def judgment_ev(S, Z, ip, pp, p):
+    """Greedy's expected value of a Judgment by p, from public information
+    only (the active generals): enemy HP lost and kills minus its own side's,
+    averaged over the four suits of the unknown turned card."""
+    jd = ip[P_JDMG]
+    tot = 0.0
+    for q in range(Z[Z_P]):
+        if S[q, C_ALIVE] == 0:
+            continue
+        hp = S[q, C_HP]
+        v = float(min(jd, hp))
+        if hp <= jd or S[q, C_MAXHP] <= jd:
+            v += pp[Q_KILL] + S[q, C_RANK]
+        if enemy(S, p, q):
+            tot += v
+        else:
+            tot -= v
+    return tot / 4.0
+
+
+@njit(cache=True, inline="always")
+def hit_value(S, Z, pp, t, amount):
+    if S[t, C_IMM] > 0 or amount <= 0:
+        return 0.0
+    hp = S[t, C_HP]
+    if amount >= hp:
+        v = hp + pp[Q_KILL]
+        if Z[Z_V] == 2:
+            v += S[t, C_RANK]
+        return float(v)
+    return float(amount)
+
+
+@njit(cache=True)
+def greedy_pick(S, Z, ip, pp, PT, acts, n, p, dec, inc, a):
+    m = mult(S, Z, ip, p)
+    jev = 0.0
+    if can_judge(S, Z, p):
+        jev = judgment_ev(S, Z, ip, pp, p) - pp[Q_JEV]
+    hp = S[p, C_HP]
+    room = S[p, C_MAXHP] - hp
+    best = 0
+    bs = -1e300
+    for i in range(n):
+        k = acts[i, 0]
+        t = acts[i, 1]
+        o = acts[i, 2]
+        ot = acts[i, 3]
+        dmg = sat_mul(PT[k, T_DMG], m)
+        heal = PT[k, T_HEAL]
+        s = pp[Q_FIVE] * PT[k, T_HAS5] - pp[Q_FOUR] * PT[k, T_HAS4] - pp[Q_CARD] * PT[k, T_LEN]
+        if dec != D_RESP:
+            s += pp[Q_HEAL] * min(heal, room)
+            if dmg > 0:
+                s += hit_value(S, Z, pp, t, dmg)
+            if o == O_JUDG:
+                s += jev
+        elif o == O_FRAME:
+            s += hit_value(S, Z, pp, ot, sat_add(dmg, inc)) + pp[Q_HEAL] * min(heal, room)
+        elif o == O_CONTROL:
+            s += hit_value(S, Z, pp, ot, inc) - pp[Q_SKILL]
+        else:
+            inc_eff = inc
+            if PT[k, T_HAS4] == 1 or o == O_SHIELD or o == O_JUDG or S[p, C_IMM] > 0:
+                inc_eff = 0
+            od = sat_add(dmg, heal) - inc_eff
+            if od < 0:
+                loss = -od
+                if loss >= hp:
+                    s -= 1e12 + hp
+                else:
+                    s -= loss
+            elif od > 0:
+                s += hit_value(S, Z, pp, a, od)
+            if o == O_SHIELD:
+                s -= pp[Q_SKILL]
+            elif o == O_JUDG:
+                s += jev
+        if s > bs:
+            bs = s
+            best = i
+    return best
+
+
+@njit(cache=True)
+def script_pick(Z, acts, script, n):
+    """Tests: the next script row must match an enumerated option exactly."""
+    r = Z[Z_SP]
+    Z[Z_SP] = r + 1
+    if r < script.shape[0]:
+        for i in range(n):
+            if (acts[i, 0] == script[r, 0] and acts[i, 1] == script[r, 1]
+                    and acts[i, 2] == script[r, 2] and acts[i, 3] == script[r, 3]):
+                return i
+    Z[Z_SERR] += 1
+    return 0
+
+
+@njit(cache=True)
+def choose(st, S, Z, ip, pp, PT, acts, script, n, p, dec, inc, a):
+    pol = S[p, C_POL]
+    if pol == POL_RANDOM:
+        return below(st, n)
+    if pol == POL_SCRIPT:
+        return script_pick(Z, acts, script, n)
+    return greedy_pick(S, Z, ip, pp, PT, acts, n, p, dec, inc, a)
+
+
+# --- damage, deaths, skills -----------------------------------------------------------------
+@njit(cache=True)
+def clear_effects(S, Z, tr, t):
+    """t's general leaves: its immunity ends, and so does any control it is
+    part of (as controller or as one of the two infighters)."""
+    S[t, C_IMM] = 0
+    for q in range(Z[Z_P]):
+        if q == t or S[q, C_FB] == t or S[q, C_FT] == t:
+            if S[q, C_FL] > 0:
+                ev(tr, Z, E_EFFECT_END, q, 0, 0, 0, 0, 0)
+            S[q, C_FL] = 0
+            S[q, C_FT] = -1
+            S[q, C_FB] = -1
+
+
+@njit(cache=True)
+def eliminate(S, pile, Z, tr, t):
+    S[t, C_ALIVE] = 0
+    S[t, C_HP] = 0
+    S[t, C_OUT] = Z[Z_TURN]
+    discard_hand(S, pile, Z, t)
+    clear_effects(S, Z, tr, t)
+    ev(tr, Z, E_OUT, t, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def pair_controller(S, x, y):
+    """The 8 controlling the infighting pair (x, y), or -1."""
+    if S[x, C_FL] > 0 and S[x, C_FT] == y:
+        return S[x, C_FB]
+    if S[y, C_FL] > 0 and S[y, C_FT] == x:
+        return S[y, C_FB]
+    return -1
+
+
+@njit(cache=True)
+def die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, killer, judg):
+    """t's character or general has HP <= 0 (or max HP <= 0)."""
+    if Z[Z_V] == 1:
+        if S[t, C_RANK] == 8 and S[t, C_REV] > 0:
+            if S[t, C_REVFREE] > 0:
+                S[t, C_REVFREE] -= 1
+                S[t, C_REV] -= 1
+                S[t, C_HP] = S[t, C_MAXHP]
+                S[t, C_REVUSED] += 1
+                Z[Z_REVIVES] += 1
+                ev(tr, Z, E_REVIVE, t, 0, S[t, C_REV], S[t, C_HP], 0, 0)
+                return
+            n = enum_plays(S, Z, ip, PT, PID, acts, t, D_REVIVE)
+            if n > 0:
+                i = choose(st, S, Z, ip, pp, PT, acts, script, n, t, D_REVIVE, 0, -1)
+                k = acts[i, 0]
+                tg = acts[i, 1]
+                S[t, C_REV] -= 1
+                S[t, C_HP] = S[t, C_MAXHP]
+                S[t, C_REVUSED] += 1
+                Z[Z_REVIVES] += 1
+                ev(tr, Z, E_REVIVE, t, 1, S[t, C_REV], S[t, C_HP], 0, 0)
+                dmg = sat_mul(PT[k, T_DMG], mult(S, Z, ip, t))
+                remove_play(S, pile, Z, masks, counts, t, PT, k)
+                ev(tr, Z, E_PLAY, t, k, tg, dmg, PT[k, T_HEAL], D_REVIVE * 256)
+                draw_n(st, S, pile, Z, tr, masks, counts, t,
+                       draws_after_play(S[t, C_HN], PT[k, T_HAS5], ip))
+                if dmg > 0 and tg >= 0:
+                    Z[Z_PA] = t
+                    Z[Z_PT] = tg
+                    Z[Z_PD] = dmg
+                return
+        ev(tr, Z, E_DEATH, t, killer, S[t, C_RANK], -1, judg, 0)
+        S[t, C_LOST] += 1
+        eliminate(S, pile, Z, tr, t)
+        return
+    # v2: score the kill, then the next general enters at full HP
+    rank = S[t, C_RANK]
+    to = -1
+    if killer >= 0:
+        c = pair_controller(S, killer, t)
+        if judg == 1:
+            Z[Z_JKILL] += 1
+            if killer == t:
+                Z[Z_JSELF] += 1
+            if S[killer, C_FL] > 0 and S[killer, C_FB] == t:
+                to = -1          # seed 02: a controlled player's Judgment kills the controller
+            elif c >= 0:
+                to = c
+            elif enemy(S, killer, t):
+                to = killer
+        elif c >= 0:
+            to = c
+        elif enemy(S, killer, t):
+            to = killer
+    if to >= 0:
+        S[to, C_SCORE] += rank
+        S[to, C_KILLS] += 1
+        Z[Z_KPTS] += rank
+        Z[Z_KILLS] += 1
+    ev(tr, Z, E_DEATH, t, killer, rank, to, judg, 0)
+    S[t, C_LOST] += 1
+    clear_effects(S, Z, tr, t)
+    if S[t, C_GEN] + 1 < ip[P_GENS]:
+        S[t, C_GEN] += 1
+        init_general(S, Z, ip, t)
+        ev(tr, Z, E_IDENT, t, S[t, C_G + S[t, C_GEN]], S[t, C_HP], S[t, C_KEY], S[t, C_GEN], 0)
+    else:
+        eliminate(S, pile, Z, tr, t)
+
+
+@njit(cache=True)
+def hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src, amount):
+    """One damage instance from src to t (exchange damage)."""
+    if amount < 0:
+        Z[Z_CERR] += 1
+        return
+    if amount == 0:
+        return
+    if S[t, C_IMM] > 0:
+        ev(tr, Z, E_IMMUNE, t, amount, src, 0, 0, 0)
+        return
+    S[t, C_HP] -= amount
+    S[t, C_TAKEN] = sat_add(S[t, C_TAKEN], amount)
+    if src >= 0:
+        S[src, C_DEALT] = sat_add(S[src, C_DEALT], amount)
+    ev(tr, Z, E_DAMAGE, t, amount, S[t, C_HP], src, 0, 0)
+    if S[t, C_HP] <= 0:
+        die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src, 0)
+
+
+@njit(cache=True)
+def judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
+    """天神的审判: turn the top card of the play deck; every active general of
+    its suit loses judgment_damage HP and max HP. Returns a bitmask of the
+    seats whose general died."""
+    Z[Z_JUDG] += 1
+    S[p, C_JUDGS] += 1
+    if Z[Z_DECK] == 0:
+        n = Z[Z_DISC]
+        if n == 0:
+            ev(tr, Z, E_JUDG, p, -1, -1, 0, 0, 0)
+            return 0
+        for i in range(n):
+            pile[0, i] = pile[1, i]
+        Z[Z_DECK] = n
+        Z[Z_DISC] = 0
+        shuffle(st, pile[0], n)
+        ev(tr, Z, E_RESHUFFLE, -1, n, 0, 0, 0, 0)
+    Z[Z_DECK] -= 1
+    c = pile[0, Z[Z_DECK]]
+    pile[1, Z[Z_DISC]] = c
+    Z[Z_DISC] += 1
+    suit = c // 9
+    jd = ip[P_JDMG]
+    hitmask = 0
+    for q in range(Z[Z_P]):
+        if S[q, C_ALIVE] == 1 and S[q, C_SUIT] == suit:
+            hitmask |= 1 << q
+    ev(tr, Z, E_JUDG, p, c, suit, hitmask, 0, 0)
+    died = 0
+    for q in range(Z[Z_P]):
+        if (hitmask >> q) & 1:
+            S[q, C_HP] -= jd
+            S[q, C_MAXHP] -= jd
+            S[q, C_TAKEN] = sat_add(S[q, C_TAKEN], jd)
+            if q != p:
+                S[p, C_DEALT] = sat_add(S[p, C_DEALT], jd)
+            ev(tr, Z, E_JHIT, q, jd, S[q, C_HP], S[q, C_MAXHP], p, 0)
+            if S[q, C_HP] <= 0 or S[q, C_MAXHP] <= 0:
+                died |= 1 << q
+                die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, q, p, 1)
+    return died
+
+
+@njit(cache=True)
+def combined(S, Z, tr, ip, p):
+    """v2 10: the first play with an A gives the combined skill 合体技能."""
+    S[p, C_COMB] = 1
+    S[p, C_X] = ip[P_C7]
+    if Z[Z_P] == 2:
+        if ip[P_DECOYS] > 0:
+            S[p, C_BILOC] = 1
+            S[p, C_BRESET] = 0
+            S[p, C_DECOYS] = ip[P_DECOYS]
+    else:
+        S[p, C_USES] = ip[P_C8]
+        S[p, C_FREE] = ip[P_C8]
+    ev(tr, Z, E_COMBINED, p, S[p, C_X], S[p, C_DECOYS], S[p, C_USES], 0, 0)
+
+
+@njit(cache=True)
+def play_cards(S, pile, Z, tr, masks, counts, ip, PT, p, k):
+    """Remove run k from p's hand; return its damage with p's multipliers
+    (consuming a one-play multiplier) and trigger the 10's combined skill."""
+    base = PT[k, T_DMG]
+    dmg = sat_mul(base, mult(S, Z, ip, p))
+    if S[p, C_X] > 0 and base > 0:
+        S[p, C_X] -= 1
+    remove_play(S, pile, Z, masks, counts, p, PT, k)
+    return dmg
+
+
+@njit(cache=True)
+def heal_self(S, Z, tr, p, heal):
+    h = min(heal, S[p, C_MAXHP] - S[p, C_HP])
+    if h > 0:
+        S[p, C_HP] += h
+        S[p, C_HEALED] += h
+        ev(tr, Z, E_HEAL, p, h, S[p, C_HP], 0, 0, 0)
+
+
+@njit(cache=True)
+def use_eight(S, Z, p):
+    S[p, C_USES] -= 1
+    if S[p, C_FREE] > 0:
+        S[p, C_FREE] -= 1
+    S[p, C_SKILLS] += 1
+
+
+@njit(cache=True)
+def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
+    """伤害抵消 OD chain: d defends against ``inc`` damage sent by a.
+
+    OD = response damage + response heal - incoming (0 if the response holds
+    a 4, uses a shield or Judgment, or d is immune). OD < 0: d loses |OD|;
+    OD = 0: done; OD > 0: OD goes back to a, who responds the same way. A
+    frame (v1 9) or control (v2 8) moves the incoming damage to another
+    defender. At ``max_exchange`` responses the pending damage hits d.
+    Returns the number of responses."""
+    Z[Z_EXCH] += 1
+    steps = 0
+    maxex = ip[P_MAXEX]
+    while True:
+        if S[a, C_ALIVE] == 0 or S[d, C_ALIVE] == 0:
+            break
+        if steps >= maxex:
+            Z[Z_CAPS] += 1
+            ev(tr, Z, E_CAP, d, inc, a, 0, 0, 0)
+            hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
+            break
+        steps += 1
+        if S[d, C_BILOC] == 1:
+            nd = S[d, C_DECOYS]
+            if below(st, 1 + nd) < nd:
+                nd -= 1
+                if nd == 0:
+                    if S[d, C_BRESET] == 1:
+                        nd = ip[P_DECOYS]
+                    else:
+                        S[d, C_BILOC] = 0
+                S[d, C_DECOYS] = nd
+                Z[Z_DECOYHITS] += 1
+                ev(tr, Z, E_DECOY, d, nd, S[d, C_BILOC], inc, a, 0)
+                break
+        n = enum_resp(S, Z, PT, PID, acts, d, a)
+        if n == 0:
+            ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
+            hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
+            break
+        i = choose(st, S, Z, ip, pp, PT, acts, script, n, d, D_RESP, inc, a)
+        k = acts[i, 0]
+        o = acts[i, 2]
+        ot = acts[i, 3]
+        dmg = play_cards(S, pile, Z, tr, masks, counts, ip, PT, d, k)
+        heal = PT[k, T_HEAL]
+        ev(tr, Z, E_PLAY, d, k, ot, dmg, heal, D_RESP * 256 + o)
+        if Z[Z_V] == 2 and S[d, C_RANK] == 10 and S[d, C_COMB] == 0 and PT[k, T_HASA] == 1:
+            combined(S, Z, tr, ip, d)
+        if o == O_FRAME:
+            # 嫁祸之术: ot defends against (ninja's damage + incoming), sent by the ninja
+            S[d, C_FRAMES] += 1
+            Z[Z_FRAMES] += 1
+            heal_self(S, Z, tr, d, heal)
+            framed = sat_add(dmg, inc)
+            ev(tr, Z, E_FRAME, d, ot, framed, a, 0, 0)
+            draw_n(st, S, pile, Z, tr, masks, counts, d,
+                   draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+            a = d
+            d = ot
+            inc = framed
+            continue
+        if o == O_CONTROL:
+            # 控制: the incoming damage moves to B; A and B must fight each other
+            use_eight(S, Z, d)
+            Z[Z_CONTROLS] += 1
+            r = ip[P_CONTROL]
+            S[a, C_FT] = ot
+            S[a, C_FL] = r
+            S[a, C_FB] = d
+            S[ot, C_FT] = a
+            S[ot, C_FL] = r
+            S[ot, C_FB] = d
+            if r > S[d, C_IMM]:
+                S[d, C_IMM] = r
+            heal_self(S, Z, tr, d, heal)
+            ev(tr, Z, E_CONTROL, d, a, ot, inc, r, 0)
+            draw_n(st, S, pile, Z, tr, masks, counts, d,
+                   draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+            d = ot
+            continue
+        if o == O_SHIELD:
+            use_eight(S, Z, d)
+            Z[Z_SHIELDS] += 1
+            if ip[P_SHIELD] > S[d, C_IMM]:
+                S[d, C_IMM] = ip[P_SHIELD]
+            ev(tr, Z, E_SHIELD, d, S[d, C_IMM], 0, 0, 0, 0)
+        died = 0
+        if o == O_JUDG:
+            died = judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d)
+        draw_n(st, S, pile, Z, tr, masks, counts, d,
+               draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+        if (died >> a) & 1 or (died >> d) & 1:
+            break
+        inc_eff = inc
+        if PT[k, T_HAS4] == 1 or o == O_SHIELD or o == O_JUDG or S[d, C_IMM] > 0:
+            inc_eff = 0
+        od = sat_add(dmg, heal) - inc_eff
+        ev(tr, Z, E_OD, d, od, inc_eff, a, inc, 0)
+        if od < 0:
+            hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, -od)
+            break
+        if od == 0:
+            break
+        t = a
+        a = d
+        d = t
+        inc = od
+    if steps > Z[Z_MAXCH]:
+        Z[Z_MAXCH] = steps
+    return steps
+
+
+@njit(cache=True)
+def resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID):
+    """A revived rogue's 5 that carries damage attacks after the exchange."""
+    while Z[Z_PA] >= 0:
+        a = Z[Z_PA]
+        t = Z[Z_PT]
+        dm = Z[Z_PD]
+        Z[Z_PA] = -1
+        if S[a, C_ALIVE] == 1 and S[t, C_ALIVE] == 1 and a != t:
+            exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, t, dm)
+
+
+@njit(cache=True)
+def play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
+    """One turn of seat p: a play; damage opens an exchange with a target."""
+    ev(tr, Z, E_TURN, p, Z[Z_ROUNDS], S[p, C_HP], S[p, C_HN], S[p, C_MAXHP], S[p, C_RANK])
+    if S[p, C_HN] == 0:
+        draw_n(st, S, pile, Z, tr, masks, counts, p, ip[P_REFILL])
+    n = enum_plays(S, Z, ip, PT, PID, acts, p, D_TURN)
+    if n == 0:
+        ev(tr, Z, E_PASS, p, 0, 0, 0, 0, 0)
+        return
+    i = choose(st, S, Z, ip, pp, PT, acts, script, n, p, D_TURN, 0, -1)
+    k = acts[i, 0]
+    t = acts[i, 1]
+    o = acts[i, 2]
+    dmg = play_cards(S, pile, Z, tr, masks, counts, ip, PT, p, k)
+    ev(tr, Z, E_PLAY, p, k, t, dmg, PT[k, T_HEAL], D_TURN * 256 + o)
+    if Z[Z_V] == 2 and S[p, C_RANK] == 10 and S[p, C_COMB] == 0 and PT[k, T_HASA] == 1:
+        combined(S, Z, tr, ip, p)
+    heal_self(S, Z, tr, p, PT[k, T_HEAL])
+    died = 0
+    if o == O_JUDG:
+        died = judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p)
+    draw_n(st, S, pile, Z, tr, masks, counts, p,
+           draws_after_play(S[p, C_HN], PT[k, T_HAS5], ip))
+    if dmg > 0 and t >= 0 and (died >> p) & 1 == 0 and (died >> t) & 1 == 0:
+        exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, t, dmg)
+    resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID)
+
+
+@njit(cache=True)
+def end_turn(S, Z, tr, p):
+    """Durations count the target's turns: an effect of N rounds covers its
+    next N turns and ends when the N-th of them ends."""
+    if S[p, C_IMM] > 0:
+        S[p, C_IMM] -= 1
+        if S[p, C_IMM] == 0:
+            ev(tr, Z, E_EFFECT_END, p, 1, 0, 0, 0, 0)
+    if S[p, C_FL] > 0:
+        S[p, C_FL] -= 1
+        if S[p, C_FL] == 0:
+            S[p, C_FT] = -1
+            S[p, C_FB] = -1
+            ev(tr, Z, E_EFFECT_END, p, 2, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def next_turn(S, Z, key):
+    """Next seat after turn-order key ``key``: the largest key below it
+    among seats still in, else the largest key (a new round). Returns
+    (seat, wrapped)."""
+    best = -1
+    top = -1
+    for q in range(Z[Z_P]):
+        if S[q, C_ALIVE] == 1:
+            kq = S[q, C_KEY]
+            if kq < key and (best < 0 or kq > S[best, C_KEY]):
+                best = q
+            if top < 0 or kq > S[top, C_KEY]:
+                top = q
+    if best >= 0:
+        return best, False
+    return top, True
+
+
+@njit(cache=True)
+def sides_left(S, Z):
+    """Number of sides (seats, or teams) with a character/general in play."""
+    P = Z[Z_P]
+    seen = 0
+    n = 0
+    for q in range(P):
+        if S[q, C_ALIVE] == 1:
+            b = 1 << S[q, C_TEAM]
+            if seen & b == 0:
+                seen |= b
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def check_state(S, pile, Z):
+    """Broken invariants now: cards conserved, hand counts and masks
+    consistent, HP in (0, max HP] for characters in play."""
+    err = 0
+    tot = Z[Z_DECK] + Z[Z_DISC]
+    for q in range(Z[Z_P]):
+        hn = 0
+        for s in range(4):
+            m = 0
+            for r in range(9):
+                c = S[q, C_H + s * 9 + r]
+                if c < 0:
+                    err += 1
+                hn += c
+                if c > 0:
+                    m |= 1 << r
+            if m != S[q, C_M + s]:
+                err += 1
+        if hn != S[q, C_HN]:
+            err += 1
+        tot += S[q, C_HN]
+        if S[q, C_ALIVE] == 1:
+            if S[q, C_HP] > S[q, C_MAXHP] or S[q, C_HP] <= 0 or S[q, C_MAXHP] <= 0:
+                err += 1
+    if tot != Z[Z_NC]:
+        err += 1
+    return err
+
+
+# --- one game -------------------------------------------------------------------------------------
+@njit(cache=True)
+def init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on):
+    """Shuffle the play deck, break exact identity ties, deal identities
+    (v1: one each; v2: generals_per_player each, round-robin) and hands."""
+    st[0] = game_state(seed, game)
+    for j in range(NZ):
+        Z[j] = 0
+    Z[Z_ON] = 1 if on else 0
+    Z[Z_P] = P
+    Z[Z_V] = ip[P_VERSION]
+    Z[Z_PA] = -1
+    Z[Z_ROUNDS] = 1
+    nd = ip[P_DECKS]
+    NC = 36 * nd
+    Z[Z_NC] = NC
+    n = 0
+    for kind in range(36):
+        for _ in range(nd):
+            pile[0, n] = kind
+            n += 1
+    shuffle(st, pile[0], NC)
+    Z[Z_DECK] = NC
+    teams = ip[P_TEAMS] == 1 and P == 4 and Z[Z_V] == 2
+    Z[Z_TEAMS] = 1 if teams else 0
+    for p in range(P):
+        for j in range(NS):
+            S[p, j] = 0
+        S[p, C_TB] = p
+        S[p, C_POL] = pol[p]
+        S[p, C_TEAM] = p % 2 if teams else p
+        S[p, C_ALIVE] = 1
+        S[p, C_OUT] = -1
+        S[p, C_FT] = -1
+        S[p, C_FB] = -1
+        for w in range(masks.shape[2]):
+            masks[p, 0, w] = 0
+            masks[p, 1, w] = 0
+    # a random seat order breaks exact identity ties (same rank and suit)
+    for i in range(P - 1, 0, -1):
+        j = below(st, i + 1)
+        t = S[i, C_TB]
+        S[i, C_TB] = S[j, C_TB]
+        S[j, C_TB] = t
+    # identity cards: shuffled in the (still empty) discard row
+    NI = 16 * nd
+    n = 0
+    for ident in range(16):
+        for _ in range(nd):
+            pile[1, n] = ident
+            n += 1
+    shuffle(st, pile[1], NI)
+    ng = ip[P_GENS] if Z[Z_V] == 2 else 1
+    top = NI - 1
+    for j in range(ng):
+        for p in range(P):
+            S[p, C_G + j] = pile[1, top]
+            top -= 1
+    Z[Z_DISC] = 0
+    for p in range(P):
+        S[p, C_GEN] = 0
+        init_general(S, Z, ip, p)
+        S[p, C_ROLE] = S[p, C_RANK]
+        S[p, C_ROLESUIT] = S[p, C_SUIT]
+        ev(tr, Z, E_IDENT, p, S[p, C_G], S[p, C_HP], S[p, C_KEY], 0, 0)
+    for p in range(P):
+        for _ in range(ip[P_START]):
+            draw(st, S, pile, Z, tr, masks, counts, p, True)
+
+
+@njit(cache=True)
+def run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, check, cur, turns,
+             grow, srow):
+    """Play from turn ``turns`` with seat ``cur`` to move until the game
+    ends; fill the game row and seat rows. Returns broken invariants (check
+    mode: state checks after every turn; always: negative damage)."""
+    P = Z[Z_P]
+    maxt = ip[P_MAXT]
+    errors = 0
+    end = END_CAP
+    while True:
+        if turns >= maxt:
+            break
+        turns += 1
+        Z[Z_TURN] = turns
+        key0 = S[cur, C_KEY]
+        play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, cur)
+        end_turn(S, Z, tr, cur)
+        if check:
+            errors += check_state(S, pile, Z)
+        if sides_left(S, Z) <= 1:
+            end = END_LAST if sides_left(S, Z) == 1 else END_ALLOUT
+            break
+        nxt, wrapped = next_turn(S, Z, key0)
+        if wrapped:
+            Z[Z_ROUNDS] += 1
+        cur = nxt
+    errors += Z[Z_CERR]
+    finish(S, Z, tr, end, turns, grow, srow)
+    return errors
+
+
+@njit(cache=True)
+def finish(S, Z, tr, end, turns, grow, srow):
+    P = Z[Z_P]
+    teams = Z[Z_TEAMS] == 1
+    last = -1
+    if end == END_LAST:
+        for q in range(P):
+            if S[q, C_ALIVE] == 1:
+                last = S[q, C_TEAM]
+                break
+    winner = -1
+    if Z[Z_V] == 1:
+        winner = last
+    else:
+        # highest score (team sum) wins; equal scores: draw
+        best = -1
+        bsc = -1
+        tie = False
+        for side in range(P):
+            sc = 0
+            has = False
+            for q in range(P):
+                if S[q, C_TEAM] == side:
+                    sc += S[q, C_SCORE]
+                    has = True
+            if not has:
+                continue
+            if sc > bsc:
+                bsc = sc
+                best = side
+                tie = False
+            elif sc == bsc:
+                tie = True
+        winner = -1 if tie else best
+    # winner seat: the winning side's lowest seat (team id = lowest seat)
+    grow[G_WINNER] = winner
+    grow[G_TURNS] = turns
+    grow[G_ROUNDS] = Z[Z_ROUNDS]
+    grow[G_END] = end
+    grow[G_LAST] = last
+    grow[G_TEAMWIN] = winner if teams else -1
+    grow[G_EXCH] = Z[Z_EXCH]
+    grow[G_MAXCH] = Z[Z_MAXCH]
+    grow[G_CAPS] = Z[Z_CAPS]
+    grow[G_JUDG] = Z[Z_JUDG]
+    grow[G_JKILL] = Z[Z_JKILL]
+    grow[G_JSELF] = Z[Z_JSELF]
+    grow[G_REVIVES] = Z[Z_REVIVES]
+    grow[G_FRAMES] = Z[Z_FRAMES]
+    grow[G_DECOYHITS] = Z[Z_DECOYHITS]
+    grow[G_SHIELDS] = Z[Z_SHIELDS]
+    grow[G_CONTROLS] = Z[Z_CONTROLS]
+    grow[G_KPTS] = Z[Z_KPTS]
+    grow[G_KILLS] = Z[Z_KILLS]
+    for q in range(P):
+        srow[q, S_ROLE] = S[q, C_ROLE]
+        srow[q, S_SUIT] = S[q, C_ROLESUIT]
+        srow[q, S_TEAM] = S[q, C_TEAM]
+        srow[q, S_TEAMWON] = 1 if winner >= 0 and S[q, C_TEAM] == winner else 0
+        srow[q, S_HP] = S[q, C_HP] if S[q, C_ALIVE] == 1 else 0
+        srow[q, S_MAXHP] = S[q, C_MAXHP]
+        srow[q, S_SCORE] = S[q, C_SCORE]
+        srow[q, S_KILLS] = S[q, C_KILLS]
+        srow[q, S_LOST] = S[q, C_LOST]
+        srow[q, S_OUT] = S[q, C_OUT]
+        srow[q, S_REVIVES] = S[q, C_REVUSED]
+        srow[q, S_FRAMES] = S[q, C_FRAMES]
+        srow[q, S_SKILLS] = S[q, C_SKILLS]
+        srow[q, S_JUDGS] = S[q, C_JUDGS]
+        srow[q, S_DEALT] = S[q, C_DEALT]
+        srow[q, S_TAKEN] = S[q, C_TAKEN]
+        srow[q, S_HEALED] = S[q, C_HEALED]
+        srow[q, S_HAND] = S[q, C_HN]
+    ev(tr, Z, E_END, winner, end, turns, Z[Z_ROUNDS], last, 0)
+
+
+@njit(cache=True)
+def first_seat(S, Z):
+    top = 0
+    for q in range(1, Z[Z_P]):
+        if S[q, C_KEY] > S[top, C_KEY]:
+            top = q
+    return top
+
+
+@njit(cache=True)
+def play_game(seed, game, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script,
+              grow, srow, masks, counts, tr, on, check):
+    init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on)
+    cur = first_seat(S, Z)
+    grow[G_FIRST] = cur
+    return run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, check,
+                    cur, 0, grow, srow)
+
+
+@njit(cache=True)
+def work(P):
+    return (np.zeros(1, np.uint64), np.zeros((P, NS), np.int64), np.zeros((2, NCAP), np.int64),
+            np.zeros(NZ, np.int64), np.zeros((MAXA, 4), np.int64), np.zeros((1, 4), np.int64))
+
+
+@njit(parallel=True, cache=True)
+def run_batch(seed, start, n_games, P, pol, ip, pp, PT, PID, check, games, seats, masks, counts,
+              errors):
+    n_blocks = (n_games + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        st, S, pile, Z, acts, script = work(P)
+        tr = np.zeros((1, 8), np.int64)
+        hi = min(n_games, (b + 1) * BLOCK)
+        for g in range(b * BLOCK, hi):
+            errors[g] = play_game(seed, start + g, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts,
+                                  script, games[g], seats[g], masks[g], counts[b], tr, False,
+                                  check)
+
+
+@njit(cache=True)
+def trace_one(seed, game, P, pol, ip, pp, PT, PID, games, seats, masks, counts, tr):
+    st, S, pile, Z, acts, script = work(P)
+    play_game(seed, game, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script,
+              games[0], seats[0], masks[0], counts[0], tr, True, False)
+    return Z[Z_TR]
+
+
+# --- entry points for scenario tests (balance/rulesets/elite/scenario.py) -------------------
+@njit(cache=True)
+def k_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
+    play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p)
+    end_turn(S, Z, tr, p)
+
+
+@njit(cache=True)
+def k_exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
+    n = exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc)
+    resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID)
+    return n
+
+
+@njit(cache=True)
+def k_judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
+    return judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p)
+
+
+@njit(cache=True)
+def k_next_turn(S, Z, key):
+    return next_turn(S, Z, key)
+
+
+@njit(cache=True)
+def k_init_general(S, Z, ip, p):
+    init_general(S, Z, ip, p)
+
+
+@njit(cache=True)
+def k_check(S, pile, Z):
+    return check_state(S, pile, Z)
+
+
+@njit(cache=True)
+def k_sat(a, b):
+    return sat_mul(a, b), sat_add(min(a, SAT), min(b, SAT))

@@ -1,0 +1,211 @@
+"""Magic Elite 魔法精英: card ids, constants, parameters and the play table.
+
+Contract: ``shared/rules/elite.md``. Decisions where it is silent are in
+``balance/rulesets/elite/README.md``.
+
+Play cards: kind = suit * 9 + rank index, suits in the order of the turn-order
+rule ♠ ♥ ♣ ♦ (spade, heart, club, diamond) and rank indices 0..8 for
+A 2 3 4 5 6 J Q K (values 1 2 3 4 5 6 11 12 13). The ``n_decks`` copies of a
+card are one kind; hands are counts per kind.
+
+Identity cards: id = (rank - 7) * 4 + suit for ranks 7..10.
+
+A *play* is a run of one suit over consecutive rank indices ``lo..hi``; all
+runs are numbered once in :func:`play_table` (the kernel's ``PT``/``PID``), so a
+play is one small int everywhere (trace included).
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...core.params import kernel_index, param
+
+SUITS = ("spade", "heart", "club", "diamond")
+SUIT_SYM = ("♠", "♥", "♣", "♦")
+RANKS = ("A", "2", "3", "4", "5", "6", "J", "Q", "K")
+VALUES = (1, 2, 3, 4, 5, 6, 11, 12, 13)
+SPADE, HEART, CLUB, DIAMOND = range(4)
+R_A, R_4, R_5, R_6, R_J, R_K = 0, 3, 4, 5, 6, 8
+N_KINDS = 36
+END_REASONS = ("last_standing", "turn_cap", "all_out")
+
+V1_ROLES = {7: "7 killer", 8: "8 rogue", 9: "9 ninja", 10: "10 king"}
+V2_ROLES = {7: "7 (x100)", 8: "8 bilocation/shield/control", 9: "9 judgment",
+            10: "10 combined"}
+
+BIG_MULT = (1, 2, 10, 100, 1000, 10_000, 10**8, 10**12)
+
+
+@dataclass(frozen=True)
+class Params:
+    version: int = param(1, doc="rules version: 1 = 初代 (one character, last alive), "
+                                "2 = 二代 (generals and score); v3 comes later",
+                         bounds=(1, 2), sweep=(1, 2))
+    n_decks: int = param(2, doc="poker decks mixed (General 1: 两副及两副以上); play deck = 36 x this",
+                         bounds=(1, 6), sweep=(1, 2, 3, 4))
+    hp_per_pip: int = param(1, doc="HP per star of the identity card: max HP = rank x this (General 2)",
+                            bounds=(1, 100), sweep=(1, 2, 3, 5))
+    start_hand: int = param(5, doc="cards dealt to each player at the start (General 4: 开局只能摸五张牌)",
+                            bounds=(1, 20), sweep=(3, 4, 5, 6, 7))
+    refill: int = param(5, doc="cards drawn at once when a hand becomes empty (General 5(2))",
+                        bounds=(0, 20), sweep=(3, 4, 5, 6, 7))
+    five_draw: int = param(5, doc="cards drawn for each 5 played, after the play (General 5(2): 每出一张5即可多摸5张牌)",
+                           bounds=(0, 20), sweep=(0, 2, 3, 5, 7))
+    ace_damage: int = param(6, doc="damage of ♠A, ♣A and ♦A each (General 4(2),(4): 5+1 = 6)",
+                            bounds=(0, 100), sweep=(1, 3, 6, 10))
+    heart_ace_damage: int = param(5, doc="damage of ♥A (General 4(6): 5点伤害)",
+                                  bounds=(0, 100), sweep=(0, 3, 5, 8))
+    heart_ace_heal: int = param(1, doc="heal of ♥A (General 4(6): 1点回复)",
+                                bounds=(0, 100), sweep=(0, 1, 3))
+    specials_keep_suit_value: bool = param(True, doc="4s and 5s also count their suit value (contract: 4 and 5 keep their suit value)",
+                                           sweep=(True, False))
+    six_j_adjacent: bool = param(False, doc="6 and J count as consecutive in a run (contract: a play; default not)",
+                                 sweep=(False, True))
+    max_exchange: int = param(50, doc="cap on responses in one exchange (OD chain); the pending damage then hits the defender",
+                              bounds=(1, 10_000), sweep=(10, 50, 200))
+    max_turns: int = param(1000, doc="turn cap (rules README: every game ends); v1: draw, v2: score decides",
+                           bounds=(1, 100_000), sweep=(100, 300, 1000))
+    # --- v1 初代 -----------------------------------------------------------
+    killer_multiplier: int = param(1, doc="v1 7 Killer 杀手: damage x this (seed: skill 未定 undetermined)",
+                                   bounds=(0, 10**12), sweep=BIG_MULT)
+    king_multiplier: int = param(2, doc="v1 10 King 王者: damage x this (×2)",
+                                 bounds=(0, 10**12), sweep=BIG_MULT)
+    rogue_revives: int = param(4, doc="v1 8 Rogue 恶贼: revives in all (一共有四次复活机会)",
+                               bounds=(0, 20), sweep=(0, 1, 2, 4, 6))
+    rogue_free_revives: int = param(1, doc="v1 8 Rogue: the first this many revives need no 5 (首次复活不需要消耗技能卡)",
+                                    bounds=(0, 20), sweep=(0, 1, 2))
+    # --- v2 二代 -----------------------------------------------------------
+    generals_per_player: int = param(3, doc="v2: identity cards (generals) per player, fought in order (数量由玩家之间商定)",
+                                     bounds=(1, 8), sweep=(1, 2, 3, 4))
+    teams: bool = param(False, doc="v2 with 4 players: seats 0+2 vs 1+3 (两两组队)", sweep=(False, True))
+    v2_seven_multiplier: int = param(100, doc="v2 7: damage x this (×100)",
+                                     bounds=(0, 10**12), sweep=BIG_MULT)
+    decoys: int = param(4, doc="v2 8 with 2 players, bilocation 分身术: decoys (四个假身); damage x (1 + decoys left)",
+                        bounds=(0, 20), sweep=(0, 2, 4, 6))
+    eight_uses: int = param(4, doc="v2 8 with 3-4 players: shield/control uses (四次护盾或控制技能)",
+                            bounds=(0, 20), sweep=(0, 1, 2, 4, 6))
+    eight_free_uses: int = param(1, doc="v2 8: the first this many uses need no 5 in the response (首次触发不需要消耗技能卡)",
+                                 bounds=(0, 20), sweep=(0, 1, 2, 4))
+    shield_rounds: int = param(5, doc="v2 8 shield 护盾: rounds of immunity to damage (5个回合)",
+                               bounds=(0, 50), sweep=(1, 3, 5, 8))
+    control_rounds: int = param(5, doc="v2 8 control 控制: rounds of forced infighting (为时五个回合的内斗)",
+                                bounds=(0, 50), sweep=(1, 3, 5, 8))
+    judgment_damage: int = param(5, doc="v2 9 Judgment of the gods 天神的审判: HP and max HP lost (扣除5点血量)",
+                                 bounds=(0, 100), sweep=(1, 3, 5, 8, 10))
+    combined_seven_plays: int = param(1, doc="v2 10 combined skill 合体技能: plays with the 7's multiplier (只能使用一次)",
+                                      bounds=(0, 20), sweep=(0, 1, 2, 3))
+    combined_eight_uses: int = param(1, doc="v2 10 combined skill, 3-4 players: free shield/control uses (只能使用一次)",
+                                     bounds=(0, 20), sweep=(0, 1, 2))
+
+
+@dataclass(frozen=True)
+class PolicyParams:
+    four_value: float = param(4.0, doc="greedy: damage-equivalent value of keeping a 4; it spends a 4 "
+                                       "only when that saves more HP than this (or its life)",
+                              bounds=(0.0, 1e6), sweep=(0.0, 2.0, 4.0, 8.0, 16.0))
+    five_value: float = param(2.0, doc="greedy: bonus for playing a 5 (it draws five_draw cards); "
+                                       "negative values hoard 5s (e.g. for the rogue's revives)",
+                              bounds=(-100.0, 100.0), sweep=(-5.0, 0.0, 2.0, 5.0))
+    card_value: float = param(0.25, doc="greedy: cost of each card spent (prefers the cheaper of two equal plays)",
+                              bounds=(0.0, 100.0), sweep=(0.0, 0.25, 1.0))
+    heal_value: float = param(1.0, doc="greedy: value of one HP healed (one damage = 1)",
+                              bounds=(0.0, 100.0), sweep=(0.0, 0.5, 1.0, 2.0))
+    kill_bonus: float = param(10.0, doc="greedy: value of damage that reaches the target's HP (plus the rank in v2)",
+                              bounds=(0.0, 1e6), sweep=(0.0, 5.0, 10.0, 30.0))
+    skill_cost: float = param(3.0, doc="greedy, v2 8: cost of spending one shield/control use",
+                              bounds=(0.0, 1e6), sweep=(0.0, 3.0, 10.0))
+    judgment_min_ev: float = param(0.0, doc="greedy, v2 9/10: trigger Judgment when its expected value "
+                                            "(enemy HP and kills minus own side's, over the 4 suits) exceeds this",
+                                   bounds=(-1e6, 1e6), sweep=(-5.0, 0.0, 2.0, 5.0))
+
+
+IDX = kernel_index(Params)
+PIDX = kernel_index(PolicyParams)
+
+POLICIES = {"random": 0, "greedy": 1}
+POLICY_SCRIPT = 2        # tests only: plays the rows of a script array
+POLICY_DOCS = {
+    "random": "uniform over the distinct legal options: a run (suit + set of values; copies of a "
+              "card are the same option) x a target when it deals damage, x each skill choice "
+              "(Judgment or not, frame target, shield, control target) the run allows",
+    "greedy": "best option by immediate value: damage up to the target's HP (+ kill bonus), heal, "
+              "+ bonus for a 5, - value of a spent 4, - card cost; responds with the option that "
+              "loses least HP and bounces most; frames, shields, controls and judges when that scores best",
+}
+
+
+def card_kinds(values: dict | None = None) -> list[str]:
+    return [f"{s}-{r}" for s in SUITS for r in RANKS]
+
+
+def card_name(kind: int) -> str:
+    return SUIT_SYM[kind // 9] + RANKS[kind % 9]
+
+
+def identity_name(ident: int) -> str:
+    return f"{SUIT_SYM[ident % 4]}{ident // 4 + 7}"
+
+
+def roles(values: dict) -> dict[int, str]:
+    return dict(V2_ROLES if values.get("version", 1) == 2 else V1_ROLES)
+
+
+def card_value(suit: int, r: int, values: dict) -> tuple[int, int]:
+    """(damage, heal) of one card (General 4 and the contract's value table)."""
+    if r in (R_4, R_5) and not values["specials_keep_suit_value"]:
+        return 0, 0
+    if suit == HEART:
+        if r == R_A:
+            return values["heart_ace_damage"], values["heart_ace_heal"]
+        return 0, VALUES[r]
+    if r == R_A:
+        return values["ace_damage"], 0
+    if suit == DIAMOND:
+        return VALUES[r], 0
+    return 1, 0
+
+
+# play table columns
+T_SUIT, T_LO, T_HI, T_LEN, T_DMG, T_HEAL, T_HAS4, T_HAS5, T_HASA, T_HASK = range(10)
+NT = 10
+
+
+def play_table(values: dict) -> tuple[np.ndarray, np.ndarray]:
+    """All runs: ``PT[k]`` = suit, lo, hi, length, damage, heal, has a 4,
+    has a 5, has an A, has a K; ``PID[suit, lo, hi]`` = k or -1."""
+    adj = bool(values["six_j_adjacent"])
+    rows = []
+    PID = np.full((4, 9, 9), -1, np.int64)
+    for s in range(4):
+        for lo in range(9):
+            for hi in range(lo, 9):
+                if not adj and lo <= R_6 < hi:
+                    break            # 6 and J are not consecutive
+                dmg = heal = 0
+                for r in range(lo, hi + 1):
+                    d, h = card_value(s, r, values)
+                    dmg += d
+                    heal += h
+                PID[s, lo, hi] = len(rows)
+                rows.append((s, lo, hi, hi - lo + 1, dmg, heal, int(lo <= R_4 <= hi),
+                             int(lo <= R_5 <= hi), int(lo == R_A), int(hi == R_K)))
+    return np.array(rows, np.int64), PID
+
+
+def play_name(PT: np.ndarray, k: int) -> str:
+    s, lo, hi = (int(x) for x in PT[k, :3])
+    return SUIT_SYM[s] + "".join(RANKS[r] for r in range(lo, hi + 1))
+
+
+def check_values(values: dict, n_players: int) -> None:
+    from ...core.errors import BalanceError
+    ids = 16 * values["n_decks"]
+    if values["teams"] and n_players != 4:
+        raise BalanceError(f"parameter 'teams': teams need exactly 4 players (got {n_players})")
+    need = n_players * (values["generals_per_player"] if values["version"] == 2 else 1)
+    if need > ids:
+        raise BalanceError(f"parameter 'generals_per_player': {n_players} players need {need} "
+                           f"identity cards but {values['n_decks']} deck(s) hold {ids}")
+    if values["start_hand"] * n_players > 36 * values["n_decks"]:
+        raise BalanceError(f"parameter 'start_hand': {n_players} x {values['start_hand']} cards "
+                           f"exceed the {36 * values['n_decks']}-card play deck")

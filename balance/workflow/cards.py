@@ -1,0 +1,206 @@
+"""Interventional per-card power: play the same seeds without each card kind.
+
+For every card kind the same games [0, n) of the same seed are played with
+that kind removed from the deck (``remove``), or kept in the deck but never
+played (``forbid``) where the ruleset does not support removal.
+
+Whose win rate. The figure reported for a kind is the **holders' win-rate
+change**: take every seat that drew the kind in the baseline game i (the
+kind's holders), and compare that seat's result in baseline game i with the
+same seat's result in game i of the variant without the kind (same seed,
+same game index). It reads as "players who would have drawn this card win
+X points more (or less) when it is gone": a positive change means the card
+was hurting its holders, a negative one that it was helping them. This works
+the same with one policy for all seats (where the overall win rate of a
+policy cannot move) and with mixed policies. With mixed policies the table
+also has, per policy, the holders of that policy and the policy's overall
+win rate (all its seats, whoever drew the card).
+
+Intervals are paired (``stats.paired_ratio_diff``), p-values two-sided
+normal, and the flag ``significant`` holds after a multiple-comparison
+correction across all card kinds (Holm by default, or Benjamini-Hochberg;
+statsmodels.stats.multitest.multipletests). The observational columns of
+``run`` (win rate when drawn or played vs not) sit beside them.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..core import plots, registry, stats
+from ..core.errors import BalanceError
+from ..core.records import mask_bit
+from ..core.runner import check_count, setup
+from .outcome import play_outcome, play_result
+from .store import PointStore
+
+OBS_COLS = ("wr_drawn", "improvement_drawn", "improvement_drawn_low", "improvement_drawn_high",
+            "wr_played", "improvement_played", "improvement_played_low",
+            "improvement_played_high", "drawn", "played")
+
+WHOSE = ("holders' win-rate change: seats that drew the kind in baseline game i, their result "
+         "in game i with the kind removed/forbidden minus their baseline result (same seed)")
+
+
+@dataclass
+class CardsResult:
+    ruleset: str
+    setup: dict
+    games: int
+    mode: dict                     # kind -> mode used
+    correction: str
+    table: pd.DataFrame            # one row per kind (holders), ranked
+    groups: pd.DataFrame           # long: kind x group/key
+    baseline: object = None        # the baseline Result
+    files: list = field(default_factory=list)
+
+    @property
+    def method(self) -> str:
+        return (f"{WHOSE}; interval: {stats.PAIRED_METHOD}; significance after "
+                f"{stats.CORRECTIONS[self.correction][1]} across {len(self.table)} card kinds "
+                f"(statsmodels multipletests)")
+
+    def figure(self):
+        t = self.table
+        fig, axes = plots.figure(7.0, 0.18 * len(t) + 1.6)
+        ax = axes[0][0]
+        plots.ranked_bars(ax, list(t["kind"]), t["change"], t["change_low"], t["change_high"],
+                          t["significant"], xlabel="holders' win-rate change without the kind "
+                          "(95% paired interval)")
+        ax.set_title(f"{self.ruleset}: interventional card power ({', '.join(sorted(set(self.mode.values())))}); "
+                     f"dark = significant ({self.correction})", fontsize=9)
+        return fig
+
+    def save(self, out) -> list[Path]:
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        files = [out / "cards_interventional.csv", out / "cards_groups.csv"]
+        self.table.to_csv(files[0], index=False)
+        self.groups.to_csv(files[1], index=False)
+        files.append(plots.save(self.figure(), out / "cards.png"))
+        files.append(out / "cards.json")
+        files[-1].write_text(json.dumps({"setup": self.setup, "games": self.games,
+                                         "mode": self.mode, "method": self.method},
+                                        indent=2, default=str))
+        self.files = files
+        return files
+
+    def lines(self, top: int = 10) -> list[str]:
+        s = self.setup
+        t = self.table
+        out = [f"cards {self.ruleset}: {len(t)} card kinds x {self.games:,} games on seed "
+               f"{s['seed']} ({', '.join(sorted(set(self.mode.values())))}), {s['players']} players, "
+               f"policies {', '.join(s['policies'])}",
+               f"holders' win-rate change without each kind (top {min(top, len(t))} by size; "
+               f"* = significant after {self.correction}):"]
+        for r in t.head(top).itertuples():
+            out.append(f"  {r.rank:>3}. {r.kind:<12} {r.change:+.2%} [{r.change_low:+.2%}, "
+                       f"{r.change_high:+.2%}]{' *' if r.significant else '  '}  holders "
+                       f"{r.wr_base:.2%} -> {r.wr_ban:.2%} (n={int(r.holders):,}); observational "
+                       f"improvement when drawn {r.improvement_drawn:+.2%}")
+        n_sig = int(t["significant"].sum())
+        out.append(f"{n_sig} of {len(t)} kinds change their holders' win rate significantly")
+        out.append(f"method: {self.method}")
+        return out
+
+
+def cards(ruleset: str, games: int = 10_000, seed: int = 0, players=None, policies=None,
+          params: dict | None = None, *, mode: str | None = None, correction: str = "holm",
+          kinds=None, out=None, progress: bool | None = None, store=None) -> CardsResult:
+    """Interventional per-card power of every card kind (see module doc).
+
+    >>> r = cards("talisman", games=20_000, seed=1, policies=["greedy"])
+    >>> r.table.head()      # ranked by |change|, with observational columns
+    """
+    spec = registry.get(ruleset)
+    if not spec.ban_modes:
+        raise BalanceError(f"{ruleset} supports no card bans: interventional card power "
+                           f"is not available")
+    if mode is not None and mode not in spec.ban_modes:
+        raise BalanceError(f"--mode {mode!r} is not supported by {ruleset} "
+                           f"(supported: {', '.join(spec.ban_modes)})")
+    if correction not in stats.CORRECTIONS:
+        raise BalanceError(f"--correction {correction!r}: choose one of "
+                           f"{', '.join(stats.CORRECTIONS)}")
+    use = mode or ("remove" if "remove" in spec.ban_modes else spec.ban_modes[0])
+    games = check_count("games", games)
+    base = setup(ruleset, seed=seed, players=players, policies=policies, params=params)
+    all_kinds = spec.card_kinds(base.values)
+    if kinds is None:
+        kinds = all_kinds
+    else:
+        kinds = list(kinds)
+        for k in kinds:
+            if k not in all_kinds:
+                setup(ruleset, seed=seed, players=players, policies=policies, params=params,
+                      ban={k: use})     # raises the one-line unknown-kind error
+    setups = {k: setup(ruleset, seed=seed, players=players, policies=policies, params=params,
+                       ban={k: use}) for k in kinds}
+    st = PointStore(store if store is not None else
+                    (Path(out) / ".points" if out is not None else None))
+    P = base.n_players
+    bar = None
+    if progress is not False:
+        from tqdm import tqdm
+        bar = tqdm(total=len(kinds) + 1, unit="kind", desc=f"cards {ruleset}",
+                   disable=progress is False, delay=1.0 if progress is None else 0)
+    try:
+        if bar is not None:
+            bar.set_postfix_str("baseline")
+        res0 = play_result(base, 0, games, st, progress=progress, label="baseline")
+        if bar is not None:
+            bar.update(1)
+        seats_p = np.arange(P)
+        won0 = res0.batch.games[:, 0][:, None] == seats_p[None, :]
+        pol = np.array(base.policies)
+        mixed = len(set(base.policies)) > 1
+        rows = []
+        for k in kinds:
+            if bar is not None:
+                bar.set_postfix_str(k)
+            o = play_outcome(setups[k], 0, games, st, progress=progress, label=k)
+            won1 = o.winner[:, None] == seats_p[None, :]
+            held = mask_bit(res0.batch.masks, 0, all_kinds.index(k))
+            groups = [("holders", "all", held)]
+            if mixed:
+                for p in dict.fromkeys(base.policies):
+                    is_p = (pol == p)[None, :]
+                    groups.append(("holders", p, held & is_p))
+                for p in dict.fromkeys(base.policies):
+                    groups.append(("policy", p, np.broadcast_to((pol == p)[None, :], won0.shape)))
+            for g, key, m in groups:
+                c = m.sum(axis=1)
+                d, lo, hi, se = stats.paired_ratio_diff((won1 & m).sum(1), c, (won0 & m).sum(1), c)
+                n = int(c.sum())
+                rows.append({"kind": k, "mode": use, "group": g, "key": key, "holders": n,
+                             "wr_base": (won0 & m).sum() / n if n else np.nan,
+                             "wr_ban": (won1 & m).sum() / n if n else np.nan,
+                             "change": d, "change_low": lo, "change_high": hi,
+                             "p_value": float(stats.z_pvalue(d, se))})
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    long = pd.DataFrame(rows)
+    long["p_adjusted"] = np.nan
+    long["significant"] = False
+    for _, idx in long.groupby(["group", "key"]).groups.items():
+        rej, adj = stats.adjust_pvalues(long.loc[idx, "p_value"], correction)
+        long.loc[idx, "p_adjusted"] = adj
+        long.loc[idx, "significant"] = rej
+    main = long[(long["group"] == "holders") & (long["key"] == "all")].drop(columns=["group", "key"])
+    obs = res0.cards.set_index("kind")[list(OBS_COLS)]
+    main = main.join(obs, on="kind")
+    main = main.reindex(main["change"].abs().sort_values(ascending=False, na_position="last").index)
+    main.insert(0, "rank", np.arange(1, len(main) + 1))
+    main = main.reset_index(drop=True)
+    res = CardsResult(ruleset, base.describe(), games, {k: use for k in kinds}, correction,
+                      main, long.reset_index(drop=True), res0)
+    if out is not None:
+        res.save(out)
+    return res

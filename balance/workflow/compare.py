@@ -1,0 +1,242 @@
+"""Two variants on the same seeds: paired differences with intervals.
+
+Variant A and variant B play games [0, n) of the same seed, so game i of A
+and game i of B start from the same deal wherever their decks agree. Every
+difference (B - A) is estimated from the per-game pairs
+(``stats.paired_ratio_diff``: mean of the per-game paired differences, with
+a delta-method normal interval when a group's seat count varies by game) and
+is shown next to the interval an unpaired comparison of the same games
+would give (Newcombe's hybrid score interval for win rates, Welch for
+means), with the ratio of the two widths.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..core import plots, stats
+from ..core.errors import BalanceError
+from ..core.records import mask_bit
+from ..core.runner import Result, check_count, play_range, setup
+from ..core.params import parse_assignment
+from . import adaptive
+from .outcome import Outcome
+
+
+def parse_variant(items) -> dict:
+    """[``KEY=VALUE``, ...] or a dict -> dict."""
+    if items is None:
+        return {}
+    if isinstance(items, dict):
+        return dict(items)
+    if isinstance(items, str):
+        items = [items]
+    out = {}
+    for it in items:
+        k, v = parse_assignment(it)
+        out[k] = v
+    return out
+
+
+@dataclass
+class CompareResult:
+    ruleset: str
+    a: dict
+    b: dict
+    setup_a: dict
+    setup_b: dict
+    games: int
+    rates: pd.DataFrame
+    length: pd.DataFrame
+    cards: pd.DataFrame
+    precision: dict | None = None
+    files: list = field(default_factory=list)
+
+    @property
+    def narrowing(self) -> dict:
+        """How much narrower the paired intervals are than unpaired ones."""
+        r = self.rates["width_ratio"].replace([np.inf, -np.inf], np.nan).dropna()
+        med = float(r.median()) if len(r) else np.nan
+        return {"median_width_ratio": med,
+                "percent_narrower": (1 - med) * 100 if np.isfinite(med) else np.nan,
+                "equivalent_unpaired_games_factor": 1 / med ** 2 if med and np.isfinite(med) else np.nan}
+
+    def figure(self):
+        df = self.rates
+        fig, axes = plots.figure(7.0, 0.35 * len(df) + 1.5)
+        ax = axes[0][0]
+        labels = [f"{g} {k}" for g, k in zip(df["group"], df["key"])]
+        y = np.arange(len(df))[::-1]
+        ax.errorbar(df["diff"], y + 0.15, xerr=[df["diff"] - df["paired_low"],
+                                                 df["paired_high"] - df["diff"]],
+                    fmt="o", ms=4, capsize=3, label="paired (same seeds)")
+        ax.errorbar(df["diff"], y - 0.15, xerr=[df["diff"] - df["unpaired_low"],
+                                                 df["unpaired_high"] - df["diff"]],
+                    fmt="s", ms=3, capsize=3, color="grey", label="unpaired (Newcombe)")
+        ax.set_yticks(y)
+        ax.set_yticklabels(labels, fontsize=8)
+        ax.axvline(0, color="k", lw=0.8)
+        ax.set_xlabel("win rate B - A (95% interval)")
+        ax.legend(fontsize=7)
+        ax.grid(axis="x", alpha=0.3)
+        return fig
+
+    def save(self, out) -> list[Path]:
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        files = []
+        for name, df in (("compare_rates", self.rates), ("compare_length", self.length),
+                         ("compare_cards", self.cards)):
+            files.append(out / f"{name}.csv")
+            df.to_csv(files[-1], index=False)
+        files.append(plots.save(self.figure(), out / "compare.png"))
+        files.append(out / "compare.json")
+        files[-1].write_text(json.dumps({
+            "a": self.a, "b": self.b, "setup_a": self.setup_a, "setup_b": self.setup_b,
+            "games": self.games, "precision": self.precision, "narrowing": self.narrowing,
+            "paired_method": stats.PAIRED_METHOD, "unpaired_method": stats.UNPAIRED_METHOD},
+            indent=2, default=str))
+        self.files = files
+        return files
+
+    def lines(self) -> list[str]:
+        fa = ", ".join(f"{k}={v}" for k, v in self.a.items()) or "defaults"
+        fb = ", ".join(f"{k}={v}" for k, v in self.b.items()) or "defaults"
+        s = self.setup_a
+        out = [f"compare {self.ruleset}: A [{fa}] vs B [{fb}], {self.games:,} games each on "
+               f"seed {s['seed']} (paired game by game), {s['players']} players, "
+               f"policies {', '.join(s['policies'])}",
+               "win rate B - A: paired 95% interval vs unpaired (width ratio):"]
+        for r in self.rates.itertuples():
+            out.append(f"  {r.group:<6} {str(r.key):<10} A {r.rate_a:7.2%}  B {r.rate_b:7.2%}  "
+                       f"diff {r.diff:+.2%} [{r.paired_low:+.2%}, {r.paired_high:+.2%}]  "
+                       f"unpaired [{r.unpaired_low:+.2%}, {r.unpaired_high:+.2%}]  "
+                       f"({r.width_ratio:.2f})")
+        for r in self.length.itertuples():
+            out.append(f"  {r.metric:<17} A {r.a:.4g}  B {r.b:.4g}  diff {r.diff:+.4g} "
+                       f"[{r.paired_low:+.4g}, {r.paired_high:+.4g}]  unpaired "
+                       f"[{r.unpaired_low:+.4g}, {r.unpaired_high:+.4g}]")
+        nr = self.narrowing
+        out.append(f"pairing: the paired intervals are {nr['percent_narrower']:.0f}% narrower than "
+                   f"unpaired ones (median width ratio {nr['median_width_ratio']:.2f}; as precise "
+                   f"as {nr['equivalent_unpaired_games_factor']:.1f}x the games unpaired)")
+        c = self.cards.dropna(subset=["played_diff"])
+        if len(c):
+            top = c.reindex(c["played_diff"].abs().sort_values(ascending=False).index).head(5)
+            out.append("card kinds whose play share changed most (B - A, share of seat-games "
+                       "that played it): " + ", ".join(
+                           f"{r.kind} {r.played_diff:+.2%} [{r.played_low:+.2%}, {r.played_high:+.2%}]"
+                           for r in top.itertuples()))
+        out.append(f"method: {stats.PAIRED_METHOD}; unpaired: {stats.UNPAIRED_METHOD}")
+        return out
+
+
+def _rates(oa: Outcome, ob: Outcome) -> pd.DataFrame:
+    ga, gb = oa.groups(), ob.groups()
+    rows = []
+    for key in ga:
+        if key not in gb:
+            continue
+        wa, ca = ga[key]
+        wb, cb = gb[key]
+        d, lo, hi, se = stats.paired_ratio_diff(wb, cb, wa, ca)
+        ka, na, kb, nb = wa.sum(), ca.sum(), wb.sum(), cb.sum()
+        _, ulo, uhi = stats.newcombe_diff(kb, nb, ka, na)
+        rows.append({"group": key[0], "key": key[1], "rate_a": ka / na, "rate_b": kb / nb,
+                     "diff": d, "paired_low": lo, "paired_high": hi,
+                     "unpaired_low": float(ulo), "unpaired_high": float(uhi),
+                     "width_ratio": (hi - lo) / (uhi - ulo) if uhi > ulo and hi > lo else np.nan,
+                     "p_value": float(stats.z_pvalue(d, se))})
+    return pd.DataFrame(rows)
+
+
+def _length(oa: Outcome, ob: Outcome) -> pd.DataFrame:
+    rows = []
+    metrics = {"turns_mean": (oa.turns, ob.turns), "rounds_mean": (oa.rounds, ob.rounds),
+               "draw_rate": (oa.winner < 0, ob.winner < 0),
+               "capped_rate": (oa.capped(), ob.capped())}
+    for name, (a, b) in metrics.items():
+        d, lo, hi, _ = stats.mean_diff_ci(b, a, paired=True)
+        _, ulo, uhi, _ = stats.mean_diff_ci(b, a, paired=False)
+        rows.append({"metric": name, "a": float(np.mean(a)), "b": float(np.mean(b)), "diff": d,
+                     "paired_low": lo, "paired_high": hi, "unpaired_low": ulo,
+                     "unpaired_high": uhi,
+                     "width_ratio": (hi - lo) / (uhi - ulo) if uhi > ulo and hi > lo else np.nan})
+    return pd.DataFrame(rows)
+
+
+def _cards(ra: Result, rb: Result) -> pd.DataFrame:
+    """Per card kind: share of seat-games that played it (paired by game),
+    and the observational win rate when played, in A and in B."""
+    out = []
+    kinds_a = ra.spec.card_kinds(ra.setup.values)
+    kinds_b = rb.spec.card_kinds(rb.setup.values)
+    P = ra.setup.n_players
+    ca, cb = ra.cards.set_index("kind"), rb.cards.set_index("kind")
+    for kind in dict.fromkeys(kinds_a + kinds_b):
+        row = {"kind": kind}
+        pa = mask_bit(ra.batch.masks, 1, kinds_a.index(kind)).sum(1) if kind in kinds_a else None
+        pb = mask_bit(rb.batch.masks, 1, kinds_b.index(kind)).sum(1) if kind in kinds_b else None
+        row["played_a"] = pa.mean() / P if pa is not None else np.nan
+        row["played_b"] = pb.mean() / P if pb is not None else np.nan
+        if pa is not None and pb is not None:
+            d, lo, hi, _ = stats.mean_diff_ci(pb / P, pa / P, paired=True)
+        else:
+            d = lo = hi = np.nan
+        row.update({"played_diff": d, "played_low": lo, "played_high": hi})
+        for tag, c in (("a", ca), ("b", cb)):
+            for col in ("wr_played", "improvement_played", "improvement_played_low",
+                        "improvement_played_high"):
+                row[f"{col}_{tag}"] = c.at[kind, col] if kind in c.index else np.nan
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def compare(ruleset: str, a, b, games: int = 10_000, seed: int = 0, players=None,
+            policies=None, params: dict | None = None, *, precision: float | None = None,
+            max_games: int | None = None, out=None, progress: bool | None = None
+            ) -> CompareResult:
+    """Play variants ``a`` and ``b`` (parameter overrides on top of
+    ``params``) on the same seeds and report paired differences B - A.
+
+    >>> r = compare("talisman", {"hp": 20}, {"hp": 25}, games=50_000, seed=1,
+    ...             policies=["greedy", "random"])
+    >>> r.rates, r.length, r.cards, r.narrowing
+    """
+    a, b = parse_variant(a), parse_variant(b)
+    if not a and not b:
+        raise BalanceError("compare needs at least one --a or --b KEY=VALUE")
+    params = dict(params or {})
+    sa = setup(ruleset, seed=seed, players=players, policies=policies, params={**params, **a})
+    sb = setup(ruleset, seed=seed, players=players, policies=policies, params={**params, **b})
+    if sa.values == sb.values:
+        raise BalanceError("variants A and B have the same parameters: nothing to compare")
+    games = check_count("games", games)
+    eps, mg = adaptive.check_precision(precision, max_games)
+
+    def play(x, y):
+        return (Result(sa, play_range(sa, x, y, progress=progress, label="A")),
+                Result(sb, play_range(sb, x, y, progress=progress, label="B")))
+
+    def merge(parts):
+        return (Result.merge([p[0] for p in parts]), Result.merge([p[1] for p in parts]))
+
+    def width(pair):
+        r = _rates(Outcome.from_batch(sa, pair[0].batch), Outcome.from_batch(sb, pair[1].batch))
+        return float(np.nanmax(stats.half_width(r["diff"], r["paired_low"], r["paired_high"])))
+
+    info = None
+    if eps is None:
+        ra, rb = play(0, games)
+    else:
+        (ra, rb), info = adaptive.until_precise(play, merge, width, eps, games, mg)
+    oa, ob = Outcome.from_batch(sa, ra.batch), Outcome.from_batch(sb, rb.batch)
+    res = CompareResult(ruleset, a, b, sa.describe(), sb.describe(), oa.n, _rates(oa, ob),
+                        _length(oa, ob), _cards(ra, rb), info)
+    if out is not None:
+        res.save(out)
+    return res

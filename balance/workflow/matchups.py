@@ -1,0 +1,186 @@
+"""Policy matchups with seats rotated.
+
+For each pair of policies (a, b) the lineups are the seat patterns
+a,b,a,b,... and b,a,b,a,... each rotated through every seat (duplicates
+dropped: 2 players give [a, b] and [b, a]; 3 players give the six lineups
+with two of one and one of the other), so both policies hold every seat
+equally often. Every lineup plays games [0, n) of the same seed, so each
+deal is played once per lineup.
+
+Matrix entry M[a][b] is the share of games won by a seat of policy a across
+those lineups; M[a][b] + M[b][a] + draws = 1. Its interval treats deals as
+the independent unit (the lineups of one deal share their cards): the mean
+over deals of a's share of the deal's games, with a normal interval. Policy
+a *dominates* when, against every other policy, a's share minus the
+opponent's share has a 95% interval above 0.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..core import plots, registry, stats
+from ..core.errors import BalanceError
+from ..core.runner import check_count, check_players, setup
+from .outcome import play_outcome
+from .store import PointStore
+
+METHOD = ("share of games won over all seat rotations; 95% normal interval on per-deal "
+          "means (deals independent, rotations of a deal paired)")
+
+
+def lineups(a: str, b: str, n: int) -> list[tuple[str, ...]]:
+    pats = []
+    for first, second in ((a, b), (b, a)):
+        base = [first if i % 2 == 0 else second for i in range(n)]
+        for r in range(n):
+            lu = tuple(base[r:] + base[:r])
+            if lu not in pats:
+                pats.append(lu)
+    return pats
+
+
+def parse_policies(spec, policies) -> list[str]:
+    if policies is None or len(policies) == 0:
+        pols = list(spec.policies)
+    elif isinstance(policies, str):
+        pols = [p.strip() for p in policies.split(",") if p.strip()]
+    else:
+        pols = [q.strip() for p in policies for q in str(p).split(",") if q.strip()]
+    for p in pols:
+        registry.policy_id(spec, p)
+    pols = list(dict.fromkeys(pols))
+    if len(pols) < 2:
+        raise BalanceError(f"matchups need at least two different policies, got {pols}")
+    return pols
+
+
+@dataclass
+class MatchupResult:
+    ruleset: str
+    policies: list
+    setup: dict
+    games: int
+    table: pd.DataFrame            # long: a, b, win_rate (a's share), ci, b share, draws, adv
+    files: list = field(default_factory=list)
+
+    def matrix(self, col: str = "win_rate") -> pd.DataFrame:
+        m = self.table.pivot(index="policy", columns="opponent", values=col)
+        return m.reindex(index=self.policies, columns=self.policies)
+
+    @property
+    def dominant(self) -> list[str]:
+        out = []
+        for p in self.policies:
+            sub = self.table[self.table["policy"] == p]
+            if len(sub) == len(self.policies) - 1 and (sub["advantage_low"] > 0).all():
+                out.append(p)
+        return out
+
+    def figure(self):
+        n = len(self.policies)
+        fig, axes = plots.figure(1.6 * n + 3.0, 1.3 * n + 2.2)
+        plots.heatmap(axes[0][0], self.matrix().to_numpy(), self.policies,
+                      self.matrix("ci_low").to_numpy(), self.matrix("ci_high").to_numpy(),
+                      title=f"{self.ruleset}: matchups, {self.setup['players']} players, seats rotated")
+        return fig
+
+    def save(self, out) -> list[Path]:
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        files = [out / "matchups.csv", out / "matchups_matrix.csv"]
+        self.table.to_csv(files[0], index=False)
+        self.matrix().to_csv(files[1])
+        files.append(plots.save(self.figure(), out / "matchups.png"))
+        files.append(out / "matchups.json")
+        files[-1].write_text(json.dumps({"setup": self.setup, "games_per_lineup": self.games,
+                                         "policies": self.policies, "dominant": self.dominant,
+                                         "method": METHOD}, indent=2, default=str))
+        self.files = files
+        return files
+
+    def lines(self) -> list[str]:
+        s = self.setup
+        out = [f"matchups {self.ruleset}: {len(self.policies)} policies, {s['players']} players, "
+               f"seats rotated, {self.games:,} games per lineup on seed {s['seed']}",
+               "share of games won by the row policy against the column policy (95% interval):"]
+        w = max(len(p) for p in self.policies) + 2
+        out.append(" " * w + "".join(f"{p:>26}" for p in self.policies))
+        m, lo, hi = self.matrix(), self.matrix("ci_low"), self.matrix("ci_high")
+        for p in self.policies:
+            cells = []
+            for q in self.policies:
+                v = m.at[p, q]
+                cells.append(f"{'-':>26}" if np.isnan(v) else
+                             f"{f'{v:.1%} [{lo.at[p, q]:.1%}, {hi.at[p, q]:.1%}]':>26}")
+            out.append(f"{p:<{w}}" + "".join(cells))
+        dom = self.dominant
+        out.append(("dominant: " + ", ".join(dom) + " beats every other policy "
+                    "(advantage interval above 0 against each)") if dom else
+                   "no policy dominates all others")
+        out.append(f"method: {METHOD}")
+        return out
+
+
+def matchups(ruleset: str, policies=None, games: int = 10_000, seed: int = 0, players=None,
+             params: dict | None = None, *, out=None, progress: bool | None = None,
+             store=None) -> MatchupResult:
+    """Win-rate matrix of every pair of ``policies`` (default: all of the
+    ruleset's), seats rotated; see the module doc for the method."""
+    spec = registry.get(ruleset)
+    pols = parse_policies(spec, policies)
+    n = check_players(spec, players if players is not None else spec.players[0])
+    games = check_count("games", games)
+    pairs = list(itertools.combinations(pols, 2))
+    plan = [(a, b, lu) for a, b in pairs for lu in lineups(a, b, n)]
+    setups = [setup(ruleset, seed=seed, players=n, policies=list(lu), params=params)
+              for _, _, lu in plan]
+    st = PointStore(store if store is not None else
+                    (Path(out) / ".points" if out is not None else None))
+    bar = None
+    if progress is not False:
+        from tqdm import tqdm
+        bar = tqdm(total=len(plan), unit="lineup", desc=f"matchups {ruleset}",
+                   disable=progress is False, delay=1.0 if progress is None else 0)
+    share = {}
+    try:
+        for (a, b, lu), s in zip(plan, setups):
+            if bar is not None:
+                bar.set_postfix_str(",".join(lu))
+            o = play_outcome(s, 0, games, st, progress=progress, label=",".join(lu))
+            pol = np.array(lu)
+            seat_a = np.flatnonzero(pol == a)
+            seat_b = np.flatnonzero(pol == b)
+            wa = np.isin(o.winner, seat_a).astype(float)
+            wb = np.isin(o.winner, seat_b).astype(float)
+            acc = share.setdefault((a, b), [np.zeros(games), np.zeros(games), 0])
+            acc[0] += wa
+            acc[1] += wb
+            acc[2] += 1
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    rows = []
+    for (a, b), (wa, wb, L) in share.items():
+        xa, xb = wa / L, wb / L
+        for p, q, x, y in ((a, b, xa, xb), (b, a, xb, xa)):
+            r, lo, hi, _ = stats.ratio_mean(x, np.ones_like(x))
+            d, dlo, dhi, _ = stats.mean_diff_ci(x, y, paired=True)
+            rows.append({"policy": p, "opponent": q, "lineups": L, "games": games * L,
+                         "win_rate": r, "ci_low": max(lo, 0.0), "ci_high": min(hi, 1.0),
+                         "opponent_win_rate": float(y.mean()),
+                         "draw_rate": float(1 - x.mean() - y.mean()),
+                         "advantage": d, "advantage_low": dlo, "advantage_high": dhi})
+    base = setup(ruleset, seed=seed, players=n, policies=pols[0], params=params).describe()
+    base["policies"] = pols
+    res = MatchupResult(ruleset, pols, base, games, pd.DataFrame(rows))
+    if out is not None:
+        res.save(out)
+    return res

@@ -1,0 +1,173 @@
+"""Compact per-game outcomes and the win-rate groups built from them.
+
+Workflows that play many configurations (sweep points, card bans, matchup
+lineups) keep only what their tables need: per game the winner, the number
+of turns and rounds and the end reason, and per seat the role when the
+ruleset has roles. Everything else a workflow reports is computed from these.
+
+Win-rate groups are ``seat`` (seat index), ``policy`` (all seats playing a
+policy) and ``role`` (all seats holding a role). For each group and game,
+``w`` counts the group's seats that won and ``c`` the group's seats, so a
+win rate is sum(w)/sum(c) and a paired difference between two runs of the
+same seed uses the per-game pairs (see ``stats.paired_ratio_diff``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..core import stats
+from ..core.records import Batch
+from ..core.runner import Result, Setup, play_range
+from .store import PointStore
+
+
+@dataclass
+class Outcome:
+    setup: Setup
+    start: int
+    winner: np.ndarray          # int64[n], -1 = draw
+    turns: np.ndarray           # int64[n]
+    rounds: np.ndarray          # int64[n]
+    end_reason: np.ndarray      # int64[n], index into spec.end_reasons
+    role: np.ndarray | None     # int64[n, P] role ids, when the ruleset has roles
+
+    @property
+    def n(self) -> int:
+        return int(self.winner.size)
+
+    @staticmethod
+    def from_batch(s: Setup, b: Batch) -> "Outcome":
+        role = None
+        if s.spec.roles is not None and "role" in s.spec.seat_columns:
+            role = b.seats[:, :, s.spec.seat_columns.index("role")].astype(np.int64)
+        g = b.games
+        return Outcome(s, b.start, g[:, 0].astype(np.int64), g[:, 1].astype(np.int64),
+                       g[:, 2].astype(np.int64), g[:, 3].astype(np.int64), role)
+
+    def arrays(self) -> dict:
+        d = {"start": np.array(self.start), "winner": self.winner.astype(np.int16),
+             "turns": self.turns.astype(np.int32), "rounds": self.rounds.astype(np.int32),
+             "end_reason": self.end_reason.astype(np.int8)}
+        if self.role is not None:
+            d["role"] = self.role.astype(np.int16)
+        return d
+
+    @staticmethod
+    def from_arrays(s: Setup, d: dict) -> "Outcome":
+        return Outcome(s, int(d["start"]), d["winner"].astype(np.int64),
+                       d["turns"].astype(np.int64), d["rounds"].astype(np.int64),
+                       d["end_reason"].astype(np.int64),
+                       d["role"].astype(np.int64) if "role" in d else None)
+
+    @staticmethod
+    def merge(parts: list["Outcome"]) -> "Outcome":
+        parts = sorted(parts, key=lambda o: o.start)
+        for a, b in zip(parts, parts[1:]):
+            if a.start + a.n != b.start:
+                raise ValueError("outcomes are not contiguous")
+        cat = lambda name: np.concatenate([getattr(p, name) for p in parts])  # noqa: E731
+        return Outcome(parts[0].setup, parts[0].start, cat("winner"), cat("turns"),
+                       cat("rounds"), cat("end_reason"),
+                       None if parts[0].role is None else cat("role"))
+
+    # --- derived ----------------------------------------------------------
+    def role_labels(self) -> dict:
+        spec = self.setup.spec
+        return spec.roles(self.setup.values) if spec.roles is not None else {}
+
+    def groups(self) -> dict:
+        """{(group, key): (w, c)} per-game wins and seat counts of each group."""
+        s = self.setup
+        P = s.n_players
+        out = {}
+        for j in range(P):
+            out[("seat", str(j))] = ((self.winner == j).astype(np.int64),
+                                     np.ones(self.n, np.int64))
+        pol = np.array(s.policies)
+        for p in dict.fromkeys(s.policies):
+            seats = np.flatnonzero(pol == p)
+            out[("policy", p)] = (np.isin(self.winner, seats).astype(np.int64),
+                                  np.full(self.n, seats.size, np.int64))
+        if self.role is not None:
+            labels = self.role_labels()
+            won = self.winner >= 0
+            wrole = np.where(won, self.role[np.arange(self.n), np.clip(self.winner, 0, P - 1)], -10**9)
+            for r in sorted(set(np.unique(self.role).tolist()) | set(labels)):
+                c = (self.role == r).sum(axis=1)
+                if c.sum() == 0:
+                    continue
+                out[("role", labels.get(r, str(r)))] = ((wrole == r).astype(np.int64), c)
+        return out
+
+    def rates(self) -> pd.DataFrame:
+        """Tidy win rates: group, key, games (seat-games), wins, win_rate, 95% Wilson."""
+        rows = []
+        for (g, k), (w, c) in self.groups().items():
+            rows.append({"group": g, "key": k, "games": int(c.sum()), "wins": int(w.sum())})
+        df = pd.DataFrame(rows)
+        lo, hi = stats.wilson(df["wins"], df["games"])
+        df["win_rate"] = df["wins"] / df["games"]
+        df["ci_low"], df["ci_high"] = lo, hi
+        return df
+
+    def capped(self) -> np.ndarray:
+        reasons = list(self.setup.spec.end_reasons)
+        if "turn_cap" not in reasons:
+            return np.zeros(self.n, bool)
+        return self.end_reason == reasons.index("turn_cap")
+
+    def length(self) -> dict:
+        """Game length and end statistics of this outcome."""
+        t = self.turns.astype(float)
+        m, lo, hi, _ = stats.ratio_mean(t, np.ones_like(t))
+        draws = int((self.winner < 0).sum())
+        capped = int(self.capped().sum())
+        return {"n_games": self.n, "turns_mean": m, "turns_mean_low": lo, "turns_mean_high": hi,
+                "turns_median": float(np.median(t)) if t.size else np.nan,
+                "turns_p90": float(np.percentile(t, 90)) if t.size else np.nan,
+                "turns_max": int(t.max()) if t.size else 0,
+                "draw_rate": draws / self.n if self.n else np.nan,
+                "capped_rate": capped / self.n if self.n else np.nan}
+
+
+def main_group(s: Setup) -> str:
+    """The grouping a designer reads first: role when the ruleset has roles,
+    policy with mixed policies, else seat."""
+    if s.spec.roles is not None and "role" in s.spec.seat_columns:
+        return "role"
+    if len(set(s.policies)) > 1:
+        return "policy"
+    return "seat"
+
+
+def point_desc(s: Setup, start: int, stop: int, what: str) -> dict:
+    return {"what": what, **s.describe(), "start": int(start), "stop": int(stop)}
+
+
+def play_outcome(s: Setup, start: int, stop: int, store: PointStore | None = None,
+                 progress=None, label: str = "") -> Outcome:
+    """Games [start, stop) of a setup as an Outcome, reused from ``store``
+    when that exact configuration and range was played before."""
+    store = store or PointStore(None)
+    d = store.fetch(point_desc(s, start, stop, "outcome"),
+                    lambda: Outcome.from_batch(s, play_range(s, start, stop, progress=progress,
+                                                             label=label)).arrays())
+    return Outcome.from_arrays(s, d)
+
+
+def play_result(s: Setup, start: int, stop: int, store: PointStore | None = None,
+                progress=None, label: str = "") -> Result:
+    """Games [start, stop) as a full Result (with card masks), stored whole."""
+    store = store or PointStore(None)
+
+    def compute():
+        b = play_range(s, start, stop, progress=progress, label=label)
+        return {"start": np.array(b.start), "games": b.games.astype(np.int32),
+                "seats": b.seats.astype(np.int32), "masks": b.masks, "counts": b.counts}
+    d = store.fetch(point_desc(s, start, stop, "batch"), compute)
+    b = Batch(int(d["start"]), d["games"].astype(np.int64), d["seats"].astype(np.int64),
+              d["masks"], d["counts"].astype(np.int64))
+    return Result(s, b)

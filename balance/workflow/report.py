@@ -1,0 +1,372 @@
+"""A self-contained balance report: Markdown and HTML with PNG figures.
+
+``report`` plays, for one configuration (ruleset, parameters, players,
+policies, seed): the main run, the interventional card table, the matchup
+matrix of the policies and a sweep of each headline parameter
+(``spec.extra["headline"]``), then writes ``report.md``, ``report.html``
+(figures embedded, so the file stands alone), the PNG figures and CSV
+tables into one folder. Finished pieces are kept in ``OUT/.points`` (ignored
+by git), so an interrupted report resumes. The report ends with the exact
+command that regenerates it.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import json
+import shlex
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..core import plots, registry, stats
+from ..core.runner import check_count, machine, setup
+from .cards import cards as cards_fn
+from .matchups import matchups as matchups_fn
+from .outcome import main_group, play_result
+from .store import PointStore
+from .sweep import sweep as sweep_fn
+
+
+def pct(x, digits=1):
+    return "n/a" if x is None or (isinstance(x, float) and np.isnan(x)) else f"{x:.{digits}%}"
+
+
+def ci(lo, hi, digits=1, sign=False):
+    f = (lambda v: f"{v:+.{digits}%}") if sign else (lambda v: f"{v:.{digits}%}")
+    return f"[{f(lo)}, {f(hi)}]"
+
+
+def md_table(df: pd.DataFrame) -> str:
+    cols = [str(c) for c in df.columns]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for row in df.itertuples(index=False):
+        lines.append("| " + " | ".join(str(v) for v in row) + " |")
+    return "\n".join(lines)
+
+
+class Doc:
+    """Blocks rendered both as Markdown and as HTML."""
+
+    def __init__(self, out: Path):
+        self.out = out
+        self.blocks = []
+
+    def h(self, level, text):
+        self.blocks.append(("h", level, text))
+
+    def p(self, text):
+        self.blocks.append(("p", text))
+
+    def bullets(self, items):
+        self.blocks.append(("ul", list(items)))
+
+    def table(self, df):
+        self.blocks.append(("table", df))
+
+    def img(self, path, alt):
+        self.blocks.append(("img", Path(path).name if Path(path).parent == self.out
+                            else str(Path(path).relative_to(self.out)), alt))
+
+    def code(self, text):
+        self.blocks.append(("code", text))
+
+    def markdown(self) -> str:
+        parts = []
+        for b in self.blocks:
+            if b[0] == "h":
+                parts.append("#" * b[1] + " " + b[2])
+            elif b[0] == "p":
+                parts.append(b[1])
+            elif b[0] == "ul":
+                parts.append("\n".join(f"- {x}" for x in b[1]))
+            elif b[0] == "table":
+                parts.append(md_table(b[1]))
+            elif b[0] == "img":
+                parts.append(f"![{b[2]}]({b[1]})")
+            elif b[0] == "code":
+                parts.append("```\n" + b[1] + "\n```")
+        return "\n\n".join(parts) + "\n"
+
+    def html(self, title: str) -> str:
+        e = html.escape
+        parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{e(title)}</title>"
+                 "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
+                 "table{border-collapse:collapse;font-size:0.85em}td,th{border:1px solid #ccc;"
+                 "padding:2px 6px;text-align:right}img{max-width:100%}"
+                 "pre{background:#f4f4f4;padding:0.5em;overflow-x:auto}</style></head><body>"]
+        for b in self.blocks:
+            if b[0] == "h":
+                parts.append(f"<h{b[1]}>{e(b[2])}</h{b[1]}>")
+            elif b[0] == "p":
+                parts.append(f"<p>{_inline(b[1])}</p>")
+            elif b[0] == "ul":
+                parts.append("<ul>" + "".join(f"<li>{_inline(x)}</li>" for x in b[1]) + "</ul>")
+            elif b[0] == "table":
+                parts.append(b[1].to_html(index=False, escape=True, border=0))
+            elif b[0] == "img":
+                data = base64.b64encode((self.out / b[1]).read_bytes()).decode()
+                parts.append(f"<p><img alt='{e(b[2])}' src='data:image/png;base64,{data}'></p>")
+            elif b[0] == "code":
+                parts.append(f"<pre>{e(b[1])}</pre>")
+        parts.append("</body></html>")
+        return "\n".join(parts)
+
+
+def _inline(text: str) -> str:
+    """Escape and turn `code` and **bold** into HTML."""
+    import re
+    t = html.escape(text)
+    t = re.sub(r"`([^`]+)`", r"<code>\1</code>", t)
+    return re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", t)
+
+
+def _rates_md(df: pd.DataFrame, name: str) -> pd.DataFrame:
+    return pd.DataFrame({name: [str(k) for k in df.index], "games": df["games"].map("{:,}".format),
+                         "win rate": df["win_rate"].map(pct),
+                         "95% Wilson": [ci(a, b) for a, b in zip(df["ci_low"], df["ci_high"])]})
+
+
+def command_line(ruleset, out, games, seed, players, policies, params, matchup_policies,
+                 sweep_games, cards_games) -> str:
+    parts = ["balance", "report", ruleset, "--games", str(games), "--seed", str(seed)]
+    if players is not None:
+        parts += ["--players", str(players)]
+    for p in policies or ():
+        parts += ["--policy", p]
+    for k, v in (params or {}).items():
+        parts += ["--set", f"{k}={v}"]
+    if matchup_policies:
+        parts += ["--policies", ",".join(matchup_policies) if not isinstance(matchup_policies, str)
+                  else matchup_policies]
+    if sweep_games is not None:
+        parts += ["--sweep-games", str(sweep_games)]
+    if cards_games is not None:
+        parts += ["--cards-games", str(cards_games)]
+    parts += ["--out", str(out)]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=None,
+           policies=None, params: dict | None = None, *, matchup_policies=None,
+           sweep_games: int | None = None, cards_games: int | None = None,
+           command: str | None = None, progress: bool | None = None) -> dict:
+    """Write the balance report of one configuration to ``out`` (default
+    ``reports/RULESET``); returns the paths and the headline findings.
+    ``command`` overrides the regenerating command printed in the report
+    (by default the canonical ``balance report ...`` line of these arguments)."""
+    t0 = time.perf_counter()
+    spec = registry.get(ruleset)
+    out = Path(out or f"reports/{ruleset}")
+    games = check_count("games", games)
+    sweep_games = check_count("sweep-games", sweep_games if sweep_games is not None else games)
+    cards_games = check_count("cards-games", cards_games if cards_games is not None else games)
+    params = dict(params or {})
+    base = setup(ruleset, seed=seed, players=players, policies=policies, params=params)
+    out.mkdir(parents=True, exist_ok=True)
+    points = out / ".points"
+    st = PointStore(points)
+    command = command or command_line(ruleset, out, games, seed, players, policies, params,
+                           matchup_policies, sweep_games, cards_games)
+    P = base.n_players
+    fair = 1.0 / P
+
+    # --- main run -----------------------------------------------------------
+    main = play_result(base, 0, games, st, progress=progress, label="main run")
+    summary = main.summary
+    by_seat, by_policy, by_role = main.by_seat(), main.by_policy(), main.by_role()
+    by_seat.to_csv(out / "by_seat.csv")
+    by_policy.to_csv(out / "by_policy.csv")
+    if by_role is not None:
+        by_role.to_csv(out / "by_role.csv")
+    main.cards.to_csv(out / "cards_observational.csv", index=False)
+    (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
+    fig, ax = plots.figure(6.0, 3.4)
+    plots.rate_bars(ax[0][0], by_seat, title="win rate by seat")
+    plots.save(fig, out / "win_by_seat.png")
+    g = main.games
+    fig, ax = plots.figure(6.0, 3.4)
+    plots.length_hist(ax[0][0], g["turns"], title=f"game length, {len(g):,} games")
+    plots.save(fig, out / "length.png")
+
+    # --- interventional cards, matchups, sweeps ------------------------------
+    cres = None
+    if spec.ban_modes:
+        cres = cards_fn(ruleset, cards_games, seed, P, policies, params, store=points,
+                        progress=progress)
+        cres.save(out)
+    mres = matchups_fn(ruleset, matchup_policies, games, seed, P, params, store=points,
+                       progress=progress) if len(spec.policies) >= 2 else None
+    if mres is not None:
+        mres.save(out)
+    sweeps = {}
+    for key in spec.extra.get("headline", ()):
+        if key not in spec.space.infos or not spec.space.infos[key].sweep:
+            continue
+        sres = sweep_fn(ruleset, {key: None}, sweep_games, seed, P, policies, params,
+                        store=points, progress=progress)
+        sres.save(out / "sweeps" / key)
+        sweeps[key] = sres
+
+    # --- findings --------------------------------------------------------------
+    findings = []
+    d = summary["draws"]
+    share_fair = (1 - d["share"]) / P
+    adv = (by_seat["win_rate"] - share_fair)
+    s_top = adv.abs().idxmax()
+    r = by_seat.loc[s_top]
+    findings.append(f"Seat {s_top} has the largest seat effect: it wins {pct(r.win_rate)} "
+                    f"{ci(r.ci_low, r.ci_high)} of games against an even share of "
+                    f"{pct(share_fair)} ({adv[s_top] * 100:+.1f} points), with "
+                    f"{', '.join(dict.fromkeys(base.policies))} at every seat as configured.")
+    if by_role is not None and len(by_role) > 1:
+        ro = by_role["win_rate"] - share_fair
+        k = ro.abs().idxmax()
+        rr = by_role.loc[k]
+        findings.append(f"Role {k} has the largest role effect: win rate {pct(rr.win_rate)} "
+                        f"{ci(rr.ci_low, rr.ci_high)} vs an even share of {pct(share_fair)}.")
+    if len(set(base.policies)) > 1:
+        k = by_policy["win_rate"].idxmax()
+        rp = by_policy.loc[k]
+        findings.append(f"Policy {k} wins most in this lineup: {pct(rp.win_rate)} "
+                        f"{ci(rp.ci_low, rp.ci_high)} per seat.")
+    if mres is not None:
+        dom = mres.dominant
+        if dom:
+            findings.append(f"Policy {', '.join(dom)} dominates: it beats every other policy "
+                            f"head to head with seats rotated (matchup matrix below).")
+        else:
+            findings.append("No policy dominates all others head to head (matchup matrix below).")
+    if cres is not None:
+        sig = cres.table[cres.table["significant"]]
+        top = sig.head(3)
+        if len(top):
+            items = [f"{t.kind} ({t.change * 100:+.1f} points "
+                     f"{ci(t.change_low, t.change_high, sign=True)})" for t in top.itertuples()]
+            findings.append("Cards whose removal changes their holders' win rate the most: "
+                            + "; ".join(items) + f" ({len(sig)} of {len(cres.table)} kinds "
+                            f"significant after {cres.correction}; negative = the card helps "
+                            f"whoever draws it).")
+        else:
+            findings.append("No card kind's removal changes its holders' win rate significantly.")
+    capped = summary["end_reasons"].get("turn_cap", 0)
+    clo, chi = stats.wilson(capped, summary["games"])
+    findings.append(f"Capped games (turn cap {base.values.get('max_turns', '?')} reached, "
+                    f"a draw): {capped:,} of {summary['games']:,} = "
+                    f"{pct(capped / summary['games'], 2)} {ci(float(clo), float(chi), 2)}.")
+    for key, sres in sweeps.items():
+        grp = sres.main_group
+        t = sres.table[sres.table["group"] == grp]
+        lo_v, hi_v = t[key].min(), t[key].max()
+        a = t[t[key] == lo_v]
+        b = t[t[key] == hi_v]
+        moves = ", ".join(f"{grp} {k} {pct(x)} -> {pct(y)}" for k, x, y in
+                          zip(a["key"], a["win_rate"], b["win_rate"]))
+        findings.append(f"Sweeping {key} from {lo_v} to {hi_v}: {moves} "
+                        f"(mean length {a['turns_mean'].iloc[0]:.1f} -> "
+                        f"{b['turns_mean'].iloc[0]:.1f} turns).")
+
+    # --- the document ------------------------------------------------------------
+    doc = Doc(out)
+    version = spec.version(base.values)
+    doc.h(1, f"Balance report: {spec.title} ({ruleset}, version {version})")
+    widest = max(float(np.nanmax(stats.half_width(t["win_rate"], t["ci_low"], t["ci_high"])))
+                 for t in [by_seat, by_policy] + ([by_role] if by_role is not None else []))
+    doc.p(f"{P} players, policies {', '.join(base.policies)} (seat 0 first), seed {seed}. "
+          f"Main run: {games:,} games (widest win-rate interval +/-{widest * 100:.2f} points); "
+          f"interventional cards: {cards_games:,} games per card kind; matchups: {games:,} games "
+          f"per seat lineup; headline sweeps: {sweep_games:,} games per point. Every game "
+          f"count uses the same seed, so all comparisons are paired game by game. All "
+          f"intervals are 95%.")
+    doc.h(2, "Headline findings")
+    doc.bullets(findings)
+    doc.h(2, "Win rates")
+    doc.p("Win rate of each seat, policy and role with 95% Wilson score intervals; draws "
+          f"separately: {pct(d['share'], 2)} {ci(d['ci_low'], d['ci_high'], 2)} of games.")
+    doc.table(_rates_md(by_seat, "seat"))
+    doc.img(out / "win_by_seat.png", "win rate by seat")
+    doc.table(_rates_md(by_policy, "policy"))
+    if by_role is not None:
+        doc.table(_rates_md(by_role, "role"))
+    doc.h(2, "Game length and end reasons")
+    L = summary["length_turns"]
+    doc.p(f"Turns per game: mean {L['mean']:.1f}, median {L['median']:.0f}, 90th percentile "
+          f"{L['p90']:.0f}, max {L['max']}.")
+    doc.img(out / "length.png", "game length histogram")
+    er = summary["end_reasons"]
+    doc.table(pd.DataFrame({"end reason": list(er), "games": [f"{v:,}" for v in er.values()],
+                            "share": [pct(v / summary["games"], 2) for v in er.values()]}))
+    doc.h(2, "Per-card power")
+    if cres is not None:
+        doc.p("**Interventional** (causal): for each card kind the same seeds are played with "
+              f"the kind {'removed from the deck' if 'remove' in cres.mode.values() else 'never played'}. "
+              f"Figure: {cres.method}.")
+        doc.img(out / "cards.png", "interventional card power")
+    doc.p("**Observational** (correlation, like draft analytics' GIH WR and IWD): the win rate "
+          "of seats that drew or played a kind vs those that did not, from the main run; a "
+          "card drawn more in long games or played by players already ahead shows power it "
+          "may not cause. Both kinds side by side (win-rate points, 95% intervals; "
+          "`*` = interventional change significant):")
+    c = cres.table if cres is not None else main.cards.assign(change=np.nan, change_low=np.nan,
+                                                              change_high=np.nan, significant=False)
+    rows = pd.DataFrame({
+        "kind": c["kind"],
+        "interventional change": [f"{x * 100:+.2f} {ci(a, b, 1, True)}{' *' if s else ''}"
+                                  for x, a, b, s in zip(c["change"], c["change_low"],
+                                                        c["change_high"], c["significant"])],
+        "win rate when drawn": c["wr_drawn"].map(pct),
+        "improvement when drawn": [f"{x * 100:+.2f} {ci(a, b, 1, True)}" for x, a, b in
+                                   zip(c["improvement_drawn"], c["improvement_drawn_low"],
+                                       c["improvement_drawn_high"])],
+        "improvement when played": [("n/a (never played)" if np.isnan(x) else
+                                     f"{x * 100:+.2f} {ci(a, b, 1, True)}") for x, a, b in
+                                    zip(c["improvement_played"], c["improvement_played_low"],
+                                        c["improvement_played_high"])]})
+    doc.table(rows)
+    if mres is not None:
+        doc.h(2, "Matchups")
+        doc.p(f"Share of games won by the row policy against the column policy, "
+              f"{P} players, seats rotated ({mres.games:,} games per lineup). Method: "
+              f"{mres.lines()[-1][len('method: '):]}.")
+        doc.img(out / "matchups.png", "matchup matrix")
+        m, lo, hi = mres.matrix(), mres.matrix("ci_low"), mres.matrix("ci_high")
+        doc.table(pd.DataFrame({"policy": m.index, **{
+            q: ["-" if np.isnan(m.at[p, q]) else f"{pct(m.at[p, q])} {ci(lo.at[p, q], hi.at[p, q])}"
+                for p in m.index] for q in m.columns}}))
+    if sweeps:
+        doc.h(2, "Headline parameter sweeps")
+        doc.p(f"Each headline parameter over its declared sweep candidates, every point on the "
+              f"same seed ({sweep_games:,} games per point); bands are 95% Wilson intervals.")
+        for key, sres in sweeps.items():
+            info = spec.space.infos[key]
+            doc.h(3, key)
+            doc.p(f"{info.doc} (default {info.default}).")
+            doc.img(out / "sweeps" / key / f"sweep_{key}.png", f"sweep of {key}")
+            t = sres.table[sres.table["group"] == sres.main_group]
+            doc.table(pd.DataFrame({key: t[key], sres.main_group: t["key"],
+                                    "win rate": t["win_rate"].map(pct),
+                                    "95% Wilson": [ci(a, b) for a, b in zip(t["ci_low"], t["ci_high"])],
+                                    "mean turns": t["turns_mean"].map("{:.1f}".format),
+                                    "capped": t["capped_rate"].map(lambda v: pct(v, 2))}))
+    doc.h(2, "Provenance")
+    defaults = spec.space.defaults()
+    doc.p(f"Ruleset `{ruleset}` ({spec.title}), version {version}; balance "
+          f"{summary['balance_version']}; seed {seed}; {P} players; policies "
+          f"{', '.join(base.policies)}. Parameters (changed from the default marked *):")
+    doc.table(pd.DataFrame({"parameter": list(base.values),
+                            "value": [f"{v}{' *' if v != defaults[k] else ''}"
+                                      for k, v in base.values.items()],
+                            "group": [spec.space.infos[k].group for k in base.values]}))
+    elapsed = time.perf_counter() - t0
+    doc.p(f"Generated in {elapsed:.0f} s on {machine()['cpus']} CPUs (pieces already on disk "
+          f"in `.points/` are reused). Regenerate with:")
+    doc.code(command)
+    md = out / "report.md"
+    md.write_text(doc.markdown())
+    ht = out / "report.html"
+    ht.write_text(doc.html(f"Balance report: {ruleset}"))
+    return {"markdown": md, "html": ht, "findings": findings, "command": command,
+            "elapsed_seconds": elapsed, "main": main, "cards": cres, "matchups": mres,
+            "sweeps": sweeps}

@@ -1,0 +1,290 @@
+"""Parameter sweeps: the grid of values, played on the same seeds.
+
+Every point of the grid plays games [0, n) of the same seed, so game i
+starts from the same deal at every point where the decks agree and the
+points are paired comparisons. The tidy table has one row per point and per
+seat, policy and role (column ``group``/``key``) with the win rate, its 95%
+Wilson interval and the game length statistics of the point. With a target
+(``role=0.5``, ``policy=0.5`` or ``seat0=0.5``) the value of each varied
+parameter at which that win rate crosses the target is estimated by
+:func:`balance.core.stats.crossing` (method named in the table).
+"""
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..core import plots, registry, stats
+from ..core.errors import BalanceError
+from ..core.params import coerce, unknown_key_error
+from ..core.runner import check_count, setup
+from . import adaptive
+from .outcome import Outcome, main_group, play_outcome
+from .store import PointStore
+
+
+def parse_vary(text: str) -> tuple[str, list[str] | None]:
+    """``KEY=v1,v2,...`` -> (key, [values]); ``KEY`` alone -> (key, None)."""
+    text = text.strip()
+    if "=" not in text:
+        if not text:
+            raise BalanceError("--vary needs KEY=v1,v2,... or KEY")
+        return text, None
+    key, vals = text.split("=", 1)
+    key = key.strip()
+    items = [v.strip() for v in vals.split(",") if v.strip() != ""]
+    if not key:
+        raise BalanceError(f"--vary {text!r}: missing parameter name")
+    if not items:
+        raise BalanceError(f"--vary {text!r}: empty value list (give KEY=v1,v2,... or KEY alone "
+                           f"for its declared sweep candidates)")
+    return key, items
+
+
+def resolve_vary(spec, vary) -> dict[str, list]:
+    """Validate the varied parameters and their values (coerced, sorted, unique)."""
+    if not vary:
+        raise BalanceError("sweep needs at least one --vary KEY=v1,v2,...")
+    if isinstance(vary, (list, tuple)):
+        vary = dict(parse_vary(v) if isinstance(v, str) else v for v in vary)
+    out = {}
+    for key, values in vary.items():
+        if key not in spec.space.infos:
+            raise unknown_key_error(key, spec.space.infos)
+        info = spec.space.infos[key]
+        if values is None:
+            values = list(info.sweep)
+            if not values:
+                raise BalanceError(f"parameter {key!r} declares no sweep candidates; "
+                                   f"give values: --vary {key}=v1,v2,...")
+        if isinstance(values, (str, int, float)):
+            values = [values]
+        values = list(values)
+        if not values:
+            raise BalanceError(f"--vary {key}: empty value list")
+        coerced = [coerce(info, v) for v in values]
+        out[key] = sorted(set(coerced))
+    return out
+
+
+def resolve_target(s, target) -> tuple[str, str, float] | None:
+    """``NAME=RATE`` (or a (name, rate) pair) -> (group, key, rate); NAME is a
+    role label, a policy name or a seat (``seat0`` or ``0``)."""
+    if target is None:
+        return None
+    if isinstance(target, str):
+        if "=" not in target:
+            raise BalanceError(f"--target {target!r}: expected NAME=RATE, e.g. greedy=0.5")
+        name, rate = target.split("=", 1)
+    else:
+        name, rate = target
+    name = str(name).strip()
+    try:
+        rate = float(rate)
+    except (TypeError, ValueError):
+        raise BalanceError(f"--target {name}={rate!r}: the rate is not a number") from None
+    if not 0 < rate < 1:
+        raise BalanceError(f"--target {name}={rate}: the rate must be between 0 and 1")
+    roles = []
+    if s.spec.roles is not None and "role" in s.spec.seat_columns:
+        roles = [str(v) for v in s.spec.roles(s.values).values()]
+    if name in roles:
+        return "role", name, rate
+    if name in s.policies:
+        return "policy", name, rate
+    seat = name[4:].strip() if name.lower().startswith("seat") else name
+    if seat.isdigit() and int(seat) < s.n_players:
+        return "seat", str(int(seat)), rate
+    choices = ([f"roles {', '.join(roles)}"] if roles else []) + \
+        [f"policies {', '.join(dict.fromkeys(s.policies))}",
+         f"seats seat0..seat{s.n_players - 1}"]
+    raise BalanceError(f"--target {name!r} is not a role, policy or seat of this run "
+                       f"(known: {'; '.join(choices)})")
+
+
+@dataclass
+class SweepResult:
+    ruleset: str
+    vary: dict                    # key -> values
+    base: dict                    # setup description of the base configuration
+    table: pd.DataFrame           # one row per point x (group, key)
+    crossings: pd.DataFrame | None
+    target: tuple | None
+    games: int
+    precision: dict | None = None
+    files: list = field(default_factory=list)
+    main_group: str = "seat"
+
+    def figure(self, key: str, group: str | None = None):
+        """Figure of win rate against ``key`` (one panel per combination of
+        the other varied values, one line per seat/policy/role)."""
+        group = group or (self.target[0] if self.target else self.main_group)
+        others = [k for k in self.vary if k != key]
+        df = self.table[self.table["group"] == group]
+        combos = list(itertools.product(*[self.vary[k] for k in others]))[:12]
+        ncols = min(3, len(combos))
+        nrows = (len(combos) + ncols - 1) // ncols
+        fig, axes = plots.figure(5.0 * ncols, 3.6 * nrows, nrows, ncols)
+        for i, combo in enumerate(combos):
+            ax = axes[i // ncols][i % ncols]
+            sub = df
+            for k, v in zip(others, combo):
+                sub = sub[sub[k] == v]
+            title = ", ".join(f"{k}={v}" for k, v in zip(others, combo)) or None
+            plots.sweep_axes(ax, sub, key, target=self.target[2] if self.target else None,
+                             title=title)
+        for j in range(len(combos), nrows * ncols):
+            axes[j // ncols][j % ncols].axis("off")
+        fig.suptitle(f"{self.ruleset}: win rate by {group} vs {key}", fontsize=10)
+        return fig
+
+    def save(self, out) -> list[Path]:
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        files = [out / "sweep.csv"]
+        self.table.to_csv(files[0], index=False)
+        if self.crossings is not None:
+            files.append(out / "crossings.csv")
+            self.crossings.to_csv(files[-1], index=False)
+        for key in self.vary:
+            files.append(plots.save(self.figure(key), out / f"sweep_{key}.png"))
+        meta = {"base": self.base, "vary": self.vary, "games_per_point": self.games,
+                "target": self.target, "precision": self.precision,
+                "interval": "95% Wilson score interval (statsmodels)",
+                "crossing_method": stats.CROSSING_METHOD}
+        files.append(out / "sweep.json")
+        files[-1].write_text(json.dumps(meta, indent=2, default=str))
+        self.files = files
+        return files
+
+    def lines(self) -> list[str]:
+        b = self.base
+        n_points = len(self.table["point"].unique())
+        out = [f"sweep {self.ruleset}: {n_points} points x "
+               + (f"{self.games:,} games" if not self.precision else "adaptive games")
+               + f", seed {b['seed']}, {b['players']} players, policies {', '.join(b['policies'])}"
+               + " (same seeds at every point: paired)"]
+        g = self.target[0] if self.target else self.main_group
+        df = self.table[self.table["group"] == g]
+        keys = list(self.vary)
+        out.append(f"win rate by {g} (95% Wilson):")
+        for _, pt in df.groupby("point", sort=True):
+            head = " ".join(f"{k}={pt[k].iloc[0]}" for k in keys)
+            cells = "  ".join(f"{r.key} {r.win_rate:.2%} [{r.ci_low:.2%}, {r.ci_high:.2%}]"
+                              for r in pt.itertuples())
+            out.append(f"  {head:<24} {cells}  (n={int(pt['n_games'].iloc[0]):,}, "
+                       f"mean {pt['turns_mean'].iloc[0]:.1f} turns)")
+        if self.crossings is not None:
+            for r in self.crossings.itertuples():
+                ctx = f" at {r.context}" if r.context else ""
+                name = f"{r.group} {r.target_key}"
+                if r.bracketed:
+                    lo = ("<=" if r.open_low else "") + f"{r.ci_low:.4g}"
+                    hi = ("<=" if False else "") + f"{r.ci_high:.4g}" + (" (open)" if r.open_high else "")
+                    out.append(f"target: {name} win rate = {r.target:.2%} when {r.parameter} = "
+                               f"{r.estimate:.4g}, 95% interval [{lo}, {hi}]{ctx}")
+                else:
+                    out.append(f"target: the swept range of {r.parameter} does not bracket "
+                               f"{name} win rate = {r.target:.2%} (it runs from "
+                               f"{r.rate_min:.2%} to {r.rate_max:.2%}){ctx}")
+            out.append(f"crossing method: {stats.CROSSING_METHOD}")
+        return out
+
+
+def _crossings(table, vary, tgt) -> pd.DataFrame:
+    group, key, rate = tgt
+    df = table[(table["group"] == group) & (table["key"] == key)]
+    rows = []
+    for p in vary:
+        others = [k for k in vary if k != p]
+        for combo in itertools.product(*[vary[k] for k in others]):
+            sub = df
+            for k, v in zip(others, combo):
+                sub = sub[sub[k] == v]
+            sub = sub.sort_values(p)
+            vals = sub[p].astype(float).to_numpy()
+            log = plots.axis_scale(vals) == "log"
+            c = stats.crossing(vals, sub["win_rate"], sub["ci_low"], sub["ci_high"], rate, log=log)
+            rows.append({"parameter": p, "context": ", ".join(f"{k}={v}" for k, v in zip(others, combo)),
+                         "group": group, "target_key": key, **c})
+    return pd.DataFrame(rows)
+
+
+def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, policies=None,
+          params: dict | None = None, *, target=None, precision: float | None = None,
+          max_games: int | None = None, out=None, progress: bool | None = None,
+          store: str | None = None) -> SweepResult:
+    """Play the grid of ``vary`` (``{key: [values]}``, or ``{key: None}`` for
+    the declared sweep candidates) on the same seeds at every point.
+
+    >>> r = sweep("talisman", {"hp": [10, 20, 40]}, games=20_000, seed=1,
+    ...           policies=["greedy", "random"], target="greedy=0.9")
+    >>> r.table, r.crossings
+
+    ``out`` writes sweep.csv, crossings.csv, sweep_<key>.png and keeps
+    finished points under ``out/.points`` (or ``store``) so that an
+    interrupted sweep resumes where it stopped.
+    """
+    spec = registry.get(ruleset)
+    params = dict(params or {})
+    vary = resolve_vary(spec, vary)
+    games = check_count("games", games)
+    eps, mg = adaptive.check_precision(precision, max_games)
+    keys = list(vary)
+    grid = list(itertools.product(*[vary[k] for k in keys]))
+    base = setup(ruleset, seed=seed, players=players, policies=policies, params=params)
+    setups = [setup(ruleset, seed=seed, players=players, policies=policies,
+                    params={**params, **dict(zip(keys, pt))}) for pt in grid]   # validate all first
+    tgt = resolve_target(base, target)
+    root = store if store is not None else (Path(out) / ".points" if out is not None else None)
+    st = PointStore(root)
+    rows, prec = [], []
+    bar = None
+    if progress is not False:
+        from tqdm import tqdm
+        bar = tqdm(total=len(grid), unit="point", desc=f"sweep {ruleset}",
+                   disable=progress is False, delay=1.0 if progress is None else 0)
+    try:
+        for i, (pt, s) in enumerate(zip(grid, setups)):
+            label = " ".join(f"{k}={v}" for k, v in zip(keys, pt))
+            if bar is not None:
+                bar.set_postfix_str(label)
+            if eps is None:
+                o = play_outcome(s, 0, games, st, progress=progress, label=label)
+            else:
+                o, info = adaptive.until_precise(
+                    lambda a, b, s=s, label=label: play_outcome(s, a, b, st, progress=progress,
+                                                                label=label),
+                    Outcome.merge, _outcome_width, eps, games, mg)
+                prec.append({**dict(zip(keys, pt)), **info})
+            r = o.rates()
+            for k, v in zip(keys, pt):
+                r.insert(0, k, v)
+            r.insert(0, "point", i)
+            for k, v in o.length().items():
+                r[k] = v
+            rows.append(r)
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    table = pd.concat(rows, ignore_index=True)
+    table["key"] = table["key"].astype(str)
+    cross = _crossings(table, vary, tgt) if tgt else None
+    res = SweepResult(ruleset, vary, base.describe(), table, cross, tgt, games,
+                      {"precision": eps, "points": prec} if eps else None,
+                      main_group=main_group(base))
+    if out is not None:
+        res.save(out)
+    return res
+
+
+def _outcome_width(o: Outcome) -> float:
+    r = o.rates()
+    return float(np.nanmax(stats.half_width(r["win_rate"], r["ci_low"], r["ci_high"])))

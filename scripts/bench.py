@@ -1,0 +1,131 @@
+"""Benchmarks: print speed figures for every registered ruleset.
+
+    python scripts/bench.py                 # everything (about two minutes)
+    python scripts/bench.py --quick         # kernel speeds only
+    python scripts/bench.py --games 200000  # games per kernel measurement
+
+Figures printed:
+- games/s and ns per player-turn (one turn of one seat) for each benchmark
+  configuration a ruleset declares in ``spec.extra["bench"]``, on 1 thread and
+  on all threads, and the scaling between them;
+- talisman: 1,000,000 greedy 2-player games, wall time after compilation;
+- cold compile (empty numba cache) and cached start of a whole
+  ``balance run talisman --games 1000`` process;
+- peak memory (max RSS) of a ``balance run talisman --games 1000000`` process;
+- speed-up of the kernel over the pure-Python reference implementation.
+
+The machines are shared and noisy: compare figures as ratios within one run.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import numba
+import numpy as np
+
+import balance
+from balance.core import registry
+from balance.core.runner import play_range, setup
+
+
+def kernel_speed(name, cfg, games, threads, repeats=3):
+    numba.set_num_threads(threads)
+    s = setup(name, seed=12345, players=cfg["players"], policies=cfg["policies"],
+              params=cfg.get("params"))
+    play_range(s, 0, 2000, progress=False)          # compile / warm up
+    best = None
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        b = play_range(s, 0, games, progress=False)
+        dt = time.perf_counter() - t0
+        best = dt if best is None else min(best, dt)
+    turns = int(b.games[:, 1].sum())
+    return games / best, best / turns * 1e9, best, turns / games
+
+
+def run_process(args, env=None):
+    t0 = time.perf_counter()
+    p = subprocess.run(args, capture_output=True, text=True, env=env)
+    dt = time.perf_counter() - t0
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed:\n{p.stderr}")
+    return dt
+
+
+def peak_rss_mb(args):
+    """Max RSS of a child process in MiB (ru_maxrss is KiB on Linux)."""
+    code = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, "
+            "capture_output=True); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                         check=True).stdout
+    return int(out.strip()) / 1024
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=200_000, help="games per kernel measurement")
+    ap.add_argument("--quick", action="store_true", help="kernel speeds only")
+    args = ap.parse_args()
+    nthreads = numba.config.NUMBA_NUM_THREADS
+    print(f"balance {balance.__version__}, numba {numba.__version__}, {os.cpu_count()} cpus, "
+          f"{nthreads} numba threads")
+    print(f"{'configuration':<28} {'threads':>7} {'games/s':>12} {'ns/turn':>9} {'turns/game':>10}")
+    for name in registry.names():
+        spec = registry.get(name)
+        for cfg in spec.extra.get("bench", []):
+            g = args.games
+            r1 = kernel_speed(name, cfg, g, 1)
+            rn = kernel_speed(name, cfg, g, nthreads)
+            for t, r in ((1, r1), (nthreads, rn)):
+                print(f"{cfg['label']:<28} {t:>7} {r[0]:>12,.0f} {r[1]:>9.1f} {r[3]:>10.1f}")
+            print(f"{'':<28} scaling 1 -> {nthreads} threads: {rn[0] / r1[0]:.2f}x")
+    if args.quick:
+        return
+
+    numba.set_num_threads(nthreads)
+    s = setup("talisman", seed=1, players=2, policies=["greedy"])
+    play_range(s, 0, 1000, progress=False)
+    t0 = time.perf_counter()
+    play_range(s, 0, 1_000_000, progress=False)
+    print(f"talisman 1,000,000 greedy 2-player games: {time.perf_counter() - t0:.2f} s wall "
+          f"({nthreads} threads, after compilation)")
+
+    exe = [sys.executable, "-m", "balance.cli"] if False else ["balance"]
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(tmp, "cache"))
+        cold = run_process(exe + ["run", "talisman", "--games", "1000", "--out",
+                                  os.path.join(tmp, "a")], env)
+        warm = min(run_process(exe + ["run", "talisman", "--games", "1000", "--out",
+                                      os.path.join(tmp, "b")], env) for _ in range(3))
+        print(f"`balance run talisman --games 1000` process: cold (empty numba cache) "
+              f"{cold:.2f} s, cached start {warm:.2f} s; compile time ~{cold - warm:.2f} s")
+        mb = peak_rss_mb(exe + ["run", "talisman", "--games", "1000000", "--out",
+                                os.path.join(tmp, "c")])
+        print(f"peak memory of `balance run talisman --games 1000000` (writes all tables): "
+              f"{mb:,.0f} MiB")
+
+    try:
+        from balance.rulesets.talisman import reference
+    except ImportError:
+        print("reference implementation not available")
+        return
+    numba.set_num_threads(1)
+    values = s.values
+    n_ref = 2000
+    t0 = time.perf_counter()
+    for g in range(n_ref):
+        reference.play(values, 1, g, 2, ["greedy", "greedy"])
+    t_ref = (time.perf_counter() - t0) / n_ref
+    r1 = kernel_speed("talisman", {"players": 2, "policies": ["greedy"]}, args.games, 1)
+    print(f"pure-Python reference: {1 / t_ref:,.0f} games/s; kernel on 1 thread "
+          f"{r1[0]:,.0f} games/s: {r1[0] * t_ref:,.0f}x faster")
+
+
+if __name__ == "__main__":
+    main()
