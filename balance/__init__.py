@@ -20,3 +20,7 @@ def replay(ruleset: str, game: int, seed: int = 0, players=None, policies=None,
     from .core.replay import replay_text
     return replay_text(ruleset, game=game, seed=seed, players=players,
                        policies=policies, params=params)
+
+from .workflow import cards, compare, matchups, report, run_precise, sweep  # noqa: E402
+
+__all__ += ["sweep", "compare", "cards", "matchups", "run_precise", "report"]

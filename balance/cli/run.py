@@ -11,10 +11,24 @@ from .show import print_summary
 @click.option("--out", "-o", default=None, type=click.Path(file_okay=False),
               help="Write games.parquet, seats.parquet, cards.csv, summary.json here.",
               show_default="out/RULESET")
+@click.option("--precision", default=None, type=float, metavar="EPS",
+              help="Play batches until every win-rate interval is narrower than +/-EPS "
+                   "(--games is the first batch).")
+@click.option("--max-games", default=None, type=int,
+              help="Upper bound on games with --precision.", show_default="2,000,000")
 @pass_run
-def command(ruleset, run, out):
+def command(ruleset, run, out, precision, max_games):
     """Play games of RULESET and print win rates, lengths and end reasons."""
-    result = simulate(ruleset, **run)
-    print_summary(result)
+    if precision is None and max_games is None:
+        result = simulate(ruleset, **run)
+        print_summary(result)
+    else:
+        from ..workflow.adaptive import describe, run_precise
+        if precision is None:
+            from ..core.errors import BalanceError
+            raise BalanceError("--max-games needs --precision EPS")
+        result, info = run_precise(ruleset, precision, max_games, **run)
+        print_summary(result)
+        click.echo(describe(info))
     path = result.save(out or f"out/{ruleset}")
     click.echo(f"tables written to {path}/")

@@ -43,12 +43,12 @@ def rate_band(ax, x, rate, low, high, label=None, color=None, marker="o"):
 
 
 def sweep_axes(ax, df, x: str, series: str = "key", target: float | None = None,
-               title: str | None = None, interval_name: str = "95% Wilson"):
+               title: str | None = None, interval_name: str = "95% Wilson", prefix: str = ""):
     """Win rate against ``x`` for each value of ``series`` in a tidy table
     with columns win_rate, ci_low, ci_high."""
     for name, sub in df.groupby(series, sort=True, observed=True):
         sub = sub.sort_values(x)
-        rate_band(ax, sub[x], sub["win_rate"], sub["ci_low"], sub["ci_high"], label=str(name))
+        rate_band(ax, sub[x], sub["win_rate"], sub["ci_low"], sub["ci_high"], label=f"{prefix}{name}")
     set_scale(ax, df[x].unique())
     if target is not None:
         ax.axhline(target, color="k", ls=":", lw=1)

@@ -243,8 +243,9 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
         sig = cres.table[cres.table["significant"]]
         top = sig.head(3)
         if len(top):
-            items = [f"{t.kind} ({t.change * 100:+.1f} points "
-                     f"{ci(t.change_low, t.change_high, sign=True)})" for t in top.itertuples()]
+            items = [f"{t.kind} ({t.change * 100:+.1f} points, 95% interval "
+                     f"[{t.change_low * 100:+.1f}, {t.change_high * 100:+.1f}])"
+                     for t in top.itertuples()]
             findings.append("Cards whose removal changes their holders' win rate the most: "
                             + "; ".join(items) + f" ({len(sig)} of {len(cres.table)} kinds "
                             f"significant after {cres.correction}; negative = the card helps "

@@ -137,7 +137,7 @@ class SweepResult:
                 sub = sub[sub[k] == v]
             title = ", ".join(f"{k}={v}" for k, v in zip(others, combo)) or None
             plots.sweep_axes(ax, sub, key, target=self.target[2] if self.target else None,
-                             title=title)
+                             title=title, prefix="seat " if group == "seat" else "")
         for j in range(len(combos), nrows * ncols):
             axes[j // ncols][j % ncols].axis("off")
         fig.suptitle(f"{self.ruleset}: win rate by {group} vs {key}", fontsize=10)

@@ -66,6 +66,7 @@ Q_HEAL = PIDX["heal_value"]
 Q_KILL = PIDX["kill_bonus"]
 Q_SKILL = PIDX["skill_cost"]
 Q_JEV = PIDX["judgment_min_ev"]
+Q_OVER = PIDX["overkill_value"]
 
 # --- seat state columns ----------------------------------------------------
 (C_HP, C_MAXHP, C_ALIVE, C_RANK, C_SUIT, C_KEY, C_HN, C_GEN, C_TEAM, C_POL,
@@ -422,14 +423,19 @@ def judgment_ev(S, Z, ip, pp, p):
 
 @njit(cache=True, inline="always")
 def hit_value(S, Z, pp, t, amount):
-    if S[t, C_IMM] > 0 or amount <= 0:
+    """Greedy's value of sending ``amount`` at t: damage up to its HP, a kill
+    bonus (+ rank in v2) and ``overkill_value`` per doubling beyond its HP
+    (harder to cancel); sending damage at an immune seat only invites it back."""
+    if amount <= 0:
         return 0.0
+    if S[t, C_IMM] > 0:
+        return -1.0
     hp = S[t, C_HP]
     if amount >= hp:
-        v = hp + pp[Q_KILL]
+        v = hp + pp[Q_KILL] + pp[Q_OVER] * np.log2(amount / max(hp, 1))
         if Z[Z_V] == 2:
             v += S[t, C_RANK]
-        return float(v)
+        return v
     return float(amount)
 
 
@@ -1175,48 +1181,60 @@ def run_batch(seed, start, n_games, P, pol, ip, pp, PT, PID, check, games, seats
                                   check)
 
 
+# --- the one non-parallel entry point: replay, scenario tests -----------------------------
+# (a single entry keeps numba's compile time down: every top-level function
+# re-optimises the whole call graph)
+M_GAME, M_TURN, M_EXCHANGE, M_JUDGMENT, M_RUN, M_NEXT, M_GENERAL, M_CHECK, M_SAT, M_INIT = range(10)
+
+
 @njit(cache=True)
+def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, tr, masks, counts,
+          grow, srow, a, b, c):
+    """``mode`` M_GAME: play game ``game`` of ``seed`` (trace when ``a``);
+    M_TURN: one turn of seat a; M_EXCHANGE: a sends c damage at b;
+    M_JUDGMENT: seat a calls Judgment; M_RUN: play on from turn b with seat a
+    to move (check mode); M_NEXT: next seat after key a; M_GENERAL: make seat
+    a's identity card b its character; M_CHECK: broken invariants now;
+    M_SAT: saturating a x b (in grow[0]) and a + b (in grow[1]); M_INIT: deal
+    game ``game`` of ``seed`` (trace when ``a``) without playing it."""
+    P = S.shape[0]
+    if mode == M_GAME:
+        return play_game(seed, game, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script,
+                         grow, srow, masks, counts, tr, a == 1, False)
+    if mode == M_TURN:
+        play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a)
+        end_turn(S, Z, tr, a)
+        return 0
+    if mode == M_EXCHANGE:
+        n = exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, b, c)
+        resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID)
+        return n
+    if mode == M_JUDGMENT:
+        return judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a)
+    if mode == M_RUN:
+        return run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, True,
+                        a, b, grow, srow)
+    if mode == M_NEXT:
+        q, w = next_turn(S, Z, a)
+        return q * 2 + (1 if w else 0)
+    if mode == M_GENERAL:
+        S[a, C_GEN] = b
+        init_general(S, Z, ip, a)
+        return 0
+    if mode == M_CHECK:
+        return check_state(S, pile, Z)
+    if mode == M_INIT:
+        init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, a == 1)
+        return 0
+    if mode == M_SAT:
+        grow[0] = sat_mul(a, b)
+        grow[1] = sat_add(min(a, SAT), min(b, SAT))
+        return 0
+    return -1
+
+
 def trace_one(seed, game, P, pol, ip, pp, PT, PID, games, seats, masks, counts, tr):
     st, S, pile, Z, acts, script = work(P)
-    play_game(seed, game, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script,
-              games[0], seats[0], masks[0], counts[0], tr, True, False)
+    entry(M_GAME, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, tr, masks[0],
+          counts[0], games[0], seats[0], 1, 0, 0)
     return Z[Z_TR]
-
-
-# --- entry points for scenario tests (balance/rulesets/elite/scenario.py) -------------------
-@njit(cache=True)
-def k_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
-    play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p)
-    end_turn(S, Z, tr, p)
-
-
-@njit(cache=True)
-def k_exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
-    n = exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc)
-    resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID)
-    return n
-
-
-@njit(cache=True)
-def k_judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
-    return judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p)
-
-
-@njit(cache=True)
-def k_next_turn(S, Z, key):
-    return next_turn(S, Z, key)
-
-
-@njit(cache=True)
-def k_init_general(S, Z, ip, p):
-    init_general(S, Z, ip, p)
-
-
-@njit(cache=True)
-def k_check(S, pile, Z):
-    return check_state(S, pile, Z)
-
-
-@njit(cache=True)
-def k_sat(a, b):
-    return sat_mul(a, b), sat_add(min(a, SAT), min(b, SAT))

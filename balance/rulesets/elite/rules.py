@@ -112,6 +112,9 @@ class PolicyParams:
                               bounds=(0.0, 100.0), sweep=(0.0, 0.5, 1.0, 2.0))
     kill_bonus: float = param(10.0, doc="greedy: value of damage that reaches the target's HP (plus the rank in v2)",
                               bounds=(0.0, 1e6), sweep=(0.0, 5.0, 10.0, 30.0))
+    overkill_value: float = param(0.5, doc="greedy: value of each doubling of damage beyond the target's HP "
+                                           "(a bigger hit is harder to cancel)",
+                                  bounds=(0.0, 1e6), sweep=(0.0, 0.5, 2.0))
     skill_cost: float = param(3.0, doc="greedy, v2 8: cost of spending one shield/control use",
                               bounds=(0.0, 1e6), sweep=(0.0, 3.0, 10.0))
     judgment_min_ev: float = param(0.0, doc="greedy, v2 9/10: trigger Judgment when its expected value "

@@ -1,0 +1,205 @@
+"""Set up an exact Magic Elite position and play from it (rulebook scenario
+tests, notebooks).
+
+>>> t = Table(players=2, params={"version": 1}, policies="script")
+>>> t.identity(0, "S10"); t.identity(1, "H7")
+>>> t.arrange(hands={0: ["DK"], 1: ["S2"]}, deck=["C3"] * 10)
+>>> t.script((0, "DK", 1))          # seat 0 plays ♦K at seat 1
+>>> t.turn(0); print("\\n".join(t.lines()))
+
+Cards are written suit letter + rank (``SA``, ``H5``, ``DK``; S H C D = ♠ ♥ ♣ ♦),
+runs as one suit letter and its ranks (``HA23``), identities as suit letter
++ rank (``S10``, ``H9``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import kernel as K
+from . import rules
+from .replay import format_trace
+
+SUIT_LETTERS = "SHCD"
+
+
+def kind(card: str) -> int:
+    card = card.strip().upper()
+    return SUIT_LETTERS.index(card[0]) * 9 + rules.RANKS.index(card[1:])
+
+
+def ident(card: str) -> int:
+    card = card.strip().upper()
+    return (int(card[1:]) - 7) * 4 + SUIT_LETTERS.index(card[0])
+
+
+OPTIONS = {"": K.O_NONE, "judgment": K.O_JUDG, "frame": K.O_FRAME, "shield": K.O_SHIELD,
+           "control": K.O_CONTROL}
+
+
+class Table:
+    """One game's arrays, dealt normally by ``init_game`` and then edited."""
+
+    def __init__(self, players: int = 2, params: dict | None = None, policies="greedy",
+                 seed: int = 0, game: int = 0, trace: int = 200_000):
+        from . import SPEC, vectors
+        self.values = SPEC.space.resolve(params)
+        SPEC.check_values(self.values, players)
+        self.P = players
+        if isinstance(policies, str):
+            policies = [policies] * players
+        self.policies = list(policies)
+        ids = {**rules.POLICIES, "script": rules.POLICY_SCRIPT}
+        self.pol = np.array([ids[p] for p in self.policies], np.int64)
+        self.ip, self.pp, self.PT, self.PID = vectors(self.values)
+        self.st, self.S, self.pile, self.Z, self.acts, _ = K.work(players)
+        self.script_rows = np.full((256, 4), -1, np.int64)
+        self.n_script = 0
+        self.tr = np.zeros((trace, 8), np.int64)
+        self.masks = np.zeros((players, 2, 1), np.uint64)
+        self.counts = np.zeros((2, rules.N_KINDS), np.int64)
+        self.grow = np.zeros(K.NG, np.int64)
+        self.srow = np.zeros((players, K.NSEAT), np.int64)
+        self.seed, self.game = np.uint64(seed), np.int64(game)
+        self._call(K.M_INIT, 1)
+        self.mark = 0
+
+    # --- setting up -------------------------------------------------------
+    def identity(self, p: int, *cards: str, hp: int | None = None, max_hp: int | None = None):
+        """Give seat p these identity cards (v2: its generals in order) and
+        make the first its active character at full HP."""
+        S = self.S
+        for j, c in enumerate(cards):
+            S[p, K.C_G + j] = ident(c)
+        self._call(K.M_GENERAL, p, 0)
+        S[p, K.C_ROLE] = S[p, K.C_RANK]
+        S[p, K.C_ROLESUIT] = S[p, K.C_SUIT]
+        if max_hp is not None:
+            S[p, K.C_MAXHP] = max_hp
+            S[p, K.C_HP] = max_hp
+        if hp is not None:
+            S[p, K.C_HP] = hp
+
+    def arrange(self, hands: dict[int, list[str]], deck: list[str] | None = None):
+        """Set every hand exactly and the top of the deck (``deck[-1]`` is
+        drawn first); every other card goes below, in a fixed order."""
+        nd = self.values["n_decks"]
+        pool = np.full(36, nd, np.int64)
+        for cards in hands.values():
+            for c in cards:
+                pool[kind(c)] -= 1
+        top = [kind(c) for c in (deck or [])]
+        for k in top:
+            pool[k] -= 1
+        if (pool < 0).any():
+            raise ValueError("more copies of a card than the decks hold")
+        rest = [k for k in range(36) for _ in range(pool[k])]
+        S = self.S
+        for p in range(self.P):
+            for k in range(36):
+                S[p, K.C_H + k] = 0
+            for s in range(4):
+                S[p, K.C_M + s] = 0
+            S[p, K.C_HN] = 0
+            for c in hands.get(p, []):
+                K.add_card(S, p, kind(c))
+        order = rest + top
+        self.pile[0, :len(order)] = order
+        self.Z[K.Z_DECK] = len(order)
+        self.Z[K.Z_DISC] = 0
+        self.mark = int(self.Z[K.Z_TR])
+
+    def script(self, *rows):
+        """Script rows for seats with the ``script`` policy, in decision order:
+        ``(seat, play, target)`` for a turn or revive, ``(seat, play, None,
+        option, option_target)`` for a response; the seat is only for
+        readability. ``play`` is a run like ``"HA23"``."""
+        for row in rows:
+            _, play, target, option, ot = tuple(row) + (None,) * (5 - len(row))
+            opt = OPTIONS[option or ""]
+            ot = -1 if ot is None else ot
+            r = self.script_rows[self.n_script]
+            r[0] = self.play(play)
+            r[1] = -1 if target is None else target
+            r[2] = opt
+            r[3] = ot
+            self.n_script += 1
+
+    def play(self, run: str) -> int:
+        run = run.strip().upper()
+        s = SUIT_LETTERS.index(run[0])
+        ranks, i = [], 1
+        while i < len(run):
+            for r in sorted(rules.RANKS, key=len, reverse=True):
+                if run[i:].startswith(r):
+                    ranks.append(rules.RANKS.index(r))
+                    i += len(r)
+                    break
+            else:
+                raise ValueError(f"bad run {run!r}")
+        k = int(self.PID[s, ranks[0], ranks[-1]])
+        if k < 0 or len(ranks) != ranks[-1] - ranks[0] + 1:
+            raise ValueError(f"{run!r} is not a legal run")
+        return k
+
+    # --- playing --------------------------------------------------------------
+    def _call(self, mode, a=0, b=0, c=0) -> int:
+        return int(K.entry(mode, self.seed, self.game, self.pol, self.ip, self.pp, self.PT,
+                           self.PID, self.st, self.S, self.pile, self.Z, self.acts,
+                           self.script_rows, self.tr, self.masks, self.counts, self.grow,
+                           self.srow, np.int64(a), np.int64(b), np.int64(c)))
+
+    def turn(self, p: int):
+        """One turn of seat p (the turn counter moves on by one)."""
+        self.Z[K.Z_TURN] += 1
+        self._call(K.M_TURN, p)
+        return self
+
+    def exchange(self, a: int, d: int, incoming: int) -> int:
+        """a sends ``incoming`` damage at d; returns the number of responses."""
+        return self._call(K.M_EXCHANGE, a, d, incoming)
+
+    def judgment(self, p: int) -> int:
+        """Seat p calls Judgment; returns the bitmask of seats whose general died."""
+        return self._call(K.M_JUDGMENT, p)
+
+    def next_turn(self, p: int) -> tuple[int, bool]:
+        """Seat after p in turn order, and whether a new round starts."""
+        r = self._call(K.M_NEXT, self.S[p, K.C_KEY])
+        return r // 2, bool(r % 2)
+
+    def run(self, cur: int, turns: int = 0):
+        """Play on to the end of the game (check mode); returns (game row,
+        seat rows, broken invariants)."""
+        err = self._call(K.M_RUN, cur, turns)
+        return self.grow.copy(), self.srow.copy(), err
+
+    # --- reading ----------------------------------------------------------------
+    def hp(self, p: int) -> int:
+        return int(self.S[p, K.C_HP])
+
+    def max_hp(self, p: int) -> int:
+        return int(self.S[p, K.C_MAXHP])
+
+    def hand(self, p: int) -> int:
+        return int(self.S[p, K.C_HN])
+
+    def col(self, p: int, c: int) -> int:
+        return int(self.S[p, c])
+
+    def events(self, all: bool = False) -> np.ndarray:
+        """Trace rows since the last ``arrange`` (or all)."""
+        return self.tr[0 if all else self.mark:self.Z[K.Z_TR]]
+
+    def lines(self, all: bool = False) -> list[str]:
+        return format_trace(self.events(all), self.values, self.P, self.policies)
+
+    def script_errors(self) -> int:
+        return int(self.Z[K.Z_SERR])
+
+    def check(self) -> int:
+        return self._call(K.M_CHECK)
+
+    def saturating(self, a: int, b: int) -> tuple[int, int]:
+        """(a x b, a + b), saturating at 2**62."""
+        self._call(K.M_SAT, a, b)
+        return int(self.grow[0]), int(self.grow[1])
