@@ -553,6 +553,7 @@ def test_hand_limit_discard():
     values = values_with(hand_limit=3)
     g = ref_table(values, 2, policies=["greedy", "random"])
     g.seats[0].hand = cards("金1 金2 金3")
+    g.seats[0].array = cards("水1")              # each 金 would make a generating pair
     g.deck = [special(GAMBLE)]                  # value_gamble 0: greedy drops it
     g.fix_card_set()
     g.play_turn((R.PASS, 0, -1))
