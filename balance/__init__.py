@@ -21,6 +21,14 @@ def replay(ruleset: str, game: int, seed: int = 0, players=None, policies=None,
     return replay_text(ruleset, game=game, seed=seed, players=players,
                        policies=policies, params=params)
 
-from .workflow import cards, compare, matchups, report, run_precise, sweep  # noqa: E402
+_WORKFLOW = ("sweep", "compare", "cards", "matchups", "run_precise", "report")
+__all__ += list(_WORKFLOW)
 
-__all__ += ["sweep", "compare", "cards", "matchups", "run_precise", "report"]
+
+def __getattr__(name):
+    # the workflow pulls in matplotlib and statsmodels: import it on first use
+    # so that `import balance` (and every `balance run`) starts fast
+    if name in _WORKFLOW:
+        from . import workflow
+        return getattr(workflow, name)
+    raise AttributeError(f"module 'balance' has no attribute {name!r}")

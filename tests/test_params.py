@@ -56,3 +56,18 @@ def test_parse_assignment():
     for bad in ("hp", "=3", "hp="):
         with pytest.raises(BalanceError):
             parse_assignment(bad)
+
+
+def test_wilson_matches_statsmodels():
+    import numpy as np
+    from statsmodels.stats.proportion import proportion_confint
+
+    from balance.core.stats import wilson
+    k = np.array([0, 1, 5, 50, 99, 100, 3])
+    n = np.array([10, 10, 10, 100, 100, 100, 1000])
+    lo, hi = wilson(k, n)
+    slo, shi = proportion_confint(k, n, alpha=0.05, method="wilson")
+    np.testing.assert_allclose(lo, slo, atol=1e-12)
+    np.testing.assert_allclose(hi, shi, atol=1e-12)
+    lo, hi = wilson([3], [0])
+    assert np.isnan(lo[0]) and np.isnan(hi[0])

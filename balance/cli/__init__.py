@@ -13,7 +13,31 @@ import click
 from ..core.errors import BalanceError
 
 
+# Designer-workflow commands live in balance/cli/workflow.py and pull in
+# matplotlib and statsmodels; they are imported only when one is used, so that
+# `balance run` starts fast.
+LAZY = ("sweep", "compare", "cards", "matchups", "report")
+
+
 class Group(click.Group):
+    def list_commands(self, ctx):
+        return sorted(set(super().list_commands(ctx)) | set(self._lazy()))
+
+    def get_command(self, ctx, name):
+        cmd = super().get_command(ctx, name)
+        if cmd is None and name in self._lazy():
+            cmd = self._lazy()[name]
+        return cmd
+
+    def _lazy(self):
+        if not hasattr(self, "_lazy_cache"):
+            try:
+                from . import workflow
+                self._lazy_cache = {c.name: c for c in workflow.commands()}
+            except ImportError:
+                self._lazy_cache = {}
+        return self._lazy_cache
+
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         try:
             return super().main(args=args, prog_name=prog_name or "balance",
@@ -53,12 +77,6 @@ def _register():
     from . import params, replay, rulesets, run  # noqa: F401
     for mod in (rulesets, params, run, replay):
         cli.add_command(mod.command)
-    try:
-        from . import workflow  # designer workflow commands, when present
-        for c in workflow.commands():
-            cli.add_command(c)
-    except ImportError:
-        pass
 
 
 _register()

@@ -514,13 +514,18 @@ def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp, ban):
                 best_ct = ct
             if kill_ct < 0 and combo_kills(S, p, P, ct, a, target):
                 kill_ct = ct
+    fire = -1
     if pol == POL_PATIENT:
         if kill_ct >= 0:
-            return A_COMBO, kill_ct, target
-        if best_ct >= 0 and best_v >= pp[Q_MIN]:
-            return A_COMBO, best_ct, target
-    elif best_ct >= 0:
-        return A_COMBO, best_ct, target
+            fire = kill_ct
+        elif best_ct >= 0 and best_v >= pp[Q_MIN]:
+            fire = best_ct
+    else:
+        fire = best_ct
+    if fire >= 0:
+        if fire == FLUSH or fire == FOUR:
+            return A_COMBO, fire, -1
+        return A_COMBO, fire, target
     # 2. specials
     best_s = -1
     best_sv = 0.0
