@@ -72,3 +72,23 @@ def test_different_seeds_differ():
     a = balance.simulate("talisman", games=200, seed=1, players=2)
     b = balance.simulate("talisman", games=200, seed=2, players=2)
     assert not np.array_equal(a.batch.games, b.batch.games)
+
+
+def test_checkpointed_run_resumes_and_never_reuses_other_setups(tmp_path):
+    from balance.core.runner import setup_key
+    ck = tmp_path / "partial"
+    s = setup("talisman", seed=21, players=2, policies=["greedy", "random"])
+    whole = play_range(s, 0, 3000, progress=False)
+    first = play_range(s, 0, 3000, progress=False, chunk=1000, checkpoint=ck)
+    files = sorted((ck / setup_key(s)).glob("*.npz"))
+    assert len(files) == 3
+    _same(whole, first)
+    # an interrupted chunk (truncated file) is played again; others are loaded
+    files[1].write_bytes(b"garbage")
+    again = play_range(s, 0, 3000, progress=False, chunk=1000, checkpoint=ck)
+    _same(whole, again)
+    # another setup gets its own folder
+    s2 = setup("talisman", seed=22, players=2, policies=["greedy", "random"])
+    assert setup_key(s2) != setup_key(s)
+    other = play_range(s2, 0, 3000, progress=False, chunk=1000, checkpoint=ck)
+    assert not np.array_equal(other.games, whole.games)

@@ -1,3 +1,6 @@
+import shutil
+from pathlib import Path
+
 import click
 
 from ..core.runner import simulate
@@ -19,8 +22,10 @@ from .show import print_summary
 @pass_run
 def command(ruleset, run, out, precision, max_games):
     """Play games of RULESET and print win rates, lengths and end reasons."""
+    out = Path(out or f"out/{ruleset}")
+    partial = out / ".partial"        # finished chunks survive an interruption
     if precision is None and max_games is None:
-        result = simulate(ruleset, **run)
+        result = simulate(ruleset, checkpoint=partial, **run)
         print_summary(result)
     else:
         from ..workflow.adaptive import describe, run_precise
@@ -30,5 +35,6 @@ def command(ruleset, run, out, precision, max_games):
         result, info = run_precise(ruleset, precision, max_games, **run)
         print_summary(result)
         click.echo(describe(info))
-    path = result.save(out or f"out/{ruleset}")
+    path = result.save(out)
+    shutil.rmtree(partial, ignore_errors=True)
     click.echo(f"tables written to {path}/")

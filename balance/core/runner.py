@@ -135,13 +135,41 @@ def setup(ruleset: str, *, seed: int = 0, players: int | None = None, policies=N
     return Setup(spec, values, n, pols, check_seed(seed), ban)
 
 
+def setup_key(s: Setup) -> str:
+    """A short hash of everything that determines a run's games."""
+    import hashlib
+    text = json.dumps({**s.describe(), "balance_version": _version()}, sort_keys=True,
+                      default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _load_chunk(path: Path, a: int, b: int) -> Batch | None:
+    try:
+        with np.load(path) as z:
+            batch = Batch(a, z["games"], z["seats"], z["masks"], z["counts"])
+    except Exception:        # a chunk cut short by an interruption: play it again
+        return None
+    return batch if batch.n == b - a else None
+
+
 def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
-               check: bool = False, chunk: int = CHUNK, label: str = "") -> Batch:
+               check: bool = False, chunk: int = CHUNK, label: str = "",
+               checkpoint: str | os.PathLike | None = None) -> Batch:
     """Play games [start, stop) of a setup, in chunks, with a progress bar
-    that appears when the run lasts more than two seconds."""
+    that appears when the run lasts more than two seconds.
+
+    With ``checkpoint`` (a folder), every finished chunk is saved there under
+    the hash of the setup, and a re-run of the same setup (after an
+    interruption) loads the chunks already played instead of playing them
+    again; a different setup never reuses them. The caller removes the
+    folder once the run's results are saved."""
     parts = []
     ban = s.ban_vector
     bar = None
+    ckdir = None
+    if checkpoint is not None and not check:
+        ckdir = Path(checkpoint) / setup_key(s)
+        ckdir.mkdir(parents=True, exist_ok=True)
     if progress is not False and stop - start > chunk:
         from tqdm import tqdm
         bar = tqdm(total=stop - start, unit="game", unit_scale=True, delay=2.0,
@@ -149,9 +177,18 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     try:
         for a in range(start, stop, chunk):
             b = min(stop, a + chunk)
-            kw = {} if ban is None else {"ban": ban}
-            parts.append(s.spec.simulate_range(s.values, s.seed, a, b, s.n_players,
-                                               s.policy_ids, check, **kw))
+            path = ckdir / f"games-{a}-{b}.npz" if ckdir is not None else None
+            part = _load_chunk(path, a, b) if path is not None and path.exists() else None
+            if part is None:
+                kw = {} if ban is None else {"ban": ban}
+                part = s.spec.simulate_range(s.values, s.seed, a, b, s.n_players,
+                                             s.policy_ids, check, **kw)
+                if path is not None:
+                    tmp = path.with_suffix(".tmp.npz")
+                    np.savez(tmp, games=part.games, seats=part.seats, masks=part.masks,
+                             counts=part.counts)
+                    os.replace(tmp, path)
+            parts.append(part)
             if bar is not None:
                 bar.update(b - a)
     finally:
@@ -320,7 +357,8 @@ def _version() -> str:
 def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | None = None,
              policies=None, params: dict | None = None, *, start: int = 0,
              stop: int | None = None, threads: int | None = None,
-             progress: bool | None = None, ban: dict | None = None) -> Result:
+             progress: bool | None = None, ban: dict | None = None,
+             checkpoint: str | os.PathLike | None = None) -> Result:
     """Play ``games`` games (or the range [start, stop)) and return a Result.
 
     >>> r = simulate("talisman", games=10_000, seed=1, players=2,
@@ -333,7 +371,7 @@ def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | No
     if threads is not None:
         set_threads(threads)
     t0 = time.perf_counter()
-    batch = play_range(s, start, stop, progress=progress)
+    batch = play_range(s, start, stop, progress=progress, checkpoint=checkpoint)
     return Result(s, batch, time.perf_counter() - t0)
 
 
