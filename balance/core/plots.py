@@ -1,14 +1,16 @@
 """Plot helpers: each takes data and a matplotlib Axes and draws on it.
 
 The Agg backend is selected on import so that figures render headless (in
-tests, CI and reports). Every helper that draws a rate also draws its
+tests, CI and reports), except inside a notebook whose inline backend is
+already active. Every helper that draws a rate also draws its
 interval.
 """
 from __future__ import annotations
 
 import matplotlib
 
-matplotlib.use("Agg")
+if "inline" not in matplotlib.get_backend():
+    matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402

@@ -25,7 +25,7 @@ from ..core import plots, registry, stats
 from ..core.runner import check_count, machine, setup
 from .cards import cards as cards_fn
 from .matchups import matchups as matchups_fn
-from .outcome import main_group, play_result
+from .outcome import play_result
 from .store import PointStore
 from .sweep import sweep as sweep_fn
 
@@ -37,6 +37,13 @@ def pct(x, digits=1):
 def ci(lo, hi, digits=1, sign=False):
     f = (lambda v: f"{v:+.{digits}%}") if sign else (lambda v: f"{v:.{digits}%}")
     return f"[{f(lo)}, {f(hi)}]"
+
+
+def pts(x, lo, hi, digits=2):
+    """A difference of rates in percentage points with its interval."""
+    if x is None or np.isnan(x):
+        return "n/a"
+    return f"{x * 100:+.{digits}f} [{lo * 100:+.{digits}f}, {hi * 100:+.{digits}f}]"
 
 
 def md_table(df: pd.DataFrame) -> str:
@@ -171,7 +178,6 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     command = command or command_line(ruleset, out, games, seed, players, policies, params,
                            matchup_policies, sweep_games, cards_games)
     P = base.n_players
-    fair = 1.0 / P
 
     # --- main run -----------------------------------------------------------
     main = play_result(base, 0, games, st, progress=progress, label="main run")
@@ -305,26 +311,31 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
               f"the kind {'removed from the deck' if 'remove' in cres.mode.values() else 'never played'}. "
               f"Figure: {cres.method}.")
         doc.img(out / "cards.png", "interventional card power")
+    else:
+        doc.p(f"**Interventional** per-card power is not available: {ruleset} supports no card "
+              f"bans yet (`spec.ban_modes` is empty), so only the observational table follows.")
     doc.p("**Observational** (correlation, like draft analytics' GIH WR and IWD): the win rate "
           "of seats that drew or played a kind vs those that did not, from the main run; a "
           "card drawn more in long games or played by players already ahead shows power it "
-          "may not cause. Both kinds side by side (win-rate points, 95% intervals; "
+          "may not cause. Both kinds side by side (in win-rate points, with 95% intervals; "
           "`*` = interventional change significant):")
     c = cres.table if cres is not None else main.cards.assign(change=np.nan, change_low=np.nan,
                                                               change_high=np.nan, significant=False)
     rows = pd.DataFrame({
         "kind": c["kind"],
-        "interventional change": [f"{x * 100:+.2f} {ci(a, b, 1, True)}{' *' if s else ''}"
+        "interventional change": [f"{pts(x, a, b)}{' *' if s else ''}"
                                   for x, a, b, s in zip(c["change"], c["change_low"],
                                                         c["change_high"], c["significant"])],
         "win rate when drawn": c["wr_drawn"].map(pct),
-        "improvement when drawn": [f"{x * 100:+.2f} {ci(a, b, 1, True)}" for x, a, b in
+        "improvement when drawn": [pts(x, a, b) for x, a, b in
                                    zip(c["improvement_drawn"], c["improvement_drawn_low"],
                                        c["improvement_drawn_high"])],
         "improvement when played": [("n/a (never played)" if np.isnan(x) else
-                                     f"{x * 100:+.2f} {ci(a, b, 1, True)}") for x, a, b in
+                                     pts(x, a, b)) for x, a, b in
                                     zip(c["improvement_played"], c["improvement_played_low"],
                                         c["improvement_played_high"])]})
+    if cres is None:
+        rows = rows.drop(columns=["interventional change"])
     doc.table(rows)
     if mres is not None:
         doc.h(2, "Matchups")
