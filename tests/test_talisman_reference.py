@@ -56,6 +56,13 @@ CONFIGS = {
                    "start_hand": 4, "hand_limit": 1, "hp": 5}, 4,
                   ["random", "greedy", "patient", "random"], 150),
     "turn-cap": ({"max_turns": 12, "hp": 12}, 2, ["random", "patient"], 200),
+    "ban-remove": ({}, 3, ["random", "greedy", "patient"], 150),
+    "ban-forbid": ({}, 4, ["random", "greedy", "patient", "random"], 150),
+}
+# card bans (interventional per-card power) of some configs
+BANS = {
+    "ban-remove": {"thunder": "remove", "water-3": "remove", "fire-8": "remove"},
+    "ban-forbid": {"guard": "forbid", "wind": "forbid", "metal-1": "forbid", "earth-5": "forbid"},
 }
 
 TRACED = 12     # games per config whose whole event traces are compared
@@ -65,13 +72,13 @@ def ids(policies) -> np.ndarray:
     return np.array([SPEC.policies[p] for p in policies], dtype=np.int64)
 
 
-def first_divergence(values, seed, game, n_players, policies) -> str:
+def first_divergence(values, seed, game, n_players, policies, ban_vector=None, ban=None) -> str:
     """Where the kernel's trace and the reference's log of one game part."""
     V = values["values_per_element"]
-    _, tr = SPEC.trace_game(values, seed, game, n_players, ids(policies))
+    _, tr = SPEC.trace_game(values, seed, game, n_players, ids(policies), ban_vector)
     kernel = [tuple(int(x) for x in row) for row in tr]
     try:
-        ref = R.play(values, seed, game, n_players, policies, log=True)["events"]
+        ref = R.play(values, seed, game, n_players, policies, log=True, ban=ban)["events"]
     except AssertionError as e:       # the reference's own invariant checks
         return f"the reference broke an invariant: {e}"
     for i, (a, b) in enumerate(zip(kernel, ref)):
@@ -89,7 +96,8 @@ def run_config(name: str):
     """Play a config in both implementations; returns (mismatch messages,
     event-type coverage of the reference logs, number of games)."""
     over, P, policies, n = CONFIGS[name]
-    s = runner.setup("talisman", seed=SEED, players=P, policies=policies, params=over)
+    ban = BANS.get(name)
+    s = runner.setup("talisman", seed=SEED, players=P, policies=policies, params=over, ban=ban)
     batch = runner.play_range(s, 0, n, progress=False, check=True)
     values = s.values
     K = len(SPEC.card_kinds(values))
@@ -98,7 +106,7 @@ def run_config(name: str):
     plays = np.zeros(K, np.int64)
     coverage = Counter()
     for g in range(n):
-        res = R.play(values, SEED, g, P, policies, log=True)
+        res = R.play(values, SEED, g, P, policies, log=True, ban=ban)
         coverage.update(ev[0] for ev in res["events"])
         coverage.update(("combo", ev[3]) for ev in res["events"] if ev[0] == R.E_COMBO)
         coverage.update(("steal-empty",) for ev in res["events"]
@@ -117,7 +125,8 @@ def run_config(name: str):
             bad.append(f"game {g} (seed {SEED}, {P} players, {policies}, params {over}):\n"
                        f"  kernel    {batch.games[g].tolist()} {batch.seats[g].tolist()}\n"
                        f"  reference {game_row} {seat_rows}\n"
-                       f"  first divergence: {first_divergence(values, SEED, g, P, policies)}")
+                       f"  first divergence: "
+                       f"{first_divergence(values, SEED, g, P, policies, s.ban_vector, ban)}")
     if not (batch.counts[0] == draws).all() or not (batch.counts[1] == plays).all():
         bad.append(f"per-kind draw/play totals differ: kernel {batch.counts.tolist()}, "
                    f"reference {[draws.tolist(), plays.tolist()]}")
@@ -150,16 +159,19 @@ def test_exact_game_by_game(name):
 
 
 @pytest.mark.parametrize("name", ["2p-random-greedy", "3p-mixed", "4p-mixed", "specials",
-                                  "hp40-cap25", "tiny-deck", "turn-cap"])
+                                  "hp40-cap25", "tiny-deck", "turn-cap", "ban-forbid"])
 def test_event_traces_identical(name):
     """The whole event trace, row by row, for the first games of a config."""
     over, P, policies, _ = CONFIGS[name]
-    values = SPEC.space.resolve(over)
+    s = runner.setup("talisman", seed=SEED, players=P, policies=policies, params=over,
+                     ban=BANS.get(name))
+    values = s.values
     for g in range(TRACED):
-        b, tr = SPEC.trace_game(values, SEED, g, P, ids(policies))
+        b, tr = SPEC.trace_game(values, SEED, g, P, ids(policies), s.ban_vector)
         kernel = [tuple(int(x) for x in row) for row in tr]
-        res = R.play(values, SEED, g, P, policies, log=True)
-        assert kernel == res["events"], first_divergence(values, SEED, g, P, policies)
+        res = R.play(values, SEED, g, P, policies, log=True, ban=s.ban)
+        assert kernel == res["events"], first_divergence(values, SEED, g, P, policies,
+                                                         s.ban_vector, s.ban)
         # per-game per-kind counts from the one-game batch
         assert b.counts[0].tolist() == res["draws"]
         assert b.counts[1].tolist() == res["plays"]
@@ -200,3 +212,22 @@ def test_reference_rejects_broken_invariants():
     g.seats[1].hp += 1                          # HP rises without four symbols
     with pytest.raises(R.InvariantError):
         g.check_turn(0, (R.PASS, 0, -1), before)
+
+
+def test_bans_are_respected():
+    """A removed kind is never drawn; a forbidden kind is drawn but never
+    placed or cast, in both implementations."""
+    for name in ("ban-remove", "ban-forbid"):
+        over, P, policies, _ = CONFIGS[name]
+        s = runner.setup("talisman", seed=SEED, players=P, policies=policies, params=over,
+                         ban=BANS[name])
+        kinds = SPEC.card_kinds(s.values)
+        b = runner.play_range(s, 0, 100, progress=False)
+        ref = [R.play(s.values, SEED, g, P, policies, ban=s.ban) for g in range(100)]
+        for kind, mode in BANS[name].items():
+            k = kinds.index(kind)
+            assert b.counts[1, k] == 0 and sum(r["plays"][k] for r in ref) == 0
+            if mode == "remove":
+                assert b.counts[0, k] == 0 and sum(r["draws"][k] for r in ref) == 0
+            else:
+                assert b.counts[0, k] > 0

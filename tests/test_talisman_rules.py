@@ -586,6 +586,45 @@ def test_kernel_draw_reshuffles_then_skips():
     assert [g.draw(0) for _ in range(4)] == got[:3] + [None]
 
 
+# --- policies ------------------------------------------------------------------------
+def kernel_policy_choice(k: KernelTable, pol: str, p: int, hand: list):
+    """The kernel's greedy/patient choice for seat p in a KernelTable position."""
+    for i, c in enumerate(hand):
+        k.hand[p, i] = c
+    k.S[p, K.C_HN] = len(hand)
+    pp = to_kernel(SPEC.space.policy(k.values))[1]
+    kinds = len(SPEC.card_kinds(k.values))
+    args = [SPEC.policies[pol], k.S, k.hand, p, k.P, 5 * k.V, k.V, np.zeros(64, np.int64),
+            k.ip, pp]
+    if "ban" in K.choose_greedy.py_func.__code__.co_varnames:
+        args.append(np.zeros(kinds, np.int64))
+    return tuple(int(x) for x in K.choose_greedy(*args))
+
+
+def test_patient_holds_a_weak_combo():
+    """Heuristics, patient: holds the combo until it is worth at least
+    min_combo_value (9); greedy fires it at the lowest-HP opponent."""
+    k = KernelTable(DEFAULTS, 3)
+    k.place(0, "金1 水2")                                  # generating 2: 6 damage
+    k.S[1, K.C_HP], k.S[2, K.C_HP] = 12, 10
+    assert kernel_policy_choice(k, "greedy", 0, cards("木5")) == (K.A_COMBO, GENERATING, 2)
+    assert kernel_policy_choice(k, "patient", 0, cards("木5"))[0] == K.A_PLACE
+    k.S[2, K.C_HP] = 6                                     # now it kills: fire
+    assert kernel_policy_choice(k, "patient", 0, cards("木5")) == (K.A_COMBO, GENERATING, 2)
+
+
+def test_patient_fires_when_any_opponent_can_be_killed():
+    """Heuristics, patient: 'holds the combo until it is worth at least
+    min_combo_value, unless an opponent can be killed now'. Seat 1 has the
+    lowest HP but a guard; seat 2 (HP 5, no guard) dies to the 6-damage
+    generating combo now, so patient should fire it at seat 2."""
+    k = KernelTable(DEFAULTS, 3)
+    k.place(0, "金1 水2")
+    k.S[1, K.C_HP], k.S[1, K.C_GUARDS] = 3, 1
+    k.S[2, K.C_HP] = 5
+    assert kernel_policy_choice(k, "patient", 0, cards("木5")) == (K.A_COMBO, GENERATING, 2)
+
+
 # --- invariants over many games -------------------------------------------------------
 INVARIANT_RUNS = [
     (2, ["random"] * 2, {}), (2, ["greedy"] * 2, {}), (2, ["patient"] * 2, {}),
@@ -663,9 +702,8 @@ def replay_trace(tr, values: dict, policies: list) -> dict:
     deck, disc = NC, 0
     stats = {"flush_kills": 0, "steal_empty": 0, "gambles": 0, "limit_discards": 0, "outs": 0}
     rows = [tuple(int(x) for x in r) for r in tr]
-    turn, cur = 0, None
+    turn, cur, rounds = 0, None, 1
     i = 0
-    expect_draws = 0          # draws owed by a gamble
     turn_start_hp = None
 
     def conserve():
@@ -693,7 +731,11 @@ def replay_trace(tr, values: dict, policies: list) -> dict:
                 while not alive[nxt]:
                     nxt = (nxt + 1) % P
                 assert p == nxt, f"turn {tn}: seat {p} plays, expected {nxt}"
-            assert alive[p]
+                if nxt <= cur:
+                    rounds += 1
+            else:
+                assert p == 0, "seat 0 moves first"
+            assert alive[p] and a == rounds
             cur = p
             assert (b, c, d) == (hp[p], len(hands[p]), guards[p])
             turn_start_hp = list(hp)
@@ -726,8 +768,6 @@ def replay_trace(tr, values: dict, policies: list) -> dict:
             assert deck > 0
             deck -= 1
             hands[p].append(a)
-            if expect_draws:
-                expect_draws -= 1
         elif t == K.E_DISCARD:
             hands[p].remove(a)
             disc += 1
@@ -741,6 +781,8 @@ def replay_trace(tr, values: dict, policies: list) -> dict:
             disc += 1
             if a in (THUNDER, STEAL):
                 assert b != p and alive[b]
+            else:
+                assert b == -1
         elif t == K.E_PASS:
             if policies[p] == "random":
                 # random passes only when nothing is legal: no card to place or
@@ -748,6 +790,7 @@ def replay_trace(tr, values: dict, policies: list) -> dict:
                 assert not hands[p] and not R.find_combos(arrays[p], V)
         elif t == K.E_DAMAGE:
             # HP only falls here: the one place it rises is E_HEAL below
+            assert d == cur and p != cur
             if b:
                 assert guards[p] > 0
                 guards[p] -= 1
@@ -782,7 +825,9 @@ def replay_trace(tr, values: dict, policies: list) -> dict:
             assert a == len(hands[p])
             disc += a
             hands[p] = []
-            expect_draws = a
+            # then exactly as many draws by the gambler (reshuffles between)
+            after = [r for r in rows[i + 1:] if r[0] != K.E_RESHUFFLE][:a]
+            assert [(r[0], r[2]) for r in after] == [(K.E_DRAW, p)] * a
             stats["gambles"] += 1
         elif t == K.E_COMBO:
             found = R.find_combos(arrays[p], V)
@@ -826,13 +871,12 @@ def replay_trace(tr, values: dict, policies: list) -> dict:
                 assert living == [p]
             else:
                 assert p == -1 and len(living) > 1 and b == values["max_turns"]
-            assert b == turn <= values["max_turns"]
+            assert b == turn <= values["max_turns"] and c == rounds
             assert i == len(rows) - 1
         else:
             raise AssertionError(f"unknown event {rows[i]}")
         conserve()
         i += 1
-    assert expect_draws == 0
     assert rows and rows[-1][0] == K.E_END
     return stats
 
@@ -864,3 +908,37 @@ def test_kernel_traces_obey_the_rules():
     # the checks above were exercised, not vacuous
     for key in ("flush_kills", "steal_empty", "gambles", "limit_discards", "outs"):
         assert totals[key] > 0, key
+
+
+def test_trace_replay_catches_corruption():
+    """The re-play is not vacuous: corrupting one fact of a genuine trace
+    (a damage amount, a lost discard, a heal above the cap, a short
+    reshuffle, a turn out of order) makes it fail."""
+    values = values_with(hand_limit=4, copies_gamble=8, value_gamble=1.0)
+    pols = ["random", "greedy", "patient"]
+    needed = (K.E_DAMAGE, K.E_DISCARD, K.E_RESHUFFLE, K.E_HEAL)
+    for game in range(100):
+        _, tr = SPEC.trace_game(values, 4, game, 3, policy_ids(pols))
+        if all((tr[:, 0] == t).any() for t in needed):
+            break
+    else:
+        pytest.fail("no trace with every event needed")
+    replay_trace(tr, values, pols)
+    first = {t: int(np.flatnonzero(tr[:, 0] == t)[0]) for t in needed}
+    second_turn = int(np.flatnonzero(tr[:, 0] == K.E_TURN)[1])
+
+    def bumped(row, col, by):
+        m = tr.copy()
+        m[row, col] += by
+        return m
+
+    corrupted = [
+        bumped(first[K.E_DAMAGE], 3, 1),                 # damage amount
+        np.delete(tr, first[K.E_DISCARD], axis=0),       # a discard goes missing
+        bumped(first[K.E_HEAL], 3, 30),                  # heal past the cap
+        bumped(first[K.E_RESHUFFLE], 3, -1),             # reshuffle short of the pile
+        bumped(second_turn, 2, 1),                       # the wrong seat plays
+    ]
+    for m in corrupted:
+        with pytest.raises((AssertionError, ValueError)):
+            replay_trace(m, values, pols)

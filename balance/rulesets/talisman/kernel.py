@@ -295,15 +295,15 @@ def combo_value(S, p, P, ct, amount, target, ip, pp):
 
 
 @njit(cache=True, inline="always")
-def combo_kills(S, p, P, ct, amount, target):
+def combo_victim(S, p, P, ct, amount):
+    """An opponent this combo would put out now (unguarded, HP <= damage):
+    the first such seat in seat order, or -1. Four symbols kills nobody."""
     if ct == FOUR or amount <= 0:
-        return False
-    if ct == FLUSH:
-        for q in range(P):
-            if q != p and S[q, C_ALIVE] == 1 and S[q, C_GUARDS] == 0 and S[q, C_HP] <= amount:
-                return True
-        return False
-    return S[target, C_GUARDS] == 0 and S[target, C_HP] <= amount
+        return -1
+    for q in range(P):
+        if q != p and S[q, C_ALIVE] == 1 and S[q, C_GUARDS] == 0 and S[q, C_HP] <= amount:
+            return q
+    return -1
 
 
 @njit(cache=True, inline="always")
@@ -505,6 +505,7 @@ def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp, ban):
     best_ct = -1
     best_v = 0.0
     kill_ct = -1
+    kill_t = -1
     for ct in range(5):
         if sizes[ct] > 0:
             a = combo_amount(ct, sizes[ct], ip)
@@ -512,12 +513,15 @@ def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp, ban):
             if v > best_v:
                 best_v = v
                 best_ct = ct
-            if kill_ct < 0 and combo_kills(S, p, P, ct, a, target):
-                kill_ct = ct
+            if kill_ct < 0:
+                kill_t = combo_victim(S, p, P, ct, a)
+                if kill_t >= 0:
+                    kill_ct = ct
     fire = -1
     if pol == POL_PATIENT:
         if kill_ct >= 0:
             fire = kill_ct
+            target = kill_t
         elif best_ct >= 0 and best_v >= pp[Q_MIN]:
             fire = best_ct
     else:

@@ -33,7 +33,14 @@ records, the reference makes the kernel's choice; these choices are:
   thief (per-card "drawn" tables); casts and placements count as played;
 - a damage instance of 0 (e.g. ``thunder_damage=0``) is no damage: it does
   not consume a guard;
-- ``damage_dealt`` adds the full amount of each unguarded damage instance.
+- ``damage_dealt`` adds the full amount of each unguarded damage instance;
+- the target of an action without one (wind, guard, gamble, straight flush,
+  four symbols) is logged as -1.
+
+Card bans (interventional per-card power, as the kernel's ``ban``): a
+"remove"d kind is left out of the unshuffled deck; a "forbid"den kind stays
+in the deck but no policy places or casts it (it can still be drawn, stolen
+and discarded).
 
 The three policies are defined exactly as the kernel defines them (same
 candidate orders, tie-breaks, targets and discard choices); see
@@ -187,7 +194,8 @@ class Game:
     hand and call the action methods (:meth:`place`, :meth:`cast`,
     :meth:`fire`, :meth:`play_turn`) directly."""
 
-    def __init__(self, values: dict, n_players: int, policies, rng=None, log: bool = False):
+    def __init__(self, values: dict, n_players: int, policies, rng=None, log: bool = False,
+                 ban: dict | None = None):
         self.values = values
         self.V = values["values_per_element"]
         self.NB = 5 * self.V                      # basic cards are ids 0..NB-1
@@ -209,7 +217,15 @@ class Game:
         self.current = 0
         self.total_combos = 0
         self.total_casts = 0
-        K = len(card_kinds(values))
+        kinds = card_kinds(values)
+        K = len(kinds)
+        # card bans (interventional per-card power): kind -> "remove" (taken
+        # out of the deck) or "forbid" (stays in the deck, no policy plays it)
+        self.ban = {}
+        for kind, mode in (ban or {}).items():
+            if mode not in ("remove", "forbid"):
+                raise ValueError(f"unknown ban mode {mode!r}")
+            self.ban[kinds.index(kind) if isinstance(kind, str) else int(kind)] = mode
         self.draws = [0] * K                      # per card kind, all seats
         self.plays = [0] * K
         self.events = [] if log else None
@@ -223,6 +239,10 @@ class Game:
 
     def is_basic(self, card: int) -> bool:
         return card < self.NB
+
+    def playable(self, card: int) -> bool:
+        """Whether policies may place or cast this card (not forbidden)."""
+        return self.ban.get(card) != "forbid"
 
     def opponents(self, p: int) -> list:
         """Living opponents of ``p`` in seat order."""
@@ -243,7 +263,7 @@ class Game:
     # --- setup ------------------------------------------------------------
     def setup(self):
         """Shuffle the deck once and deal ``start_hand`` cards seat by seat."""
-        self.deck = deck_list(self.values)
+        self.deck = [c for c in deck_list(self.values) if self.ban.get(c) != "remove"]
         self.fix_card_set()
         self.rng.shuffle(self.deck)
         for p in range(self.P):
@@ -492,7 +512,8 @@ class Game:
         for q, seat in enumerate(self.seats):
             if seat.hp > hp_before[q]:
                 if not (q == p and action[0] == COMBO and action[1] == FOUR):
-                    raise InvariantError(f"turn {self.turn}: seat {q}'s HP rose without four symbols")
+                    raise InvariantError(f"turn {self.turn}: seat {q}'s HP rose "
+                                         f"without four symbols")
                 if cap and seat.hp > cap:
                     raise InvariantError(f"turn {self.turn}: seat {q}'s HP rose above hp_cap")
 
@@ -547,13 +568,16 @@ def combo_value(game: Game, p: int, kind: int, amount: int, target: int) -> floa
     return float(amount)
 
 
-def combo_kills(game: Game, p: int, kind: int, amount: int, target: int) -> bool:
-    """Whether firing now puts an (unguarded) opponent out: any opponent for
-    a straight flush, the target otherwise."""
+def combo_victim(game: Game, p: int, kind: int, amount: int) -> int:
+    """An opponent this combo would put out now (no guard, HP <= damage): the
+    first such seat in seat order, or -1. A straight flush hits them all; a
+    targeted combo would be aimed at that opponent; four symbols kills nobody."""
     if kind == FOUR or amount <= 0:
-        return False
-    victims = game.opponents(p) if kind == FLUSH else [target]
-    return any(game.seats[q].guards == 0 and game.seats[q].hp <= amount for q in victims)
+        return -1
+    for q in game.opponents(p):
+        if game.seats[q].guards == 0 and game.seats[q].hp <= amount:
+            return q
+    return -1
 
 
 def placement_score(game: Game, p: int, card: int) -> int:
@@ -585,11 +609,12 @@ def legal_actions(game: Game, p: int) -> list:
     """Every distinct legal action except pass, in a fixed order: place each
     basic card (hand order); cast each special kind held (thunder and steal
     once per living opponent); fire each available combo type (generating,
-    overcoming and chaos once per living opponent)."""
+    overcoming and chaos once per living opponent). Forbidden kinds (a
+    ``ban``) are never placed or cast."""
     seat = game.seats[p]
-    actions = [(PLACE, c, -1) for c in seat.hand if game.is_basic(c)]
+    actions = [(PLACE, c, -1) for c in seat.hand if game.is_basic(c) and game.playable(c)]
     for s in range(5):
-        if game.NB + s in seat.hand:
+        if game.NB + s in seat.hand and game.playable(game.NB + s):
             if s in (THUNDER, STEAL):
                 actions += [(CAST, s, q) for q in game.opponents(p)]
             else:
@@ -618,28 +643,35 @@ def choose_greedy(game: Game, p: int, patient: bool = False):
     reachable; ties go to the first in type / special / hand order. Target:
     the lowest-HP opponent (steal: the lowest-HP opponent holding cards).
 
-    patient: fires a combo that kills (the first such type) at once, otherwise
-    only when its value reaches ``min_combo_value``."""
+    patient: fires a combo that kills an opponent now (the first such type,
+    aimed at the first such opponent in seat order) at once, otherwise only
+    when its value reaches ``min_combo_value``."""
     seat = game.seats[p]
     target = lowest_hp_opponent(game, p)
-    best_kind, best_value, kill_kind = -1, 0.0, -1
+    best_kind, best_value, kill_kind, victim = -1, 0.0, -1, -1
     for kind, combo in sorted(game.combos(p).items()):
         amount = combo_amount(game.values, kind, combo.size)
         value = combo_value(game, p, kind, amount, target)
         if value > best_value:
             best_kind, best_value = kind, value
-        if kill_kind < 0 and combo_kills(game, p, kind, amount, target):
-            kill_kind = kind
+        if kill_kind < 0:
+            victim = combo_victim(game, p, kind, amount)
+            if victim >= 0:
+                kill_kind = kind
+    fire = -1
     if patient:
         if kill_kind >= 0:
-            return (COMBO, kill_kind, target)
-        if best_kind >= 0 and best_value >= game.values["min_combo_value"]:
-            return (COMBO, best_kind, target)
-    elif best_kind >= 0:
-        return (COMBO, best_kind, target)
+            fire, target = kill_kind, victim
+        elif best_kind >= 0 and best_value >= game.values["min_combo_value"]:
+            fire = best_kind
+    else:
+        fire = best_kind
+    if fire >= 0:
+        # straight flush (every opponent) and four symbols (self) take no target
+        return (COMBO, fire, -1 if fire in (FLUSH, FOUR) else target)
     best_s, best_sv = -1, 0.0
     for s in range(5):
-        if game.NB + s in seat.hand:
+        if game.NB + s in seat.hand and game.playable(game.NB + s):
             v = special_value(game, s)
             if v > best_sv:
                 best_s, best_sv = s, v
@@ -653,7 +685,7 @@ def choose_greedy(game: Game, p: int, patient: bool = False):
         return (CAST, best_s, t)
     best_card, best_score = -1, -1
     for c in seat.hand:
-        if game.is_basic(c):
+        if game.is_basic(c) and game.playable(c):
             sc = placement_score(game, p, c)
             if sc > best_score:
                 best_card, best_score = c, sc
@@ -670,7 +702,8 @@ def choose_action(game: Game, p: int):
 
 
 # --- entry points -------------------------------------------------------------
-def play(values: dict, seed: int, game: int, n_players: int, policies, log: bool = False) -> dict:
+def play(values: dict, seed: int, game: int, n_players: int, policies, log: bool = False,
+         ban: dict | None = None) -> dict:
     """Play game ``game`` of run seed ``seed``; the same game as the kernel's.
 
     ``values``: every rule and policy parameter (``SPEC.space.resolve()``);
@@ -678,8 +711,8 @@ def play(values: dict, seed: int, game: int, n_players: int, policies, log: bool
     draw), turns, rounds, end_reason, combos, casts, per seat (hp, out_turn,
     damage_dealt, healed, combos, casts, guards_left, drawn and played kind
     sets), per-kind ``draws`` and ``plays`` counts, and ``events`` (the log
-    when ``log``)."""
-    g = Game(values, n_players, policies, python_rng(seed, game), log=log)
+    when ``log``). ``ban``: card kind (name or id) -> "remove" | "forbid"."""
+    g = Game(values, n_players, policies, python_rng(seed, game), log=log, ban=ban)
     g.setup()
     return g.play()
 
