@@ -233,6 +233,8 @@ class Result:
                     "won": (winner[:, None] == np.arange(P)[None, :]).reshape(-1)}
             for j, col in enumerate(spec.seat_columns):
                 data[col] = b.seats[:, :, j].reshape(-1)
+            if "won" in spec.seat_columns:      # e.g. team games: every seat of the winning side
+                data["won"] = data["won"].astype(bool)
             if spec.roles is not None and "role" in data:
                 labels = spec.roles(self.setup.values)
                 data["role"] = _label(data["role"], labels)

@@ -11,7 +11,7 @@ GAME_COLUMNS = ("winner", "turns", "rounds", "end_reason", "first_seat", "last_s
                 "team_winner", "exchanges", "max_chain", "capped_exchanges", "judgments",
                 "judgment_kills", "judgment_self_kills", "revives", "frames", "decoy_hits",
                 "shields", "controls", "kill_points", "scoring_kills")
-SEAT_COLUMNS = ("role", "suit", "team", "team_won", "hp", "max_hp", "score", "kills",
+SEAT_COLUMNS = ("role", "suit", "team", "won", "hp", "max_hp", "score", "kills",
                 "generals_lost", "out_turn", "revives", "frames", "skill_uses", "judgments",
                 "damage_dealt", "damage_taken", "healed", "hand")
 
@@ -40,13 +40,17 @@ def simulate_range(values, seed, start, stop, n_players, policy_ids, check=False
 def trace_game(values, seed, game, n_players, policy_ids):
     from . import kernel
     ip, pp, PT, PID = vectors(values)
-    games, seats, masks, counts = alloc(1, n_players, kernel.NG, kernel.NSEAT, rules.N_KINDS)
-    # a turn is a few dozen events at most; long chains are capped by max_exchange
-    tr = np.zeros((values["max_turns"] * (60 + 4 * values["max_exchange"]) + 4096, 8), np.int64)
-    n = kernel.trace_one(np.uint64(seed), np.int64(game), np.int64(n_players),
-                         np.ascontiguousarray(policy_ids, dtype=np.int64), ip, pp, PT, PID,
-                         games, seats, masks, counts, tr)
-    return Batch(game, games, seats, masks, counts.sum(axis=0)), tr[:n]
+    pol = np.ascontiguousarray(policy_ids, dtype=np.int64)
+    size = 1 << 16
+    while True:
+        # the trace buffer grows until the whole game fits (long OD chains)
+        games, seats, masks, counts = alloc(1, n_players, kernel.NG, kernel.NSEAT, rules.N_KINDS)
+        tr = np.zeros((size, 8), np.int64)
+        n = kernel.trace_one(np.uint64(seed), np.int64(game), np.int64(n_players), pol, ip, pp,
+                             PT, PID, games, seats, masks, counts, tr)
+        if n < size:
+            return Batch(game, games, seats, masks, counts.sum(axis=0)), tr[:n]
+        size *= 4
 
 
 def _summary(result):

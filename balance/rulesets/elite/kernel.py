@@ -112,6 +112,8 @@ D_TURN, D_RESP, D_REVIVE = range(3)
 
 @njit(cache=True, inline="always")
 def ev(tr, Z, etype, seat, a, b, c, d, e):
+    """Append one trace row (call sites test Z[Z_ON] first, so batch runs
+    pay nothing for tracing)."""
     if Z[Z_ON]:
         k = Z[Z_TR]
         if k < tr.shape[0]:
@@ -126,7 +128,7 @@ def ev(tr, Z, etype, seat, a, b, c, d, e):
             Z[Z_TR] = k + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def setbit(masks, p, which, kind):
     masks[p, which, kind >> 6] |= np.uint64(1) << np.uint64(kind & 63)
 
@@ -162,7 +164,7 @@ def draws_after_play(hand_left, fives, ip):
 
 
 # --- cards -------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def add_card(S, p, kind):
     if S[p, C_H + kind] == 0:
         S[p, C_M + kind // 9] |= np.int64(1) << (kind % 9)
@@ -170,7 +172,7 @@ def add_card(S, p, kind):
     S[p, C_HN] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw(st, S, pile, Z, tr, masks, counts, p, deal):
     if Z[Z_DECK] == 0:
         n = Z[Z_DISC]
@@ -181,24 +183,26 @@ def draw(st, S, pile, Z, tr, masks, counts, p, deal):
         Z[Z_DECK] = n
         Z[Z_DISC] = 0
         shuffle(st, pile[0], n)
-        ev(tr, Z, E_RESHUFFLE, -1, n, 0, 0, 0, 0)
+        if Z[Z_ON]:
+            ev(tr, Z, E_RESHUFFLE, -1, n, 0, 0, 0, 0)
     Z[Z_DECK] -= 1
     c = pile[0, Z[Z_DECK]]
     add_card(S, p, c)
     setbit(masks, p, 0, c)
     counts[0, c] += 1
-    ev(tr, Z, E_DEAL if deal else E_DRAW, p, c, 0, 0, 0, 0)
+    if Z[Z_ON]:
+        ev(tr, Z, E_DEAL if deal else E_DRAW, p, c, 0, 0, 0, 0)
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_n(st, S, pile, Z, tr, masks, counts, p, n):
     for _ in range(n):
-        if draw(st, S, pile, Z, tr, masks, counts, p, False) < 0:
+        if draw(st, S, pile, Z, tr, masks, counts, p, np.int64(0)) < 0:
             break
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remove_play(S, pile, Z, masks, counts, p, PT, k):
     """Move the cards of run k from p's hand to the discard pile."""
     s = PT[k, T_SUIT]
@@ -228,7 +232,7 @@ def discard_hand(S, pile, Z, p):
 
 
 # --- sides, keys, multipliers -----------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def enemy(S, p, q):
     return p != q and S[p, C_TEAM] != S[q, C_TEAM]
 
@@ -239,7 +243,7 @@ def ident_key(ident, tb):
     return ((ident // 4) * 4 + (3 - ident % 4)) * 8 + tb
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mult(S, Z, ip, p):
     """Product of every multiplier that applies to p's next damaging play."""
     r = S[p, C_RANK]
@@ -294,7 +298,7 @@ def init_general(S, Z, ip, p):
 
 
 # --- option enumeration -------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def push(acts, n, k, t, o, ot):
     acts[n, 0] = k
     acts[n, 1] = t
@@ -303,12 +307,12 @@ def push(acts, n, k, t, o, ot):
     return n + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def can_judge(S, Z, p):
     return Z[Z_V] == 2 and (S[p, C_RANK] == 9 or S[p, C_COMB] == 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def forced_target(S, p):
     """The seat p must target (control 內斗), or -1."""
     if S[p, C_FL] > 0:
@@ -421,7 +425,7 @@ def judgment_ev(S, Z, ip, pp, p):
     return tot / 4.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def hit_value(S, Z, pp, t, amount):
     """Greedy's value of sending ``amount`` at t: damage up to its HP, a kill
     bonus (+ rank in v2) and ``overkill_value`` per doubling beyond its HP
@@ -490,7 +494,7 @@ def greedy_pick(S, Z, ip, pp, PT, acts, n, p, dec, inc, a):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def script_pick(Z, acts, script, n):
     """Tests: the next script row must match an enumerated option exactly."""
     r = Z[Z_SP]
@@ -504,7 +508,7 @@ def script_pick(Z, acts, script, n):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose(st, S, Z, ip, pp, PT, acts, script, n, p, dec, inc, a):
     pol = S[p, C_POL]
     if pol == POL_RANDOM:
@@ -523,7 +527,8 @@ def clear_effects(S, Z, tr, t):
     for q in range(Z[Z_P]):
         if q == t or S[q, C_FB] == t or S[q, C_FT] == t:
             if S[q, C_FL] > 0:
-                ev(tr, Z, E_EFFECT_END, q, 0, 0, 0, 0, 0)
+                if Z[Z_ON]:
+                    ev(tr, Z, E_EFFECT_END, q, 0, 0, 0, 0, 0)
             S[q, C_FL] = 0
             S[q, C_FT] = -1
             S[q, C_FB] = -1
@@ -536,7 +541,8 @@ def eliminate(S, pile, Z, tr, t):
     S[t, C_OUT] = Z[Z_TURN]
     discard_hand(S, pile, Z, t)
     clear_effects(S, Z, tr, t)
-    ev(tr, Z, E_OUT, t, 0, 0, 0, 0, 0)
+    if Z[Z_ON]:
+        ev(tr, Z, E_OUT, t, 0, 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -560,21 +566,25 @@ def die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, kil
                 S[t, C_HP] = S[t, C_MAXHP]
                 S[t, C_REVUSED] += 1
                 Z[Z_REVIVES] += 1
-                ev(tr, Z, E_REVIVE, t, 0, S[t, C_REV], S[t, C_HP], 0, 0)
+                if Z[Z_ON]:
+                    ev(tr, Z, E_REVIVE, t, 0, S[t, C_REV], S[t, C_HP], 0, 0)
                 return
-            n = enum_plays(S, Z, ip, PT, PID, acts, t, D_REVIVE)
+            n = enum_plays(S, Z, ip, PT, PID, acts, t, np.int64(D_REVIVE))
             if n > 0:
-                i = choose(st, S, Z, ip, pp, PT, acts, script, n, t, D_REVIVE, 0, -1)
+                i = choose(st, S, Z, ip, pp, PT, acts, script, n, t, np.int64(D_REVIVE), np.int64(0),
+                           np.int64(-1))
                 k = acts[i, 0]
                 tg = acts[i, 1]
                 S[t, C_REV] -= 1
                 S[t, C_HP] = S[t, C_MAXHP]
                 S[t, C_REVUSED] += 1
                 Z[Z_REVIVES] += 1
-                ev(tr, Z, E_REVIVE, t, 1, S[t, C_REV], S[t, C_HP], 0, 0)
+                if Z[Z_ON]:
+                    ev(tr, Z, E_REVIVE, t, 1, S[t, C_REV], S[t, C_HP], 0, 0)
                 dmg = sat_mul(PT[k, T_DMG], mult(S, Z, ip, t))
                 remove_play(S, pile, Z, masks, counts, t, PT, k)
-                ev(tr, Z, E_PLAY, t, k, tg, dmg, PT[k, T_HEAL], D_REVIVE * 256)
+                if Z[Z_ON]:
+                    ev(tr, Z, E_PLAY, t, k, tg, dmg, PT[k, T_HEAL], D_REVIVE * 256)
                 draw_n(st, S, pile, Z, tr, masks, counts, t,
                        draws_after_play(S[t, C_HN], PT[k, T_HAS5], ip))
                 if dmg > 0 and tg >= 0:
@@ -582,7 +592,8 @@ def die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, kil
                     Z[Z_PT] = tg
                     Z[Z_PD] = dmg
                 return
-        ev(tr, Z, E_DEATH, t, killer, S[t, C_RANK], -1, judg, 0)
+        if Z[Z_ON]:
+            ev(tr, Z, E_DEATH, t, killer, S[t, C_RANK], -1, judg, 0)
         S[t, C_LOST] += 1
         eliminate(S, pile, Z, tr, t)
         return
@@ -610,13 +621,15 @@ def die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, kil
         S[to, C_KILLS] += 1
         Z[Z_KPTS] += rank
         Z[Z_KILLS] += 1
-    ev(tr, Z, E_DEATH, t, killer, rank, to, judg, 0)
+    if Z[Z_ON]:
+        ev(tr, Z, E_DEATH, t, killer, rank, to, judg, 0)
     S[t, C_LOST] += 1
     clear_effects(S, Z, tr, t)
     if S[t, C_GEN] + 1 < ip[P_GENS]:
         S[t, C_GEN] += 1
         init_general(S, Z, ip, t)
-        ev(tr, Z, E_IDENT, t, S[t, C_G + S[t, C_GEN]], S[t, C_HP], S[t, C_KEY], S[t, C_GEN], 0)
+        if Z[Z_ON]:
+            ev(tr, Z, E_IDENT, t, S[t, C_G + S[t, C_GEN]], S[t, C_HP], S[t, C_KEY], S[t, C_GEN], 0)
     else:
         eliminate(S, pile, Z, tr, t)
 
@@ -630,15 +643,17 @@ def hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src
     if amount == 0:
         return
     if S[t, C_IMM] > 0:
-        ev(tr, Z, E_IMMUNE, t, amount, src, 0, 0, 0)
+        if Z[Z_ON]:
+            ev(tr, Z, E_IMMUNE, t, amount, src, 0, 0, 0)
         return
     S[t, C_HP] -= amount
     S[t, C_TAKEN] = sat_add(S[t, C_TAKEN], amount)
     if src >= 0:
         S[src, C_DEALT] = sat_add(S[src, C_DEALT], amount)
-    ev(tr, Z, E_DAMAGE, t, amount, S[t, C_HP], src, 0, 0)
+    if Z[Z_ON]:
+        ev(tr, Z, E_DAMAGE, t, amount, S[t, C_HP], src, 0, 0)
     if S[t, C_HP] <= 0:
-        die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src, 0)
+        die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src, np.int64(0))
 
 
 @njit(cache=True)
@@ -651,14 +666,16 @@ def judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p
     if Z[Z_DECK] == 0:
         n = Z[Z_DISC]
         if n == 0:
-            ev(tr, Z, E_JUDG, p, -1, -1, 0, 0, 0)
+            if Z[Z_ON]:
+                ev(tr, Z, E_JUDG, p, -1, -1, 0, 0, 0)
             return 0
         for i in range(n):
             pile[0, i] = pile[1, i]
         Z[Z_DECK] = n
         Z[Z_DISC] = 0
         shuffle(st, pile[0], n)
-        ev(tr, Z, E_RESHUFFLE, -1, n, 0, 0, 0, 0)
+        if Z[Z_ON]:
+            ev(tr, Z, E_RESHUFFLE, -1, n, 0, 0, 0, 0)
     Z[Z_DECK] -= 1
     c = pile[0, Z[Z_DECK]]
     pile[1, Z[Z_DISC]] = c
@@ -669,7 +686,8 @@ def judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p
     for q in range(Z[Z_P]):
         if S[q, C_ALIVE] == 1 and S[q, C_SUIT] == suit:
             hitmask |= 1 << q
-    ev(tr, Z, E_JUDG, p, c, suit, hitmask, 0, 0)
+    if Z[Z_ON]:
+        ev(tr, Z, E_JUDG, p, c, suit, hitmask, 0, 0)
     died = 0
     for q in range(Z[Z_P]):
         if (hitmask >> q) & 1:
@@ -678,10 +696,12 @@ def judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p
             S[q, C_TAKEN] = sat_add(S[q, C_TAKEN], jd)
             if q != p:
                 S[p, C_DEALT] = sat_add(S[p, C_DEALT], jd)
-            ev(tr, Z, E_JHIT, q, jd, S[q, C_HP], S[q, C_MAXHP], p, 0)
+            if Z[Z_ON]:
+                ev(tr, Z, E_JHIT, q, jd, S[q, C_HP], S[q, C_MAXHP], p, 0)
             if S[q, C_HP] <= 0 or S[q, C_MAXHP] <= 0:
                 died |= 1 << q
-                die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, q, p, 1)
+                die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, q, p,
+                    np.int64(1))
     return died
 
 
@@ -698,10 +718,11 @@ def combined(S, Z, tr, ip, p):
     else:
         S[p, C_USES] = ip[P_C8]
         S[p, C_FREE] = ip[P_C8]
-    ev(tr, Z, E_COMBINED, p, S[p, C_X], S[p, C_DECOYS], S[p, C_USES], 0, 0)
+    if Z[Z_ON]:
+        ev(tr, Z, E_COMBINED, p, S[p, C_X], S[p, C_DECOYS], S[p, C_USES], 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_cards(S, pile, Z, tr, masks, counts, ip, PT, p, k):
     """Remove run k from p's hand; return its damage with p's multipliers
     (consuming a one-play multiplier) and trigger the 10's combined skill."""
@@ -713,16 +734,17 @@ def play_cards(S, pile, Z, tr, masks, counts, ip, PT, p, k):
     return dmg
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heal_self(S, Z, tr, p, heal):
     h = min(heal, S[p, C_MAXHP] - S[p, C_HP])
     if h > 0:
         S[p, C_HP] += h
         S[p, C_HEALED] += h
-        ev(tr, Z, E_HEAL, p, h, S[p, C_HP], 0, 0, 0)
+        if Z[Z_ON]:
+            ev(tr, Z, E_HEAL, p, h, S[p, C_HP], 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def use_eight(S, Z, p):
     S[p, C_USES] -= 1
     if S[p, C_FREE] > 0:
@@ -748,7 +770,8 @@ def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a
             break
         if steps >= maxex:
             Z[Z_CAPS] += 1
-            ev(tr, Z, E_CAP, d, inc, a, 0, 0, 0)
+            if Z[Z_ON]:
+                ev(tr, Z, E_CAP, d, inc, a, 0, 0, 0)
             hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
             break
         steps += 1
@@ -763,20 +786,23 @@ def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a
                         S[d, C_BILOC] = 0
                 S[d, C_DECOYS] = nd
                 Z[Z_DECOYHITS] += 1
-                ev(tr, Z, E_DECOY, d, nd, S[d, C_BILOC], inc, a, 0)
+                if Z[Z_ON]:
+                    ev(tr, Z, E_DECOY, d, nd, S[d, C_BILOC], inc, a, 0)
                 break
         n = enum_resp(S, Z, PT, PID, acts, d, a)
         if n == 0:
-            ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
+            if Z[Z_ON]:
+                ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
             hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
             break
-        i = choose(st, S, Z, ip, pp, PT, acts, script, n, d, D_RESP, inc, a)
+        i = choose(st, S, Z, ip, pp, PT, acts, script, n, d, np.int64(D_RESP), inc, a)
         k = acts[i, 0]
         o = acts[i, 2]
         ot = acts[i, 3]
         dmg = play_cards(S, pile, Z, tr, masks, counts, ip, PT, d, k)
         heal = PT[k, T_HEAL]
-        ev(tr, Z, E_PLAY, d, k, ot, dmg, heal, D_RESP * 256 + o)
+        if Z[Z_ON]:
+            ev(tr, Z, E_PLAY, d, k, ot, dmg, heal, D_RESP * 256 + o)
         if Z[Z_V] == 2 and S[d, C_RANK] == 10 and S[d, C_COMB] == 0 and PT[k, T_HASA] == 1:
             combined(S, Z, tr, ip, d)
         if o == O_FRAME:
@@ -785,7 +811,8 @@ def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a
             Z[Z_FRAMES] += 1
             heal_self(S, Z, tr, d, heal)
             framed = sat_add(dmg, inc)
-            ev(tr, Z, E_FRAME, d, ot, framed, a, 0, 0)
+            if Z[Z_ON]:
+                ev(tr, Z, E_FRAME, d, ot, framed, a, 0, 0)
             draw_n(st, S, pile, Z, tr, masks, counts, d,
                    draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
             a = d
@@ -806,7 +833,8 @@ def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a
             if r > S[d, C_IMM]:
                 S[d, C_IMM] = r
             heal_self(S, Z, tr, d, heal)
-            ev(tr, Z, E_CONTROL, d, a, ot, inc, r, 0)
+            if Z[Z_ON]:
+                ev(tr, Z, E_CONTROL, d, a, ot, inc, r, 0)
             draw_n(st, S, pile, Z, tr, masks, counts, d,
                    draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
             d = ot
@@ -816,7 +844,8 @@ def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a
             Z[Z_SHIELDS] += 1
             if ip[P_SHIELD] > S[d, C_IMM]:
                 S[d, C_IMM] = ip[P_SHIELD]
-            ev(tr, Z, E_SHIELD, d, S[d, C_IMM], 0, 0, 0, 0)
+            if Z[Z_ON]:
+                ev(tr, Z, E_SHIELD, d, S[d, C_IMM], 0, 0, 0, 0)
         died = 0
         if o == O_JUDG:
             died = judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d)
@@ -828,7 +857,8 @@ def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a
         if PT[k, T_HAS4] == 1 or o == O_SHIELD or o == O_JUDG or S[d, C_IMM] > 0:
             inc_eff = 0
         od = sat_add(dmg, heal) - inc_eff
-        ev(tr, Z, E_OD, d, od, inc_eff, a, inc, 0)
+        if Z[Z_ON]:
+            ev(tr, Z, E_OD, d, od, inc_eff, a, inc, 0)
         if od < 0:
             hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, -od)
             break
@@ -858,19 +888,23 @@ def resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT,
 @njit(cache=True)
 def play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
     """One turn of seat p: a play; damage opens an exchange with a target."""
-    ev(tr, Z, E_TURN, p, Z[Z_ROUNDS], S[p, C_HP], S[p, C_HN], S[p, C_MAXHP], S[p, C_RANK])
+    if Z[Z_ON]:
+        ev(tr, Z, E_TURN, p, Z[Z_ROUNDS], S[p, C_HP], S[p, C_HN], S[p, C_MAXHP], S[p, C_RANK])
     if S[p, C_HN] == 0:
         draw_n(st, S, pile, Z, tr, masks, counts, p, ip[P_REFILL])
-    n = enum_plays(S, Z, ip, PT, PID, acts, p, D_TURN)
+    n = enum_plays(S, Z, ip, PT, PID, acts, p, np.int64(D_TURN))
     if n == 0:
-        ev(tr, Z, E_PASS, p, 0, 0, 0, 0, 0)
+        if Z[Z_ON]:
+            ev(tr, Z, E_PASS, p, 0, 0, 0, 0, 0)
         return
-    i = choose(st, S, Z, ip, pp, PT, acts, script, n, p, D_TURN, 0, -1)
+    i = choose(st, S, Z, ip, pp, PT, acts, script, n, p, np.int64(D_TURN), np.int64(0),
+               np.int64(-1))
     k = acts[i, 0]
     t = acts[i, 1]
     o = acts[i, 2]
     dmg = play_cards(S, pile, Z, tr, masks, counts, ip, PT, p, k)
-    ev(tr, Z, E_PLAY, p, k, t, dmg, PT[k, T_HEAL], D_TURN * 256 + o)
+    if Z[Z_ON]:
+        ev(tr, Z, E_PLAY, p, k, t, dmg, PT[k, T_HEAL], D_TURN * 256 + o)
     if Z[Z_V] == 2 and S[p, C_RANK] == 10 and S[p, C_COMB] == 0 and PT[k, T_HASA] == 1:
         combined(S, Z, tr, ip, p)
     heal_self(S, Z, tr, p, PT[k, T_HEAL])
@@ -891,13 +925,15 @@ def end_turn(S, Z, tr, p):
     if S[p, C_IMM] > 0:
         S[p, C_IMM] -= 1
         if S[p, C_IMM] == 0:
-            ev(tr, Z, E_EFFECT_END, p, 1, 0, 0, 0, 0)
+            if Z[Z_ON]:
+                ev(tr, Z, E_EFFECT_END, p, 1, 0, 0, 0, 0)
     if S[p, C_FL] > 0:
         S[p, C_FL] -= 1
         if S[p, C_FL] == 0:
             S[p, C_FT] = -1
             S[p, C_FB] = -1
-            ev(tr, Z, E_EFFECT_END, p, 2, 0, 0, 0, 0)
+            if Z[Z_ON]:
+                ev(tr, Z, E_EFFECT_END, p, 2, 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -1028,10 +1064,11 @@ def init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on):
         init_general(S, Z, ip, p)
         S[p, C_ROLE] = S[p, C_RANK]
         S[p, C_ROLESUIT] = S[p, C_SUIT]
-        ev(tr, Z, E_IDENT, p, S[p, C_G], S[p, C_HP], S[p, C_KEY], 0, 0)
+        if Z[Z_ON]:
+            ev(tr, Z, E_IDENT, p, S[p, C_G], S[p, C_HP], S[p, C_KEY], 0, 0)
     for p in range(P):
         for _ in range(ip[P_START]):
-            draw(st, S, pile, Z, tr, masks, counts, p, True)
+            draw(st, S, pile, Z, tr, masks, counts, p, np.int64(1))
 
 
 @njit(cache=True)
@@ -1040,7 +1077,6 @@ def run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, c
     """Play from turn ``turns`` with seat ``cur`` to move until the game
     ends; fill the game row and seat rows. Returns broken invariants (check
     mode: state checks after every turn; always: negative damage)."""
-    P = Z[Z_P]
     maxt = ip[P_MAXT]
     errors = 0
     end = END_CAP
@@ -1126,7 +1162,7 @@ def finish(S, Z, tr, end, turns, grow, srow):
         srow[q, S_TEAM] = S[q, C_TEAM]
         srow[q, S_TEAMWON] = 1 if winner >= 0 and S[q, C_TEAM] == winner else 0
         srow[q, S_HP] = S[q, C_HP] if S[q, C_ALIVE] == 1 else 0
-        srow[q, S_MAXHP] = S[q, C_MAXHP]
+        srow[q, S_MAXHP] = max(S[q, C_MAXHP], 0)
         srow[q, S_SCORE] = S[q, C_SCORE]
         srow[q, S_KILLS] = S[q, C_KILLS]
         srow[q, S_LOST] = S[q, C_LOST]
@@ -1139,7 +1175,8 @@ def finish(S, Z, tr, end, turns, grow, srow):
         srow[q, S_TAKEN] = S[q, C_TAKEN]
         srow[q, S_HEALED] = S[q, C_HEALED]
         srow[q, S_HAND] = S[q, C_HN]
-    ev(tr, Z, E_END, winner, end, turns, Z[Z_ROUNDS], last, 0)
+    if Z[Z_ON]:
+        ev(tr, Z, E_END, winner, end, turns, Z[Z_ROUNDS], last, 0)
 
 
 @njit(cache=True)
@@ -1158,7 +1195,7 @@ def play_game(seed, game, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script,
     cur = first_seat(S, Z)
     grow[G_FIRST] = cur
     return run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, check,
-                    cur, 0, grow, srow)
+                    cur, np.int64(0), grow, srow)
 
 
 @njit(cache=True)
@@ -1167,30 +1204,17 @@ def work(P):
             np.zeros(NZ, np.int64), np.zeros((MAXA, 4), np.int64), np.zeros((1, 4), np.int64))
 
 
-@njit(parallel=True, cache=True)
-def run_batch(seed, start, n_games, P, pol, ip, pp, PT, PID, check, games, seats, masks, counts,
-              errors):
-    n_blocks = (n_games + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        st, S, pile, Z, acts, script = work(P)
-        tr = np.zeros((1, 8), np.int64)
-        hi = min(n_games, (b + 1) * BLOCK)
-        for g in range(b * BLOCK, hi):
-            errors[g] = play_game(seed, start + g, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts,
-                                  script, games[g], seats[g], masks[g], counts[b], tr, False,
-                                  check)
-
-
 # --- the one non-parallel entry point: replay, scenario tests -----------------------------
 # (a single entry keeps numba's compile time down: every top-level function
 # re-optimises the whole call graph)
-M_GAME, M_TURN, M_EXCHANGE, M_JUDGMENT, M_RUN, M_NEXT, M_GENERAL, M_CHECK, M_SAT, M_INIT = range(10)
+M_GAME, M_TURN, M_EXCHANGE, M_JUDGMENT, M_RUN, M_NEXT, M_GENERAL, M_CHECK, M_SAT, M_INIT, M_BATCH = range(11)
 
 
 @njit(cache=True)
 def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, tr, masks, counts,
           grow, srow, a, b, c):
-    """``mode`` M_GAME: play game ``game`` of ``seed`` (trace when ``a``);
+    """``mode`` M_GAME: play game ``game`` of ``seed`` (trace when ``a``;
+    M_BATCH: the same in check mode);
     M_TURN: one turn of seat a; M_EXCHANGE: a sends c damage at b;
     M_JUDGMENT: seat a calls Judgment; M_RUN: play on from turn b with seat a
     to move (check mode); M_NEXT: next seat after key a; M_GENERAL: make seat
@@ -1198,9 +1222,9 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
     M_SAT: saturating a x b (in grow[0]) and a + b (in grow[1]); M_INIT: deal
     game ``game`` of ``seed`` (trace when ``a``) without playing it."""
     P = S.shape[0]
-    if mode == M_GAME:
+    if mode == M_GAME or mode == M_BATCH:
         return play_game(seed, game, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script,
-                         grow, srow, masks, counts, tr, a == 1, False)
+                         grow, srow, masks, counts, tr, a == 1, mode == M_BATCH)
     if mode == M_TURN:
         play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a)
         end_turn(S, Z, tr, a)
@@ -1212,8 +1236,8 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
     if mode == M_JUDGMENT:
         return judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a)
     if mode == M_RUN:
-        return run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, True,
-                        a, b, grow, srow)
+        return run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID,
+                        mode == M_RUN, a, b, grow, srow)
     if mode == M_NEXT:
         q, w = next_turn(S, Z, a)
         return q * 2 + (1 if w else 0)
@@ -1231,6 +1255,21 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
         grow[1] = sat_add(min(a, SAT), min(b, SAT))
         return 0
     return -1
+
+
+@njit(parallel=True, cache=True)
+def run_batch(seed, start, n_games, P, pol, ip, pp, PT, PID, check, games, seats, masks, counts,
+              errors):
+    n_blocks = (n_games + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        st, S, pile, Z, acts, script = work(P)
+        tr = np.zeros((1, 8), np.int64)
+        hi = min(n_games, (b + 1) * BLOCK)
+        zero = np.int64(0)
+        mode = np.int64(M_BATCH if check else M_GAME)
+        for g in range(b * BLOCK, hi):
+            errors[g] = entry(mode, seed, start + g, pol, ip, pp, PT, PID, st, S, pile, Z, acts,
+                              script, tr, masks[g], counts[b], games[g], seats[g], zero, zero, zero)
 
 
 def trace_one(seed, game, P, pol, ip, pp, PT, PID, games, seats, masks, counts, tr):

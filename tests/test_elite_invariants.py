@@ -1,0 +1,149 @@
+"""Magic Elite: invariants over many random games, determinism, replay."""
+import numba
+import numpy as np
+import pytest
+
+import balance
+from balance.core import runner
+from balance.rulesets.elite import kernel as K
+
+CONFIGS = [
+    (2, ["random"], {"version": 1}),
+    (3, ["greedy", "random", "greedy"], {"version": 1}),
+    (4, ["greedy"], {"version": 1, "killer_multiplier": 10**12, "king_multiplier": 10**12}),
+    (2, ["greedy", "random"], {"version": 2}),
+    (3, ["random"], {"version": 2, "max_turns": 300}),
+    (4, ["greedy"], {"version": 2, "teams": True, "max_turns": 300}),
+    (4, ["random", "greedy", "random", "greedy"],
+     {"version": 2, "v2_seven_multiplier": 10**12, "six_j_adjacent": True, "max_turns": 200}),
+]
+
+
+@pytest.mark.parametrize("players,policies,params", CONFIGS)
+def test_invariants_check_mode(players, policies, params):
+    """Cards conserved across zones, hand counts consistent, HP in (0, max
+    HP] for every character in play, no negative damage (kernel check mode,
+    after every turn); every game ends by max_turns; table ranges."""
+    s = runner.setup("elite", seed=11, players=players, policies=policies, params=params)
+    n = 2000
+    b = runner.play_range(s, 0, n, check=True, progress=False)
+    assert int(b.errors.sum()) == 0
+    g, st = b.games, b.seats
+    maxt = s.values["max_turns"]
+    assert (g[:, K.G_TURNS] <= maxt).all() and (g[:, K.G_TURNS] >= 1).all()
+    capped = g[:, K.G_END] == K.END_CAP
+    assert (g[capped, K.G_TURNS] == maxt).all()
+    assert (g[:, K.G_WINNER] >= -1).all() and (g[:, K.G_WINNER] < players).all()
+    assert (st[:, :, K.S_HP] <= st[:, :, K.S_MAXHP]).all()
+    assert (st[:, :, K.S_HP] >= 0).all()
+    assert (st[:, :, K.S_DEALT] >= 0).all() and (st[:, :, K.S_DEALT] <= 2**62).all()
+    assert (st[:, :, K.S_TAKEN] >= 0).all()
+    assert set(np.unique(st[:, :, K.S_ROLE])) <= {7, 8, 9, 10}
+    if params["version"] == 1:
+        last = g[:, K.G_END] == K.END_LAST
+        assert (g[last, K.G_WINNER] >= 0).all()
+        assert (g[capped, K.G_WINNER] == -1).all()
+    else:
+        # generals lost never exceed generals; scores are sums of ranks (7-10 each)
+        assert (st[:, :, K.S_LOST] <= s.values["generals_per_player"]).all()
+        assert (st[:, :, K.S_SCORE] <= 10 * st[:, :, K.S_KILLS]).all()
+        assert (st[:, :, K.S_SCORE] >= 7 * st[:, :, K.S_KILLS]).all()
+        assert st[:, :, K.S_KILLS].sum() == g[:, K.G_KILLS].sum()
+        assert st[:, :, K.S_SCORE].sum() == g[:, K.G_KPTS].sum()
+
+
+def test_trace_invariants():
+    """From the event trace of random games: no negative damage, HP never
+    above max HP at a turn start or after a heal, the deck+hands+discard
+    bookkeeping matches the final seat rows (plays and draws add up)."""
+    spec = balance.ruleset("elite")
+    for params, pols in (({"version": 1}, ["random"] * 3), ({"version": 2}, ["greedy"] * 3)):
+        s = runner.setup("elite", seed=5, players=3, policies=pols, params=params)
+        for game in range(25):
+            b, ev = spec.trace_game(s.values, 5, game, 3, s.policy_ids)
+            dmg = ev[ev[:, 0] == K.E_DAMAGE]
+            assert (dmg[:, 3] > 0).all()
+            turn = ev[ev[:, 0] == K.E_TURN]
+            assert (turn[:, 4] <= turn[:, 6]).all()
+            assert ev[-1, 0] == K.E_END
+            # hand sizes: dealt + drawn - played - discarded at elimination
+            hand = np.zeros(3, np.int64)
+            for row in ev:
+                t, p = row[0], row[2]
+                if t in (K.E_DEAL, K.E_DRAW):
+                    hand[p] += 1
+                elif t == K.E_PLAY:
+                    hand[p] -= int(spec_play_len(s.values, row[3]))
+                elif t == K.E_OUT:
+                    hand[p] = 0
+            assert (hand == b.seats[0, :, K.S_HAND]).all()
+
+
+def spec_play_len(values, k, _cache={}):
+    from balance.rulesets.elite import rules
+    key = values["six_j_adjacent"]
+    if key not in _cache:
+        _cache[key] = rules.play_table(values)[0]
+    return _cache[key][k, rules.T_LEN]
+
+
+@pytest.mark.parametrize("params", [{"version": 1}, {"version": 2, "teams": True}])
+def test_threads_and_chunks_do_not_change_results(params):
+    """Same seed, same tables: 1 thread vs 2, chunked vs whole."""
+    s = runner.setup("elite", seed=3, players=4, policies=["greedy", "random"] * 2,
+                     params=params)
+    n = 3000
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = runner.play_range(s, 0, n, progress=False)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = runner.play_range(s, 0, n, progress=False)
+        chunked = runner.play_range(s, 0, n, progress=False, chunk=700)
+    finally:
+        numba.set_num_threads(old)
+    for b in (two, chunked):
+        assert np.array_equal(one.games, b.games)
+        assert np.array_equal(one.seats, b.seats)
+        assert np.array_equal(one.masks, b.masks)
+        assert np.array_equal(one.counts, b.counts)
+    part = runner.play_range(s, 1200, 1900, progress=False)
+    assert np.array_equal(part.games, one.games[1200:1900])
+
+
+@pytest.mark.parametrize("params,pols", [({"version": 1}, ["greedy", "random", "random"]),
+                                         ({"version": 2}, ["random", "greedy", "greedy"])])
+def test_replay_reproduces_batch_row(params, pols):
+    spec = balance.ruleset("elite")
+    s = runner.setup("elite", seed=9, players=3, policies=pols, params=params)
+    b = runner.play_range(s, 0, 200, progress=False)
+    for game in (0, 17, 133, 199):
+        one, ev = spec.trace_game(s.values, 9, game, 3, s.policy_ids)
+        assert np.array_equal(one.games[0], b.games[game])
+        assert np.array_equal(one.seats[0], b.seats[game])
+        assert np.array_equal(one.masks[0], b.masks[game])
+        lines = spec.format_trace(ev, s.values, 3, s.policies)
+        assert lines[-1].startswith("==")
+
+
+def test_simulate_tables_and_summary():
+    r = balance.simulate("elite", games=2000, seed=2, players=4, policies=["greedy"],
+                         params={"version": 2, "teams": True}, progress=False)
+    sm = r.summary
+    assert {"score", "points_per_kill", "teams", "judgment_self_kill_share"} <= set(sm)
+    assert sm["teams"]["seats 0+2"]["wins"] + sm["teams"]["seats 1+3"]["wins"] + \
+        sm["teams"]["draws"]["count"] == 2000
+    assert 7 <= sm["points_per_kill"] <= 10
+    roles = r.by_role()
+    assert len(roles) == 4 and set(roles.index) == set(balance.ruleset("elite").roles(
+        r.setup.values).values())
+    assert len(r.cards) == 36
+    # with teams, both seats of the winning team count as won (not only its lowest seat)
+    assert (r.seats["won"] == (r.seats["team"] == r.games["team_winner"].repeat(4).values)).all()
+    decided = r.games["team_winner"].to_numpy() >= 0
+    assert (r.seats.groupby("game")["won"].sum().to_numpy()[decided] == 2).all()
+    r1 = balance.simulate("elite", games=500, seed=2, players=2, policies=["random"],
+                          progress=False)
+    assert "revives_per_game" in r1.summary
+    bench = balance.ruleset("elite").extra["bench"]
+    assert {b["params"]["version"] for b in bench} == {1, 2}
