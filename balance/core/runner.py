@@ -197,6 +197,16 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     return Batch.concat(parts)
 
 
+def won_matrix(spec, batch: Batch) -> np.ndarray:
+    """bool[n, P]: whether each seat won each game. A ruleset whose sides can
+    hold several seats (teams, zombies) provides a ``won`` seat column; else a
+    seat won when it is the game's ``winner``."""
+    if "won" in spec.seat_columns:
+        return batch.seats[:, :, spec.seat_columns.index("won")].astype(bool)
+    P = batch.seats.shape[1]
+    return batch.games[:, 0][:, None] == np.arange(P)[None, :]
+
+
 @dataclass
 class Result:
     """Tables of one run: ``games``, ``seats``, ``cards`` and ``summary``."""
@@ -226,15 +236,12 @@ class Result:
         if "seats" not in self._cache:
             b, spec = self.batch, self.spec
             n, P = b.n, self.setup.n_players
-            winner = b.games[:, 0]
             data = {"game": np.repeat(np.arange(b.start, b.start + n, dtype=np.int64), P),
                     "seat": np.tile(np.arange(P, dtype=np.int64), n),
-                    "policy": pd.Categorical(np.tile(np.array(self.setup.policies), n)),
-                    "won": (winner[:, None] == np.arange(P)[None, :]).reshape(-1)}
+                    "policy": pd.Categorical(np.tile(np.array(self.setup.policies), n))}
             for j, col in enumerate(spec.seat_columns):
                 data[col] = b.seats[:, :, j].reshape(-1)
-            if "won" in spec.seat_columns:      # e.g. team games: every seat of the winning side
-                data["won"] = data["won"].astype(bool)
+            data["won"] = won_matrix(spec, b).reshape(-1)
             if spec.roles is not None and "role" in data:
                 labels = spec.roles(self.setup.values)
                 data["role"] = _label(data["role"], labels)

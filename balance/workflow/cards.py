@@ -34,7 +34,7 @@ import pandas as pd
 from ..core import plots, registry, stats
 from ..core.errors import BalanceError
 from ..core.records import mask_bit
-from ..core.runner import check_count, setup
+from ..core.runner import check_count, setup, won_matrix
 from .outcome import play_outcome, play_result
 from .store import PointStore
 
@@ -154,8 +154,7 @@ def cards(ruleset: str, games: int = 10_000, seed: int = 0, players=None, polici
         res0 = play_result(base, 0, games, st, progress=progress, label="baseline")
         if bar is not None:
             bar.update(1)
-        seats_p = np.arange(P)
-        won0 = res0.batch.games[:, 0][:, None] == seats_p[None, :]
+        won0 = won_matrix(base.spec, res0.batch)
         pol = np.array(base.policies)
         mixed = len(set(base.policies)) > 1
         rows = []
@@ -163,7 +162,7 @@ def cards(ruleset: str, games: int = 10_000, seed: int = 0, players=None, polici
             if bar is not None:
                 bar.set_postfix_str(k)
             o = play_outcome(setups[k], 0, games, st, progress=progress, label=k)
-            won1 = o.winner[:, None] == seats_p[None, :]
+            won1 = o.won
             held = mask_bit(res0.batch.masks, 0, all_kinds.index(k))
             groups = [("holders", "all", held)]
             if mixed:

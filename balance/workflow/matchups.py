@@ -156,8 +156,8 @@ def matchups(ruleset: str, policies=None, games: int = 10_000, seed: int = 0, pl
             pol = np.array(lu)
             seat_a = np.flatnonzero(pol == a)
             seat_b = np.flatnonzero(pol == b)
-            wa = np.isin(o.winner, seat_a).astype(float)
-            wb = np.isin(o.winner, seat_b).astype(float)
+            wa = o.won[:, seat_a].any(axis=1).astype(float)
+            wb = o.won[:, seat_b].any(axis=1).astype(float)
             acc = share.setdefault((a, b), [np.zeros(games), np.zeros(games), 0])
             acc[0] += wa
             acc[1] += wb

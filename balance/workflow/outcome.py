@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..core import stats
 from ..core.records import Batch
-from ..core.runner import Result, Setup, play_range
+from ..core.runner import Result, Setup, play_range, won_matrix
 from .store import PointStore
 
 
@@ -33,6 +33,12 @@ class Outcome:
     rounds: np.ndarray          # int64[n]
     end_reason: np.ndarray      # int64[n], index into spec.end_reasons
     role: np.ndarray | None     # int64[n, P] role ids, when the ruleset has roles
+    won: np.ndarray | None = None   # bool[n, P]; None: seat == winner
+
+    def __post_init__(self):
+        if self.won is None:
+            P = self.setup.n_players
+            self.won = self.winner[:, None] == np.arange(P)[None, :]
 
     @property
     def n(self) -> int:
@@ -45,7 +51,8 @@ class Outcome:
             role = b.seats[:, :, s.spec.seat_columns.index("role")].astype(np.int64)
         g = b.games
         return Outcome(s, b.start, g[:, 0].astype(np.int64), g[:, 1].astype(np.int64),
-                       g[:, 2].astype(np.int64), g[:, 3].astype(np.int64), role)
+                       g[:, 2].astype(np.int64), g[:, 3].astype(np.int64), role,
+                       won_matrix(s.spec, b))
 
     def arrays(self) -> dict:
         d = {"start": np.array(self.start), "winner": self.winner.astype(np.int16),
@@ -53,6 +60,7 @@ class Outcome:
              "end_reason": self.end_reason.astype(np.int8)}
         if self.role is not None:
             d["role"] = self.role.astype(np.int16)
+        d["won"] = self.won.astype(np.uint8)
         return d
 
     @staticmethod
@@ -60,7 +68,8 @@ class Outcome:
         return Outcome(s, int(d["start"]), d["winner"].astype(np.int64),
                        d["turns"].astype(np.int64), d["rounds"].astype(np.int64),
                        d["end_reason"].astype(np.int64),
-                       d["role"].astype(np.int64) if "role" in d else None)
+                       d["role"].astype(np.int64) if "role" in d else None,
+                       d["won"].astype(bool) if "won" in d else None)
 
     @staticmethod
     def merge(parts: list["Outcome"]) -> "Outcome":
@@ -71,7 +80,7 @@ class Outcome:
         cat = lambda name: np.concatenate([getattr(p, name) for p in parts])  # noqa: E731
         return Outcome(parts[0].setup, parts[0].start, cat("winner"), cat("turns"),
                        cat("rounds"), cat("end_reason"),
-                       None if parts[0].role is None else cat("role"))
+                       None if parts[0].role is None else cat("role"), cat("won"))
 
     # --- derived ----------------------------------------------------------
     def role_labels(self) -> dict:
@@ -84,22 +93,21 @@ class Outcome:
         P = s.n_players
         out = {}
         for j in range(P):
-            out[("seat", str(j))] = ((self.winner == j).astype(np.int64),
+            out[("seat", str(j))] = (self.won[:, j].astype(np.int64),
                                      np.ones(self.n, np.int64))
         pol = np.array(s.policies)
         for p in dict.fromkeys(s.policies):
             seats = np.flatnonzero(pol == p)
-            out[("policy", p)] = (np.isin(self.winner, seats).astype(np.int64),
+            out[("policy", p)] = (self.won[:, seats].sum(axis=1).astype(np.int64),
                                   np.full(self.n, seats.size, np.int64))
         if self.role is not None:
             labels = self.role_labels()
-            won = self.winner >= 0
-            wrole = np.where(won, self.role[np.arange(self.n), np.clip(self.winner, 0, P - 1)], -10**9)
             for r in sorted(set(np.unique(self.role).tolist()) | set(labels)):
-                c = (self.role == r).sum(axis=1)
+                has = self.role == r
+                c = has.sum(axis=1)
                 if c.sum() == 0:
                     continue
-                out[("role", labels.get(r, str(r)))] = ((wrole == r).astype(np.int64), c)
+                out[("role", labels.get(r, str(r)))] = ((has & self.won).sum(axis=1).astype(np.int64), c)
         return out
 
     def rates(self) -> pd.DataFrame:
