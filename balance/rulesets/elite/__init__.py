@@ -2,7 +2,7 @@
 import numpy as np
 
 from ...core.params import ParamSpace, to_kernel
-from ...core.records import Batch, alloc
+from ...core.records import Batch, alloc, ban_vector
 from ...core.registry import RulesetSpec
 from . import rules
 from .replay import format_trace
@@ -16,18 +16,20 @@ SEAT_COLUMNS = ("role", "suit", "team", "won", "hp", "max_hp", "score", "kills",
                 "damage_dealt", "damage_taken", "healed", "hand")
 
 
-def vectors(values):
-    """(int params, float policy params, play table, play ids) for kernels."""
+def vectors(values, ban=None):
+    """(int params + the ban code of each card kind, float policy params,
+    play table, play ids) for kernels."""
     space = SPEC.space
     ip, _ = to_kernel(space.rules(values))
+    ip = np.concatenate([ip, ban_vector(ban, rules.N_KINDS)])
     _, pp = to_kernel(space.policy(values))
     PT, PID = rules.play_table(values)
     return ip, pp, PT, PID
 
 
-def simulate_range(values, seed, start, stop, n_players, policy_ids, check=False):
+def simulate_range(values, seed, start, stop, n_players, policy_ids, check=False, ban=None):
     from . import kernel
-    ip, pp, PT, PID = vectors(values)
+    ip, pp, PT, PID = vectors(values, ban)
     n = stop - start
     games, seats, masks, counts = alloc(n, n_players, kernel.NG, kernel.NSEAT, rules.N_KINDS)
     errors = np.zeros(n, np.int64)
@@ -37,9 +39,9 @@ def simulate_range(values, seed, start, stop, n_players, policy_ids, check=False
     return Batch(start, games, seats, masks, counts.sum(axis=0), errors)
 
 
-def trace_game(values, seed, game, n_players, policy_ids):
+def trace_game(values, seed, game, n_players, policy_ids, ban=None):
     from . import kernel
-    ip, pp, PT, PID = vectors(values)
+    ip, pp, PT, PID = vectors(values, ban)
     pol = np.ascontiguousarray(policy_ids, dtype=np.int64)
     size = 1 << 16
     while True:
@@ -125,6 +127,8 @@ SPEC = RulesetSpec(
     format_trace=format_trace,
     check_values=rules.check_values,
     roles=rules.roles,
+    ban_modes=("remove", "forbid"),
     docs="balance/rulesets/elite/README.md",
-    extra={"summary": _summary, "bench": BENCH},
+    extra={"summary": _summary, "bench": BENCH,
+           "headline": ("king_multiplier", "rogue_revives")},
 )

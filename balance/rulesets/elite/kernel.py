@@ -59,6 +59,7 @@ P_CONTROL = IDX["control_rounds"]
 P_JDMG = IDX["judgment_damage"]
 P_C7 = IDX["combined_seven_plays"]
 P_C8 = IDX["combined_eight_uses"]
+P_BAN = len(IDX)          # ip[P_BAN + kind]: records.BAN_* code per card kind (vectors())
 Q_FOUR = PIDX["four_value"]
 Q_FIVE = PIDX["five_value"]
 Q_CARD = PIDX["card_value"]
@@ -77,30 +78,59 @@ C_M = 40                 # 4 suit presence masks
 C_H = 44                 # 36 hand counts
 C_G = 80                 # identity cards (generals), up to GMAX
 GMAX = 8
-NS = C_G + GMAX
+# v3 三代 per seat (after the identity cards)
+(C_STORM, C_POUCH, C_SHB, C_DIAM, C_BTU, C_BTT, C_BTS, C_FRSK, C_FRSH, C_FRU, C_EXT, C_MINES,
+ C_LEO, C_DRG, C_BIRD, C_KIT, C_ZMB, C_PEND, C_KLR, C_PREHP, C_PREMAX, C_DQH, C_DQN,
+ C_NREF, C_NRAMP, C_NDEV, C_NFRZ, C_NBLOOD, C_NIGN, C_NEXT, C_NMINE, C_NSTEAL, C_STORMU,
+ C_POUCHU, C_DUELW, C_DUELL, C_BUYS, C_DEATHS, C_BTOFF) = range(C_G + GMAX, C_G + GMAX + 39)
+C_RM = C_G + GMAX + 40           # 36 counts: rampage-marked cards per kind
 NCAP = 36 * 6
-MAXA = 2048
+C_DQ = C_RM + 36                 # duel pile: ring buffer of NCAP card kinds
+NS = C_DQ + NCAP
+MAXA = 8192
 
 # --- game globals -----------------------------------------------------------
 (Z_DECK, Z_DISC, Z_TURN, Z_TR, Z_ON, Z_SP, Z_P, Z_NC, Z_EXCH, Z_MAXCH, Z_JUDG, Z_JKILL,
  Z_JSELF, Z_CAPS, Z_PA, Z_PT, Z_PD, Z_SERR, Z_FRAMES, Z_DECOYHITS, Z_TEAMS, Z_V,
  Z_ROUNDS, Z_CERR, Z_KPTS, Z_KILLS, Z_REVIVES, Z_SHIELDS, Z_CONTROLS) = range(29)
-NZ = 32
+Z_FORB = 29              # any card kind forbidden (ban code 2)
+Z_FM = 30                # 4 per-suit 9-bit masks of forbidden ranks
+# v3: next-turn override (0 none, 1 top of the order, 2 + q seat q), joint
+# attack (seat + 1), mine (position + 1 in the deck, owner), last play (run,
+# seat) for devouring, in-duel flag, deaths by cause (5), counters
+(Z_NEXT, Z_JOINT, Z_MPOS, Z_MOWN, Z_LK, Z_LKP, Z_INDUEL, Z_D0, Z_D1, Z_D2, Z_D3, Z_D4,
+ Z_STORMS, Z_POUCHES, Z_DUELS, Z_DCAPS, Z_GIFTS, Z_BLEO, Z_BDRG, Z_BBIRD, Z_BKIT, Z_ZOMB,
+ Z_REFL, Z_RBLOCK, Z_MHIT, Z_DODGE, Z_KITSAVE, Z_RALLBLOCK) = range(34, 62)
+Z_IDC = 62               # 16 counts: unused identity cards (v3 glutton extension)
+NZ = Z_IDC + 16
 
 # --- records: game columns and seat columns (see __init__.py) -----------------
 (G_WINNER, G_TURNS, G_ROUNDS, G_END, G_FIRST, G_LAST, G_TEAMWIN, G_EXCH, G_MAXCH, G_CAPS,
  G_JUDG, G_JKILL, G_JSELF, G_REVIVES, G_FRAMES, G_DECOYHITS, G_SHIELDS, G_CONTROLS,
  G_KPTS, G_KILLS) = range(20)
-NG = 20
+NG_V12 = 20
+(G_D_EXCH, G_D_REFLECT, G_D_BLOOD, G_D_MINE, G_D_DUEL, G_STORMS, G_POUCHES, G_DUELS, G_DCAPS,
+ G_GIFTS, G_BLEO, G_BDRG, G_BBIRD, G_BKIT, G_ZOMB, G_REFL, G_RBLOCK, G_MHIT, G_DODGE,
+ G_KITSAVE) = range(20, 40)
+NG = 40
 (S_ROLE, S_SUIT, S_TEAM, S_TEAMWON, S_HP, S_MAXHP, S_SCORE, S_KILLS, S_LOST, S_OUT,
  S_REVIVES, S_FRAMES, S_SKILLS, S_JUDGS, S_DEALT, S_TAKEN, S_HEALED, S_HAND) = range(18)
-NSEAT = 18
+NSEAT_V12 = 18
+(S_REFL, S_RAMP, S_DEV, S_FRZ, S_BLOOD, S_IGN, S_EXT, S_MINE, S_STEAL, S_STORMU, S_POUCHU,
+ S_DUELW, S_DUELL, S_DIAM, S_BUYS, S_ZOMBIE, S_DEATHS) = range(18, 35)
+NSEAT = 35
 
 END_LAST, END_CAP, END_ALLOUT = 0, 1, 2
 POL_RANDOM, POL_GREEDY = 0, 1
 POL_SCRIPT = POLICY_SCRIPT
 # options
 O_NONE, O_JUDG, O_FRAME, O_SHIELD, O_CONTROL = range(5)
+# v3 options: dedicated shields (a run with a 4) and bloodthirst (a turn run with a 5)
+O_REFLECT, O_RAMP, O_DEVOUR, O_FRZSK, O_FRZSH, O_BLOOD = range(5, 11)
+# v3 causes of death
+CA_EXCH, CA_REFLECT, CA_BLOOD, CA_MINE, CA_DUEL = range(5)
+# v3 shop items
+I_NONE, I_LEO, I_DRAGON, I_BIRDS, I_KIT = range(5)
 # decisions
 D_TURN, D_RESP, D_REVIVE = range(3)
 
@@ -108,6 +138,10 @@ D_TURN, D_RESP, D_REVIVE = range(3)
 (E_DEAL, E_IDENT, E_TURN, E_PLAY, E_HEAL, E_DRAW, E_RESHUFFLE, E_OD, E_DAMAGE, E_IMMUNE,
  E_DEATH, E_REVIVE, E_OUT, E_DECOY, E_JUDG, E_JHIT, E_SHIELD, E_CONTROL, E_FRAME,
  E_COMBINED, E_CAP, E_NORESP, E_PASS, E_END, E_EFFECT_END) = range(1, 26)
+# v3 events
+(E_REFLECT, E_BLOCK, E_RAMP, E_DEVOUR, E_FREEZE, E_THAW, E_STEAL, E_BLOOD, E_TICK, E_BLOODEND,
+ E_IGNORE, E_EXTEND, E_BURY, E_MINE, E_GIFT, E_BUY, E_BIRDS, E_LEOPARD, E_STORM, E_POUCH,
+ E_DUEL, E_DPLAY, E_DUELEND, E_ZOMBIE, E_KIT, E_DEATH3, E_RESTART, E_DUELQ) = range(26, 54)
 
 
 @njit(cache=True, inline="always")
@@ -322,8 +356,34 @@ def forced_target(S, p):
     return -1
 
 
+@njit(cache=True, inline="always")
+def run_bits(lo, hi):
+    return ((np.int64(1) << (hi + 1)) - 1) ^ ((np.int64(1) << lo) - 1)
+
+
 @njit(cache=True)
 def enum_plays(S, Z, ip, PT, PID, acts, p, dec):
+    """Options without forbidden cards (ban code 2); if every option holds
+    one, the unbanned options (fallback)."""
+    if Z[Z_FORB] == 1:
+        n = enum_plays_f(S, Z, ip, PT, PID, acts, p, dec, True)
+        if n > 0:
+            return n
+    return enum_plays_f(S, Z, ip, PT, PID, acts, p, dec, False)
+
+
+@njit(cache=True)
+def enum_resp(S, Z, PT, PID, acts, d, a):
+    """Response options without forbidden cards, else all (fallback)."""
+    if Z[Z_FORB] == 1:
+        n = enum_resp_f(S, Z, PT, PID, acts, d, a, True)
+        if n > 0:
+            return n
+    return enum_resp_f(S, Z, PT, PID, acts, d, a, False)
+
+
+@njit(cache=True)
+def enum_plays_f(S, Z, ip, PT, PID, acts, p, dec, fb):
     """Options of a turn (D_TURN) or of a rogue's revive (D_REVIVE, runs
     with a 5): each distinct run x each legal target when it deals damage
     (x Judgment or not when the run holds a K and p can judge)."""
@@ -342,7 +402,9 @@ def enum_plays(S, Z, ip, PT, PID, acts, p, dec):
             hi = lo
             while True:
                 k = PID[s, lo, hi]
-                if dec != D_REVIVE or PT[k, T_HAS5] == 1:
+                if fb and Z[Z_FM + s] & run_bits(lo, hi) != 0:
+                    pass
+                elif dec != D_REVIVE or PT[k, T_HAS5] == 1:
                     jk = judge and PT[k, T_HASK] == 1
                     if sat_mul(PT[k, T_DMG], m) > 0:
                         for t in range(P):
@@ -363,7 +425,7 @@ def enum_plays(S, Z, ip, PT, PID, acts, p, dec):
 
 
 @njit(cache=True)
-def enum_resp(S, Z, PT, PID, acts, d, a):
+def enum_resp_f(S, Z, PT, PID, acts, d, a, fb):
     """Options of defender d against sender a: each distinct run, plus for
     that run each skill it allows (Judgment, a frame onto each enemy, the
     8's shield, control onto each other enemy)."""
@@ -383,23 +445,34 @@ def enum_resp(S, Z, PT, PID, acts, d, a):
             hi = lo
             while True:
                 k = PID[s, lo, hi]
-                n = push(acts, n, k, -1, O_NONE, -1)
-                if judge and PT[k, T_HASK] == 1:
-                    n = push(acts, n, k, -1, O_JUDG, -1)
-                if frame and PT[k, T_HASA] == 1:
-                    for e in range(P):
-                        if S[e, C_ALIVE] == 1 and enemy(S, d, e):
-                            n = push(acts, n, k, -1, O_FRAME, e)
-                if eight and (S[d, C_FREE] > 0 or PT[k, T_HAS5] == 1):
-                    n = push(acts, n, k, -1, O_SHIELD, -1)
-                    if control:
-                        for b in range(P):
-                            if b != a and S[b, C_ALIVE] == 1 and enemy(S, d, b):
-                                n = push(acts, n, k, -1, O_CONTROL, b)
+                if fb and Z[Z_FM + s] & run_bits(lo, hi) != 0:
+                    pass
+                else:
+                    n = enum_resp_run(S, Z, PT, acts, n, k, d, a, judge, frame, eight, control)
                 nx = hi + 1
                 if nx > 8 or (bits >> nx) & 1 == 0 or PID[s, lo, nx] < 0:
                     break
                 hi = nx
+    return n
+
+
+@njit(cache=True, inline="always")
+def enum_resp_run(S, Z, PT, acts, n, k, d, a, judge, frame, eight, control):
+    """The options of response run k: plain, plus each skill it allows."""
+    P = Z[Z_P]
+    n = push(acts, n, k, -1, O_NONE, -1)
+    if judge and PT[k, T_HASK] == 1:
+        n = push(acts, n, k, -1, O_JUDG, -1)
+    if frame and PT[k, T_HASA] == 1:
+        for e in range(P):
+            if S[e, C_ALIVE] == 1 and enemy(S, d, e):
+                n = push(acts, n, k, -1, O_FRAME, e)
+    if eight and (S[d, C_FREE] > 0 or PT[k, T_HAS5] == 1):
+        n = push(acts, n, k, -1, O_SHIELD, -1)
+        if control:
+            for b in range(P):
+                if b != a and S[b, C_ALIVE] == 1 and enemy(S, d, b):
+                    n = push(acts, n, k, -1, O_CONTROL, b)
     return n
 
 
@@ -1014,13 +1087,19 @@ def init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on):
     Z[Z_PA] = -1
     Z[Z_ROUNDS] = 1
     nd = ip[P_DECKS]
-    NC = 36 * nd
-    Z[Z_NC] = NC
     n = 0
     for kind in range(36):
+        b = ip[P_BAN + kind]
+        if b == 2:
+            Z[Z_FORB] = 1
+            Z[Z_FM + kind // 9] |= np.int64(1) << (kind % 9)
+        if b == 1:
+            continue             # ban code 1: removed from the play deck
         for _ in range(nd):
             pile[0, n] = kind
             n += 1
+    NC = n
+    Z[Z_NC] = NC
     shuffle(st, pile[0], NC)
     Z[Z_DECK] = NC
     teams = ip[P_TEAMS] == 1 and P == 4 and Z[Z_V] == 2
@@ -1277,3 +1356,336 @@ def trace_one(seed, game, P, pol, ip, pp, PT, PID, games, seats, masks, counts, 
     entry(M_GAME, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, tr, masks[0],
           counts[0], games[0], seats[0], 1, 0, 0)
     return Z[Z_TR]
+
+
+# =====================================================================================
+# v3 三代: lives, dedicated shields, bloodthirst, frost, duels, diamonds, shop, zombies
+# =====================================================================================
+P_STORMS = IDX["storm_gods"]
+P_POUCHES = IDX["pouches"]
+P_DBASE = IDX["duel_base"]
+P_DPEN = IDX["duel_penalty"]
+P_MAXDP = IDX["max_duel_plays"]
+P_DIAM0 = IDX["start_diamonds"]
+P_GIFT = IDX["gift_pack"]
+P_SHOP = IDX["shop"]
+P_PLEO = IDX["leopard_price"]
+P_PDRG = IDX["dragon_price"]
+P_PBIRD = IDX["birds_price"]
+P_PKIT = IDX["kit_price"]
+P_DRAGON = IDX["dragon_multiplier"]
+P_DRGR = IDX["dragon_rounds"]
+P_BYIELD = IDX["birds_yield"]
+P_BIRDR = IDX["birds_rounds"]
+P_GIGN = IDX["glutton_ignore"]
+P_GEXT = IDX["glutton_extensions"]
+P_GMINES = IDX["glutton_mines"]
+P_MDIAM = IDX["mine_diamonds"]
+P_REFLM = IDX["reflect_multiplier"]
+P_BTU = IDX["bloodthirst_uses"]
+P_BTR = IDX["bloodthirst_rounds"]
+P_BTD = IDX["bloodthirst_damage"]
+P_RAMPM = IDX["rampage_multiplier"]
+P_KK = IDX["kingkong_multiplier"]
+P_KKDIV = IDX["kingkong_divisor"]
+Q_DUEL1 = PIDX["duel_first"]
+
+
+@njit(cache=True, inline="always")
+def card_val(kind):
+    """Face value of a card kind: A 1 ... 6 6, J 11, Q 12, K 13."""
+    r = kind % 9
+    return r + 1 if r <= R_6 else r + 5
+
+
+R_6 = 5
+R_4 = 3
+R_5 = 4
+
+
+@njit(cache=True, inline="always")
+def skill_on(S, p):
+    return S[p, C_FRSK] == 0
+
+
+@njit(cache=True, inline="always")
+def has_shield(S, p, rank):
+    """p owns the dedicated shield of character ``rank`` and it is not frozen."""
+    return S[p, C_FRSH] == 0 and (S[p, C_SHB] >> (rank - 7)) & 1 == 1
+
+
+@njit(cache=True, inline="always")
+def can_freeze(S, p):
+    return has_shield(S, p, 8) or (S[p, C_FRU] > 0 and S[p, C_FRSH] == 0)
+
+
+@njit(cache=True)
+def mult3(S, ip, p):
+    """v3 multipliers: King Kong x10 (its skill), the dragon (bought)."""
+    m = np.int64(1)
+    if S[p, C_RANK] == 10 and skill_on(S, p):
+        m = sat_mul(m, ip[P_KK])
+    if S[p, C_DRG] > 0:
+        m = sat_mul(m, ip[P_DRAGON])
+    return m
+
+
+@njit(cache=True)
+def pdmg3(S, ip, PT, PID, p, k):
+    """Damage of p's run k: rampage-marked cards x rampage_multiplier, then
+    p's multipliers (one saturating product)."""
+    s = PT[k, T_SUIT]
+    base = PT[k, T_DMG]
+    marked = np.int64(0)
+    for r in range(PT[k, T_LO], PT[k, T_HI] + 1):
+        if S[p, C_RM + s * 9 + r] > 0:
+            marked += PT[PID[s, r, r], T_DMG]
+    if marked > 0:
+        base = sat_add(base - marked, sat_mul(marked, ip[P_RAMPM]))
+    return sat_mul(base, mult3(S, ip, p))
+
+
+@njit(cache=True, inline="always")
+def fix_mark(S, p, kind):
+    if S[p, C_RM + kind] > S[p, C_H + kind]:
+        S[p, C_RM + kind] = S[p, C_H + kind]
+
+
+@njit(cache=True)
+def play_cards3(S, pile, Z, masks, counts, ip, PT, PID, p, k):
+    """Remove run k from p's hand (marked copies first); return its damage."""
+    dmg = pdmg3(S, ip, PT, PID, p, k)
+    s = PT[k, T_SUIT]
+    for r in range(PT[k, T_LO], PT[k, T_HI] + 1):
+        if S[p, C_RM + s * 9 + r] > 0:
+            S[p, C_RM + s * 9 + r] -= 1
+    remove_play(S, pile, Z, masks, counts, p, PT, k)
+    return dmg
+
+
+@njit(cache=True)
+def four_kind(S, p):
+    """A 4 in p's hand (first suit ♠♥♣♦), or -1."""
+    for s in range(4):
+        if S[p, C_H + s * 9 + R_4] > 0:
+            return s * 9 + R_4
+    return -1
+
+
+@njit(cache=True)
+def n_fours(S, p):
+    n = 0
+    for s in range(4):
+        n += S[p, C_H + s * 9 + R_4]
+    return n
+
+
+@njit(cache=True)
+def mark_rampage(S, Z, tr, PT, PID, p):
+    """暴走盾: every damage card now in p's hand is marked."""
+    n = 0
+    for kind in range(36):
+        if PT[PID[kind // 9, kind % 9, kind % 9], T_DMG] > 0:
+            S[p, C_RM + kind] = S[p, C_H + kind]
+            n += S[p, C_H + kind]
+    S[p, C_NRAMP] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_RAMP, p, n, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def eliminate3(S, pile, Z, tr, t):
+    S[t, C_ALIVE] = 0
+    S[t, C_PEND] = 0
+    S[t, C_HP] = 0
+    S[t, C_OUT] = Z[Z_TURN]
+    S[t, C_BTT] = 0
+    discard_hand(S, pile, Z, t)
+    for kind in range(36):
+        S[t, C_RM + kind] = 0
+    if Z[Z_JOINT] == t + 1:
+        Z[Z_JOINT] = 0
+    if Z[Z_ON]:
+        ev(tr, Z, E_OUT, t, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def chance(st, q):
+    """True with probability q (draws a number only when 0 < q < 1)."""
+    if q >= 1.0:
+        return True
+    if q <= 0.0:
+        return False
+    return below(st, 1 << 30) < q * (1 << 30)
+
+
+@njit(cache=True)
+def die3(st, S, pile, Z, tr, ip, pp, t, killer, cause):
+    """v3 death of t: the leopard dodges it; else the storm god, then the
+    pouch (unless the policy duels at once); else t waits for a duel."""
+    Z[Z_D0 + cause] += 1
+    S[t, C_DEATHS] += 1
+    if Z[Z_JOINT] == t + 1:
+        Z[Z_JOINT] = 0
+    if Z[Z_ON]:
+        ev(tr, Z, E_DEATH3, t, killer, cause, S[t, C_RANK], 0, 0)
+    if S[t, C_LEO] > 0:
+        S[t, C_LEO] -= 1
+        Z[Z_DODGE] += 1
+        S[t, C_HP] = S[t, C_PREHP]
+        S[t, C_MAXHP] = S[t, C_PREMAX]
+        if Z[Z_ON]:
+            ev(tr, Z, E_LEOPARD, t, S[t, C_HP], 0, 0, 0, 0)
+        return
+    if S[t, C_ZMB] > 0:
+        eliminate3(S, pile, Z, tr, t)       # zombies have no revives and no duel
+        return
+    skip = False
+    if S[t, C_STORM] > 0 or S[t, C_POUCH] > 0:
+        if S[t, C_POL] == POL_SCRIPT:
+            skip = pp[Q_DUEL1] >= 0.5
+        else:
+            skip = chance(st, pp[Q_DUEL1])
+    if not skip and S[t, C_STORM] > 0:
+        S[t, C_STORM] -= 1
+        S[t, C_STORMU] += 1
+        Z[Z_STORMS] += 1
+        S[t, C_MAXHP] = S[t, C_PREMAX]
+        S[t, C_HP] = S[t, C_MAXHP]
+        Z[Z_NEXT] = 1
+        if Z[Z_ON]:
+            ev(tr, Z, E_STORM, t, S[t, C_HP], S[t, C_STORM], 0, 0, 0)
+        return
+    if not skip and S[t, C_POUCH] > 0:
+        S[t, C_POUCH] -= 1
+        S[t, C_POUCHU] += 1
+        Z[Z_POUCHES] += 1
+        S[t, C_MAXHP] = S[t, C_PREMAX]
+        S[t, C_HP] = S[t, C_PREHP]
+        if S[t, C_RANK] == 8:
+            S[t, C_BTU] = ip[P_BTU]
+        if S[t, C_RANK] == 7:
+            S[t, C_EXT] = ip[P_GEXT]
+            S[t, C_MINES] = ip[P_GMINES]
+        Z[Z_NEXT] = 2 + t
+        if Z[Z_ON]:
+            ev(tr, Z, E_POUCH, t, S[t, C_HP], S[t, C_POUCH], 0, 0, 0)
+        return
+    S[t, C_ALIVE] = 0
+    S[t, C_PEND] = 1
+    S[t, C_KLR] = killer
+    S[t, C_HP] = 0
+    S[t, C_BTT] = 0
+    if Z[Z_ON]:
+        ev(tr, Z, E_DUELQ, t, killer, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def incoming3(S, Z, tr, ip, t, amount):
+    """Passive defences on one incoming damage instance: the Glutton ignores
+    <= glutton_ignore (and may extend its HP once), King Kong halves."""
+    if amount <= 0 or not skill_on(S, t):
+        return amount
+    r = S[t, C_RANK]
+    if r == 7 and amount <= ip[P_GIGN]:
+        S[t, C_NIGN] += 1
+        if Z[Z_ON]:
+            ev(tr, Z, E_IGNORE, t, amount, 0, 0, 0, 0)
+        if S[t, C_EXT] > 0:
+            for rr in range(3, -1, -1):
+                done = False
+                for su in range(4):
+                    i = rr * 4 + su
+                    if Z[Z_IDC + i] > 0:
+                        Z[Z_IDC + i] -= 1
+                        add = (rr + 7) * ip[P_PIP]
+                        S[t, C_HP] += add
+                        S[t, C_MAXHP] += add
+                        S[t, C_EXT] -= 1
+                        S[t, C_NEXT] += 1
+                        if Z[Z_ON]:
+                            ev(tr, Z, E_EXTEND, t, i, add, S[t, C_HP], S[t, C_MAXHP], 0)
+                        done = True
+                        break
+                if done:
+                    break
+        return np.int64(0)
+    if r == 10:
+        return amount // ip[P_KKDIV]
+    return amount
+
+
+@njit(cache=True)
+def hit3(st, S, pile, Z, tr, ip, pp, t, src, amount, cause, raw):
+    """One damage instance (``raw``: the passive defences apply to it)."""
+    if amount < 0:
+        Z[Z_CERR] += 1
+        return
+    if S[t, C_ALIVE] == 0:
+        return
+    if raw:
+        amount = incoming3(S, Z, tr, ip, t, amount)
+    if amount <= 0:
+        return
+    S[t, C_PREHP] = S[t, C_HP]
+    S[t, C_PREMAX] = S[t, C_MAXHP]
+    S[t, C_HP] -= amount
+    S[t, C_TAKEN] = sat_add(S[t, C_TAKEN], amount)
+    if src >= 0 and src != t:
+        S[src, C_DEALT] = sat_add(S[src, C_DEALT], amount)
+    if Z[Z_ON]:
+        ev(tr, Z, E_DAMAGE, t, amount, S[t, C_HP], src, cause, 0)
+    if S[t, C_HP] <= 0:
+        die3(st, S, pile, Z, tr, ip, pp, t, src, cause)
+
+
+@njit(cache=True)
+def draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
+    """v3 draws: a buried mine fires on the card that carries it (not in a
+    duel); a draw of n cards that takes exactly the deck's last card earns
+    the gift pack."""
+    if n <= 0:
+        return
+    gift = Z[Z_DECK] == n
+    got = 0
+    for _ in range(n):
+        mine = Z[Z_MPOS] > 0 and Z[Z_DECK] > 0 and Z[Z_DECK] == Z[Z_MPOS]
+        c = draw(st, S, pile, Z, tr, masks, counts, p, np.int64(0))
+        if c < 0:
+            break
+        got += 1
+        if mine:
+            Z[Z_MPOS] = 0
+            if Z[Z_INDUEL] == 1:
+                if Z[Z_ON]:
+                    ev(tr, Z, E_MINE, p, c, -1, 0, Z[Z_MOWN], 0)
+            else:
+                Z[Z_MHIT] += 1
+                v = card_val(c)
+                if c // 9 == 1:
+                    S[p, C_DIAM] += v * ip[P_MDIAM]
+                    if Z[Z_ON]:
+                        ev(tr, Z, E_MINE, p, c, 1, v * ip[P_MDIAM], Z[Z_MOWN], 0)
+                else:
+                    if Z[Z_ON]:
+                        ev(tr, Z, E_MINE, p, c, 0, v, Z[Z_MOWN], 0)
+                    hit3(st, S, pile, Z, tr, ip, pp, p, Z[Z_MOWN], v, CA_MINE, True)
+                    if S[p, C_ALIVE] == 0:
+                        break
+    if gift and got == n:
+        S[p, C_DIAM] += ip[P_GIFT]
+        Z[Z_GIFTS] += 1
+        if Z[Z_ON]:
+            ev(tr, Z, E_GIFT, p, ip[P_GIFT], S[p, C_DIAM], 0, 0, 0)
+
+
+@njit(cache=True)
+def spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, p):
+    """p spends one 4 (block, thaw, end bloodthirst, steal): it is played."""
+    kind = four_kind(S, p)
+    s = kind // 9
+    remove_play(S, pile, Z, masks, counts, p, PT_DUMMY_RUN, s)
+    fix_mark(S, p, kind)
+    if S[p, C_HN] == 0:
+        draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_REFILL])
+    return kind

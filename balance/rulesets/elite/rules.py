@@ -32,6 +32,7 @@ END_REASONS = ("last_standing", "turn_cap", "all_out")
 V1_ROLES = {7: "7 killer", 8: "8 rogue", 9: "9 ninja", 10: "10 king"}
 V2_ROLES = {7: "7 (x100)", 8: "8 bilocation/shield/control", 9: "9 judgment",
             10: "10 combined"}
+V3_ROLES = {7: "7 glutton", 8: "8 bloodthirsty devil", 9: "9 rampage", 10: "10 king kong"}
 
 BIG_MULT = (1, 2, 10, 100, 1000, 10_000, 10**8, 10**12)
 
@@ -39,8 +40,8 @@ BIG_MULT = (1, 2, 10, 100, 1000, 10_000, 10**8, 10**12)
 @dataclass(frozen=True)
 class Params:
     version: int = param(1, doc="rules version: 1 = 初代 (one character, last alive), "
-                                "2 = 二代 (generals and score); v3 comes later",
-                         bounds=(1, 2), sweep=(1, 2))
+                                "2 = 二代 (generals and score), 3 = 三代 (lives, shields, duels, diamonds)",
+                         bounds=(1, 3), sweep=(1, 2, 3))
     n_decks: int = param(2, doc="poker decks mixed (General 1: 两副及两副以上); play deck = 36 x this",
                          bounds=(1, 6), sweep=(1, 2, 3, 4))
     hp_per_pip: int = param(1, doc="HP per star of the identity card: max HP = rank x this (General 2)",
@@ -96,6 +97,59 @@ class Params:
                                       bounds=(0, 20), sweep=(0, 1, 2, 3))
     combined_eight_uses: int = param(1, doc="v2 10 combined skill, 3-4 players: free shield/control uses (只能使用一次)",
                                      bounds=(0, 20), sweep=(0, 1, 2))
+    # --- v3 三代 -----------------------------------------------------------
+    storm_gods: int = param(1, doc="v3 lives: 风暴神 God of Storm revives (first death: damage void, full HP, order restarts)",
+                            bounds=(0, 5), sweep=(0, 1, 2))
+    pouches: int = param(1, doc="v3 lives: 救命锦囊 life-saving pouches (damage void, skill uses restored, play resumes here)",
+                         bounds=(0, 5), sweep=(0, 1, 2))
+    duel_base: int = param(20, doc="v3 大冒险 duel: winner gains this + the loser's HP before the final blow (20+剩余的血量值)",
+                           bounds=(0, 10_000), sweep=(0, 10, 20, 50))
+    duel_penalty: int = param(10, doc="v3 duel: diamonds the loser pays (扣除10颗钻石; may go negative)",
+                              bounds=(0, 10_000), sweep=(0, 10, 20))
+    max_duel_plays: int = param(200, doc="v3 duel: cap on cards played; then the higher HP wins, then the larger character",
+                                bounds=(1, 100_000), sweep=(50, 200, 1000))
+    start_diamonds: int = param(0, doc="v3 diamonds each player starts with", bounds=(0, 10_000),
+                                sweep=(0, 20, 50, 100))
+    gift_pack: int = param(20, doc="v3 钻石大礼包: diamonds for a draw that takes exactly the last card of the deck",
+                           bounds=(0, 10_000), sweep=(0, 20, 50))
+    shop: bool = param(True, doc="v3 shop on: at the start of its turn a player may buy one item", sweep=(True, False))
+    leopard_price: int = param(20, doc="v3 shop 闪电豹 leopard (dodges one lethal damage): price",
+                               bounds=(0, 10_000), sweep=(5, 20, 50))
+    dragon_price: int = param(30, doc="v3 shop 爆爆龙 dragon (damage x dragon_multiplier for dragon_rounds): price",
+                              bounds=(0, 10_000), sweep=(10, 30, 100))
+    birds_price: int = param(70, doc="v3 shop a pair of 钻石鸟 diamond birds (50 + 20): price",
+                             bounds=(0, 10_000), sweep=(20, 70, 150))
+    kit_price: int = param(5, doc="v3 shop 小药箱 medical kit (no zombie after losing a duel to a 10): price",
+                           bounds=(0, 10_000), sweep=(0, 5, 20))
+    dragon_multiplier: int = param(1000, doc="v3 dragon: damage x this (既定的计算数值×1000)",
+                                   bounds=(0, 10**12), sweep=BIG_MULT)
+    dragon_rounds: int = param(5, doc="v3 dragon: rounds it lasts (5个回合)", bounds=(0, 50), sweep=(1, 3, 5, 8))
+    birds_yield: int = param(20, doc="v3 birds: diamonds per round (一个回合可产出20颗钻石)", bounds=(0, 10_000),
+                             sweep=(0, 10, 20, 40))
+    birds_rounds: int = param(5, doc="v3 birds: rounds they lay (产期为5个回合)", bounds=(0, 50), sweep=(1, 3, 5, 8))
+    glutton_ignore: int = param(20, doc="v3 7 贪吃鬼 Glutton: an incoming damage instance <= this counts 0 (≤20点)",
+                                bounds=(0, 10**12), sweep=(0, 5, 10, 20, 50))
+    glutton_extensions: int = param(1, doc="v3 7: HP extensions by an unused identity card (a decision: seed sets no limit)",
+                                    bounds=(0, 16), sweep=(0, 1, 2, 4))
+    glutton_mines: int = param(1, doc="v3 7: mines it may bury (地雷; a decision: once a game)", bounds=(0, 20),
+                               sweep=(0, 1, 2, 4))
+    mine_diamonds: int = param(10, doc="v3 mine on ♥: diamonds = value x this (牌面数值×10)", bounds=(0, 10_000),
+                               sweep=(0, 10, 20))
+    reflect_multiplier: int = param(10_000, doc="v3 7 反射盾 reflect shield: incoming x this hits every other player",
+                                    bounds=(0, 10**12), sweep=(1, 10, 100, 1000, 10_000))
+    bloodthirst_uses: int = param(3, doc="v3 8 嗜血魔王 bloodthirst uses (三次), each needs a 5 in the play",
+                                  bounds=(0, 20), sweep=(0, 1, 3, 5))
+    bloodthirst_rounds: int = param(5, doc="v3 8 bloodthirst: ticks (每个回合须扣除一格血量, 5个回合)",
+                                    bounds=(0, 50), sweep=(1, 3, 5, 8))
+    bloodthirst_damage: int = param(1, doc="v3 8 bloodthirst: HP and max HP lost per tick (一格血量)",
+                                    bounds=(0, 100), sweep=(1, 2, 3))
+    rampage_multiplier: int = param(100_000_000, doc="v3 9 暴走盾 rampage shield: damage cards in hand when the 4 "
+                                                     "is played deal x this (乘以1亿)",
+                                    bounds=(0, 10**12), sweep=(1, 100, 10_000, 100_000_000))
+    kingkong_multiplier: int = param(10, doc="v3 10 僵王金刚 King Kong: damage x this (×10)",
+                                     bounds=(0, 10**12), sweep=(1, 2, 10, 100))
+    kingkong_divisor: int = param(2, doc="v3 10 僵王气浪: incoming damage // this (halved, rounded down)",
+                                  bounds=(1, 1000), sweep=(1, 2, 3, 4))
 
 
 @dataclass(frozen=True)
@@ -117,6 +171,9 @@ class PolicyParams:
                                   bounds=(0.0, 1e6), sweep=(0.0, 0.5, 2.0))
     skill_cost: float = param(3.0, doc="greedy, v2 8: cost of spending one shield/control use",
                               bounds=(0.0, 1e6), sweep=(0.0, 3.0, 10.0))
+    duel_first: float = param(0.0, doc="v3: probability that a dying player skips its revives and duels at once "
+                                       "(seed 1(6): 由玩家自行决定)",
+                              bounds=(0.0, 1.0), sweep=(0.0, 0.5, 1.0))
     judgment_min_ev: float = param(0.0, doc="greedy, v2 9/10: trigger Judgment when its expected value "
                                             "(enemy HP and kills minus own side's, over the 4 suits) exceeds this",
                                    bounds=(-1e6, 1e6), sweep=(-5.0, 0.0, 2.0, 5.0))
@@ -150,7 +207,8 @@ def identity_name(ident: int) -> str:
 
 
 def roles(values: dict) -> dict[int, str]:
-    return dict(V2_ROLES if values.get("version", 1) == 2 else V1_ROLES)
+    v = values.get("version", 1)
+    return dict(V2_ROLES if v == 2 else V3_ROLES if v == 3 else V1_ROLES)
 
 
 def card_value(suit: int, r: int, values: dict) -> tuple[int, int]:

@@ -71,20 +71,21 @@ END_LAST, END_CAP = 0, 1
 BAN_NONE, BAN_REMOVE, BAN_FORBID = 0, 1, 2     # per card kind (core.records)
 
 
-@njit(cache=True, inline="always")
-def ev(tr, Z, on, etype, seat, a, b, c, d, e):
-    if on:
-        k = Z[Z_TR]
-        if k < tr.shape[0]:
-            tr[k, 0] = etype
-            tr[k, 1] = Z[Z_TURN]
-            tr[k, 2] = seat
-            tr[k, 3] = a
-            tr[k, 4] = b
-            tr[k, 5] = c
-            tr[k, 6] = d
-            tr[k, 7] = e
-            Z[Z_TR] = k + 1
+@njit(cache=True)
+def ev(tr, Z, etype, seat, a, b, c, d, e):
+    """Append one event to the trace (callers test ``on`` first, so batch
+    runs neither call this nor evaluate its arguments)."""
+    k = Z[Z_TR]
+    if k < tr.shape[0]:
+        tr[k, 0] = etype
+        tr[k, 1] = Z[Z_TURN]
+        tr[k, 2] = seat
+        tr[k, 3] = a
+        tr[k, 4] = b
+        tr[k, 5] = c
+        tr[k, 6] = d
+        tr[k, 7] = e
+        Z[Z_TR] = k + 1
 
 
 @njit(cache=True, inline="always")
@@ -157,14 +158,16 @@ def draw(st, S, hand, pile, Z, p, masks, counts, tr, on, deal):
         Z[Z_DECK] = n
         Z[Z_DISC] = 0
         shuffle(st, pile[0], n)
-        ev(tr, Z, on, E_RESHUFFLE, -1, n, 0, 0, 0, 0)
+        if on:
+            ev(tr, Z, E_RESHUFFLE, -1, n, 0, 0, 0, 0)
     Z[Z_DECK] -= 1
     c = pile[0, Z[Z_DECK]]
     hand[p, S[p, C_HN]] = c
     S[p, C_HN] += 1
     setbit(masks, p, 0, c)
     counts[0, c] += 1
-    ev(tr, Z, on, E_DEAL if deal else E_DRAW, p, c, 0, 0, 0, 0)
+    if on:
+        ev(tr, Z, E_DEAL if deal else E_DRAW, p, c, 0, 0, 0, 0)
     return c
 
 
@@ -206,11 +209,13 @@ def damage(S, Z, tr, on, src, t, amount):
         return
     if S[t, C_GUARDS] > 0:
         S[t, C_GUARDS] -= 1
-        ev(tr, Z, on, E_DAMAGE, t, amount, 1, S[t, C_HP], src, 0)
+        if on:
+            ev(tr, Z, E_DAMAGE, t, amount, 1, S[t, C_HP], src, 0)
         return
     S[t, C_HP] -= amount
     S[src, C_DMG] += amount
-    ev(tr, Z, on, E_DAMAGE, t, amount, 0, S[t, C_HP], src, 0)
+    if on:
+        ev(tr, Z, E_DAMAGE, t, amount, 0, S[t, C_HP], src, 0)
 
 
 @njit(cache=True, inline="always")
@@ -625,31 +630,36 @@ def play_game(seed, game, P, pol, ip, pp, ban, S, hand, pile, Z, sizes, acts,
         turns += 1
         Z[Z_TURN] = turns
         p = cur
-        ev(tr, Z, on, E_TURN, p, rounds, S[p, C_HP], S[p, C_HN], S[p, C_GUARDS], 0)
+        if on:
+            ev(tr, Z, E_TURN, p, rounds, S[p, C_HP], S[p, C_HN], S[p, C_GUARDS], 0)
         if S[p, C_SKIPS] > 0:
             S[p, C_SKIPS] -= 1
-            ev(tr, Z, on, E_SKIP, p, S[p, C_SKIPS], 0, 0, 0, 0)
+            if on:
+                ev(tr, Z, E_SKIP, p, S[p, C_SKIPS], 0, 0, 0, 0)
         else:
             draw(st, S, hand, pile, Z, p, masks, counts, tr, on, False)
             while S[p, C_HN] > ip[P_LIMIT]:
                 i = choose_discard(pol[p], st, S, hand, p, NB, V, sizes, ip, pp)
                 c = take_from_hand(S, hand, p, i)
                 to_discard(pile, Z, c)
-                ev(tr, Z, on, E_DISCARD, p, c, 0, 0, 0, 0)
+                if on:
+                    ev(tr, Z, E_DISCARD, p, c, 0, 0, 0, 0)
             if pol[p] == POL_RANDOM:
                 kind, arg, tgt = choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban)
             else:
                 kind, arg, tgt = choose_greedy(pol[p], S, hand, p, P, NB, V, sizes, ip, pp, ban)
             hp_before_self = S[p, C_HP]
             if kind == A_PASS:
-                ev(tr, Z, on, E_PASS, p, 0, 0, 0, 0, 0)
+                if on:
+                    ev(tr, Z, E_PASS, p, 0, 0, 0, 0, 0)
             elif kind == A_PLACE:
                 c = take_from_hand(S, hand, p, arg)
                 S[p, C_BITS + ELEM[V, c]] |= np.int64(1) << VAL0[V, c]
                 S[p, C_ARRN] += 1
                 setbit(masks, p, 1, c)
                 counts[1, c] += 1
-                ev(tr, Z, on, E_PLACE, p, c, S[p, C_ARRN], 0, 0, 0)
+                if on:
+                    ev(tr, Z, E_PLACE, p, c, S[p, C_ARRN], 0, 0, 0)
             elif kind == A_CAST:
                 i = has_special(S, hand, p, arg, NB)
                 c = take_from_hand(S, hand, p, i)
@@ -658,16 +668,19 @@ def play_game(seed, game, P, pol, ip, pp, ban, S, hand, pile, Z, sizes, acts,
                 S[p, C_CASTS] += 1
                 tot_casts += 1
                 to_discard(pile, Z, c)
-                ev(tr, Z, on, E_CAST, p, arg, tgt, 0, 0, 0)
+                if on:
+                    ev(tr, Z, E_CAST, p, arg, tgt, 0, 0, 0)
                 if arg == THUNDER:
                     damage(S, Z, tr, on, p, tgt, ip[P_THUNDER])
                 elif arg == WIND:
                     q = next_alive(S, p, P)
                     S[q, C_SKIPS] += 1
-                    ev(tr, Z, on, E_WIND, p, q, S[q, C_SKIPS], 0, 0, 0)
+                    if on:
+                        ev(tr, Z, E_WIND, p, q, S[q, C_SKIPS], 0, 0, 0)
                 elif arg == GUARD:
                     S[p, C_GUARDS] += 1
-                    ev(tr, Z, on, E_GUARD, p, S[p, C_GUARDS], 0, 0, 0, 0)
+                    if on:
+                        ev(tr, Z, E_GUARD, p, S[p, C_GUARDS], 0, 0, 0, 0)
                 elif arg == STEAL:
                     nh = S[tgt, C_HN]
                     got = -1
@@ -678,13 +691,15 @@ def play_game(seed, game, P, pol, ip, pp, ban, S, hand, pile, Z, sizes, acts,
                         S[p, C_HN] += 1
                         setbit(masks, p, 0, got)
                         counts[0, got] += 1
-                    ev(tr, Z, on, E_STEAL, p, tgt, got, 0, 0, 0)
+                    if on:
+                        ev(tr, Z, E_STEAL, p, tgt, got, 0, 0, 0)
                 else:  # gamble
                     nh = S[p, C_HN]
                     for j in range(nh):
                         to_discard(pile, Z, hand[p, j])
                     S[p, C_HN] = 0
-                    ev(tr, Z, on, E_GAMBLE, p, nh, 0, 0, 0, 0)
+                    if on:
+                        ev(tr, Z, E_GAMBLE, p, nh, 0, 0, 0, 0)
                     for j in range(nh):
                         draw(st, S, hand, pile, Z, p, masks, counts, tr, on, False)
             else:  # combo
@@ -693,7 +708,8 @@ def play_game(seed, game, P, pol, ip, pp, ban, S, hand, pile, Z, sizes, acts,
                 amount = combo_amount(arg, size, ip)
                 S[p, C_COMBOS] += 1
                 tot_combos += 1
-                ev(tr, Z, on, E_COMBO, p, arg, tgt, size, amount, sizes[5])
+                if on:
+                    ev(tr, Z, E_COMBO, p, arg, tgt, size, amount, sizes[5])
                 if arg == FLUSH:
                     q = next_alive(S, p, P)
                     while q != p:
@@ -704,11 +720,13 @@ def play_game(seed, game, P, pol, ip, pp, ban, S, hand, pile, Z, sizes, acts,
                     if h > 0:
                         S[p, C_HP] += h
                         S[p, C_HEALED] += h
-                    ev(tr, Z, on, E_HEAL, p, h, S[p, C_HP], 0, 0, 0)
+                    if on:
+                        ev(tr, Z, E_HEAL, p, h, S[p, C_HP], 0, 0, 0)
                 else:
                     if arg == OVERCOMING:
                         nd = array_to_discard(S, pile, Z, tgt, V)
-                        ev(tr, Z, on, E_DESTROY, tgt, nd, 0, 0, 0, 0)
+                        if on:
+                            ev(tr, Z, E_DESTROY, tgt, nd, 0, 0, 0, 0)
                     damage(S, Z, tr, on, p, tgt, amount)
                 array_to_discard(S, pile, Z, p, V)
             if check:
@@ -728,7 +746,8 @@ def play_game(seed, game, P, pol, ip, pp, ban, S, hand, pile, Z, sizes, acts,
                     array_to_discard(S, pile, Z, q, V)
                     S[q, C_GUARDS] = 0
                     S[q, C_SKIPS] = 0
-                    ev(tr, Z, on, E_OUT, q, 0, 0, 0, 0, 0)
+                    if on:
+                        ev(tr, Z, E_OUT, q, 0, 0, 0, 0, 0)
         if check:
             tot = Z[Z_DECK] + Z[Z_DISC]
             for q in range(P):
@@ -753,7 +772,8 @@ def play_game(seed, game, P, pol, ip, pp, ban, S, hand, pile, Z, sizes, acts,
         if nxt <= cur:
             rounds += 1
         cur = nxt
-    ev(tr, Z, on, E_END, winner, end, turns, rounds, 0, 0)
+    if on:
+        ev(tr, Z, E_END, winner, end, turns, rounds, 0, 0)
     grow[G_WINNER] = winner
     grow[G_TURNS] = turns
     grow[G_ROUNDS] = rounds
