@@ -143,7 +143,7 @@ def test_simulate_tables_and_summary():
     decided = r.games["team_winner"].to_numpy() >= 0
     assert (r.seats.groupby("game")["won"].sum().to_numpy()[decided] == 2).all()
     r1 = balance.simulate("elite", games=500, seed=2, players=2, policies=["random"],
-                          progress=False)
+                          params={"version": 1}, progress=False)
     assert "revives_per_game" in r1.summary
     bench = balance.ruleset("elite").extra["bench"]
-    assert {b["params"]["version"] for b in bench} == {1, 2}
+    assert {b["params"]["version"] for b in bench} == {1, 2, 3}

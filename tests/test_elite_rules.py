@@ -482,4 +482,5 @@ def test_params_validation():
     with pytest.raises(BalanceError, match="generals_per_player"):
         SPEC.check_values(SPEC.space.resolve({"version": 2, "generals_per_player": 8,
                                               "n_decks": 1}), 4)
-    assert SPEC.roles(SPEC.space.resolve({}))[8] == "8 rogue"
+    assert SPEC.roles(SPEC.space.resolve({"version": 1}))[8] == "8 rogue"
+    assert SPEC.roles(SPEC.space.resolve({}))[8] == "8 bloodthirsty devil"     # v3 is the default

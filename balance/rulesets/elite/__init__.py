@@ -1,4 +1,4 @@
-"""Magic Elite 魔法精英, versions 1 and 2 (contract: shared/rules/elite.md)."""
+"""Magic Elite 魔法精英, versions 1, 2 and 3 (contract: shared/rules/elite.md)."""
 import numpy as np
 
 from ...core.params import ParamSpace, to_kernel
@@ -10,10 +10,19 @@ from .replay import format_trace
 GAME_COLUMNS = ("winner", "turns", "rounds", "end_reason", "first_seat", "last_standing",
                 "team_winner", "exchanges", "max_chain", "capped_exchanges", "judgments",
                 "judgment_kills", "judgment_self_kills", "revives", "frames", "decoy_hits",
-                "shields", "controls", "kill_points", "scoring_kills")
+                "shields", "controls", "kill_points", "scoring_kills",
+                # v3 (zero in v1/v2)
+                "deaths_exchange", "deaths_reflect", "deaths_bloodthirst", "deaths_mine",
+                "deaths_duel", "storm_gods", "pouches", "duels", "capped_duels", "gift_packs",
+                "buy_leopard", "buy_dragon", "buy_birds", "buy_kit", "zombies", "reflects",
+                "reflect_blocks", "mines_hit", "leopard_dodges", "kit_saves")
 SEAT_COLUMNS = ("role", "suit", "team", "won", "hp", "max_hp", "score", "kills",
                 "generals_lost", "out_turn", "revives", "frames", "skill_uses", "judgments",
-                "damage_dealt", "damage_taken", "healed", "hand")
+                "damage_dealt", "damage_taken", "healed", "hand",
+                # v3 (zero in v1/v2)
+                "reflects", "rampages", "devours", "freezes", "bloodthirsts", "ignores",
+                "extensions", "mines", "steals", "storm_used", "pouch_used", "duels_won",
+                "duels_lost", "diamonds", "purchases", "zombie", "deaths")
 
 
 def vectors(values, ban=None):
@@ -66,6 +75,9 @@ def _summary(result):
            "max_chain_mean": float(g["max_chain"].mean()),
            "capped_exchanges_per_game": float(g["capped_exchanges"].mean()),
            "first_seat_win_rate": float((g["winner"] == g["first_seat"]).mean())}
+    if values["version"] == 3:
+        out.update(_summary_v3(result))
+        return out
     if values["version"] == 1:
         out["revives_per_game"] = float(g["revives"].mean())
         out["frames_per_game"] = float(g["frames"].mean())
@@ -102,12 +114,85 @@ def _summary(result):
     return out
 
 
+V3_FIRED = (("reflect shield (7)", "reflects"), ("rampage shield (9)", "rampages"),
+            ("devouring shield (10)", "devours"), ("freezing shield (8)", "freezes"),
+            ("bloodthirst (8)", "bloodthirsts"), ("glutton ignore (7)", "ignores"),
+            ("glutton HP extension (7)", "extensions"), ("glutton mine (7)", "mines"),
+            ("devour steals a skill (10)", "steals"))
+
+
+def _summary_v3(result):
+    """v3 figures: win rate per character (95 % Wilson intervals), each
+    shield and skill (how often fired, win rate of the seats that fired it),
+    deaths by cause, revives, duels and their winners, diamonds, shop."""
+    from ...core import stats
+    g, s = result.games, result.seats
+    n = len(g)
+    roles = rules.roles(result.setup.values)
+
+    def rate(k, m):
+        lo, hi = stats.wilson(int(k), int(m)) if m else (float("nan"), float("nan"))
+        return {"n": int(m), "wins": int(k), "win_rate": k / m if m else float("nan"),
+                "ci_low": float(lo), "ci_high": float(hi)}
+
+    role = s["role"].astype(str)
+    out = {"win_rate_by_character": {roles[r]: rate(s.loc[role == roles[r], "won"].sum(),
+                                                    (role == roles[r]).sum())
+                                     for r in (7, 8, 9, 10)}}
+    # the rules let a zombie share its master's win; without those wins:
+    own = s["won"].astype(bool) & (s["zombie"] == 0)
+    out["win_rate_by_character_excluding_zombie_wins"] = {
+        roles[r]: rate(own[role == roles[r]].sum(), (role == roles[r]).sum()) for r in (7, 8, 9, 10)}
+    fired = {}
+    for label, col in V3_FIRED:
+        by = s[s[col] > 0]
+        fired[label] = {"per_game": float(s[col].sum() / n) if n else float("nan"),
+                        "games_fired": float((s.groupby("game")[col].sum() > 0).mean()),
+                        "firer": rate(by["won"].sum(), len(by))}
+    out["shields_and_skills"] = fired
+    out["deaths_per_game"] = {c: float(g[f"deaths_{c}"].mean())
+                              for c in ("exchange", "reflect", "bloodthirst", "mine", "duel")}
+    out["revives_per_game"] = {"storm_god": float(g["storm_gods"].mean()),
+                               "pouch": float(g["pouches"].mean()),
+                               "leopard_dodges": float(g["leopard_dodges"].mean())}
+    won = s.groupby(role)["duels_won"].sum()
+    lost = s.groupby(role)["duels_lost"].sum()
+    out["duels"] = {"per_game": float(g["duels"].mean()),
+                    "games_with_a_duel": float((g["duels"] > 0).mean()),
+                    "capped_share": float(g["capped_duels"].sum() / max(g["duels"].sum(), 1)),
+                    "won_by_character": {roles[r]: int(won.get(roles[r], 0)) for r in (7, 8, 9, 10)},
+                    "lost_by_character": {roles[r]: int(lost.get(roles[r], 0))
+                                          for r in (7, 8, 9, 10)},
+                    "zombies_per_game": float(g["zombies"].mean()),
+                    "kit_saves_per_game": float(g["kit_saves"].mean())}
+    d = s["diamonds"].to_numpy()
+    q = np.quantile(d, [0.1, 0.25, 0.5, 0.75, 0.9]) if d.size else [float("nan")] * 5
+    out["diamonds_at_end"] = {"mean": float(d.mean()) if d.size else float("nan"),
+                              "q10": float(q[0]), "q25": float(q[1]), "median": float(q[2]),
+                              "q75": float(q[3]), "q90": float(q[4]),
+                              "max": int(d.max()) if d.size else 0,
+                              "negative_share": float((d < 0).mean()) if d.size else float("nan"),
+                              "gift_packs_per_game": float(g["gift_packs"].mean()),
+                              "mines_hit_per_game": float(g["mines_hit"].mean())}
+    out["shop_per_game"] = {"leopard": float(g["buy_leopard"].mean()),
+                            "dragon": float(g["buy_dragon"].mean()),
+                            "birds": float(g["buy_birds"].mean()),
+                            "medical_kit": float(g["buy_kit"].mean()),
+                            "games_with_a_purchase": float(
+                                ((g["buy_leopard"] + g["buy_dragon"] + g["buy_birds"]
+                                  + g["buy_kit"]) > 0).mean())}
+    out["reflects_per_game"] = float(g["reflects"].mean())
+    out["reflect_blocks_per_game"] = float(g["reflect_blocks"].mean())
+    return out
+
+
 BENCH = [
     {"label": "elite v1 4p greedy", "players": 4, "policies": ["greedy"], "params": {"version": 1}},
     {"label": "elite v2 4p greedy", "players": 4, "policies": ["greedy"], "params": {"version": 2}},
     {"label": "elite v2 4p greedy teams", "players": 4, "policies": ["greedy"],
      "params": {"version": 2, "teams": True}},
     {"label": "elite v1 2p random", "players": 2, "policies": ["random"], "params": {"version": 1}},
+    {"label": "elite v3 4p greedy", "players": 4, "policies": ["greedy"], "params": {"version": 3}},
 ]
 
 SPEC = RulesetSpec(
@@ -130,5 +215,6 @@ SPEC = RulesetSpec(
     ban_modes=("remove", "forbid"),
     docs="balance/rulesets/elite/README.md",
     extra={"summary": _summary, "bench": BENCH,
-           "headline": ("king_multiplier", "rogue_revives")},
+           "headline": ("reflect_multiplier", "rampage_multiplier", "kingkong_multiplier",
+                        "dragon_multiplier")},
 )

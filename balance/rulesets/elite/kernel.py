@@ -321,6 +321,14 @@ def init_general(S, Z, ip, p):
         if r == 8:
             S[p, C_REV] = ip[P_REV]
             S[p, C_REVFREE] = ip[P_REVFREE]
+    elif Z[Z_V] == 3:
+        # v3: one life each of storm god and pouch, the character's shield and skill
+        S[p, C_STORM] = ip[P_STORMS]
+        S[p, C_POUCH] = ip[P_POUCHES]
+        S[p, C_SHB] = np.int64(1) << (r - 7)
+        S[p, C_BTU] = ip[P_BTU] if r == 8 else 0
+        S[p, C_EXT] = ip[P_GEXT] if r == 7 else 0
+        S[p, C_MINES] = ip[P_GMINES] if r == 7 else 0
     elif r == 8:
         if Z[Z_P] == 2:
             S[p, C_BILOC] = 1
@@ -835,6 +843,9 @@ def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a
     frame (v1 9) or control (v2 8) moves the incoming damage to another
     defender. At ``max_exchange`` responses the pending damage hits d.
     Returns the number of responses."""
+    if Z[Z_V] == 3:
+        return exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d,
+                         inc)
     Z[Z_EXCH] += 1
     steps = 0
     maxex = ip[P_MAXEX]
@@ -948,7 +959,11 @@ def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a
 
 @njit(cache=True)
 def resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID):
-    """A revived rogue's 5 that carries damage attacks after the exchange."""
+    """A revived rogue's 5 that carries damage attacks after the exchange
+    (v3: the duel queue)."""
+    if Z[Z_V] == 3:
+        resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
+        return
     while Z[Z_PA] >= 0:
         a = Z[Z_PA]
         t = Z[Z_PT]
@@ -963,6 +978,9 @@ def play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, 
     """One turn of seat p: a play; damage opens an exchange with a target."""
     if Z[Z_ON]:
         ev(tr, Z, E_TURN, p, Z[Z_ROUNDS], S[p, C_HP], S[p, C_HN], S[p, C_MAXHP], S[p, C_RANK])
+    if Z[Z_V] == 3:
+        play_turn3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p)
+        return
     if S[p, C_HN] == 0:
         draw_n(st, S, pile, Z, tr, masks, counts, p, ip[P_REFILL])
     n = enum_plays(S, Z, ip, PT, PID, acts, p, np.int64(D_TURN))
@@ -995,6 +1013,8 @@ def play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, 
 def end_turn(S, Z, tr, p):
     """Durations count the target's turns: an effect of N rounds covers its
     next N turns and ends when the N-th of them ends."""
+    if Z[Z_V] == 3:
+        end_turn3(S, Z, tr, p)
     if S[p, C_IMM] > 0:
         S[p, C_IMM] -= 1
         if S[p, C_IMM] == 0:
@@ -1064,6 +1084,11 @@ def check_state(S, pile, Z):
                 err += 1
         if hn != S[q, C_HN]:
             err += 1
+        for kind in range(36):
+            if S[q, C_RM + kind] > S[q, C_H + kind] or S[q, C_RM + kind] < 0:
+                err += 1
+        if S[q, C_PEND] == 1:
+            err += 1             # the duel queue is empty between turns
         tot += S[q, C_HN]
         if S[q, C_ALIVE] == 1:
             if S[q, C_HP] > S[q, C_MAXHP] or S[q, C_HP] <= 0 or S[q, C_MAXHP] <= 0:
@@ -1138,6 +1163,12 @@ def init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on):
             S[p, C_G + j] = pile[1, top]
             top -= 1
     Z[Z_DISC] = 0
+    if Z[Z_V] == 3:
+        for i in range(16):
+            Z[Z_IDC + i] = nd
+        for p in range(P):
+            Z[Z_IDC + S[p, C_G]] -= 1
+            S[p, C_DIAM] = ip[P_DIAM0]
     for p in range(P):
         S[p, C_GEN] = 0
         init_general(S, Z, ip, p)
@@ -1173,6 +1204,16 @@ def run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, c
             end = END_LAST if sides_left(S, Z) == 1 else END_ALLOUT
             break
         nxt, wrapped = next_turn(S, Z, key0)
+        if Z[Z_NEXT] != 0:
+            # v3: the order restarts from the top (storm god, duel, all blocked a
+            # reflect) or resumes from the pouch's user
+            o = Z[Z_NEXT]
+            Z[Z_NEXT] = 0
+            if o == 1:
+                nxt, wrapped = next_turn(S, Z, np.int64(1) << np.int64(60))
+                wrapped = True
+            elif S[o - 2, C_ALIVE] == 1:
+                nxt = o - 2
         if wrapped:
             Z[Z_ROUNDS] += 1
         cur = nxt
@@ -1192,7 +1233,7 @@ def finish(S, Z, tr, end, turns, grow, srow):
                 last = S[q, C_TEAM]
                 break
     winner = -1
-    if Z[Z_V] == 1:
+    if Z[Z_V] != 2:
         winner = last
     else:
         # highest score (team sum) wins; equal scores: draw
@@ -1235,6 +1276,23 @@ def finish(S, Z, tr, end, turns, grow, srow):
     grow[G_CONTROLS] = Z[Z_CONTROLS]
     grow[G_KPTS] = Z[Z_KPTS]
     grow[G_KILLS] = Z[Z_KILLS]
+    for j in range(5):
+        grow[G_D_EXCH + j] = Z[Z_D0 + j]
+    grow[G_STORMS] = Z[Z_STORMS]
+    grow[G_POUCHES] = Z[Z_POUCHES]
+    grow[G_DUELS] = Z[Z_DUELS]
+    grow[G_DCAPS] = Z[Z_DCAPS]
+    grow[G_GIFTS] = Z[Z_GIFTS]
+    grow[G_BLEO] = Z[Z_BLEO]
+    grow[G_BDRG] = Z[Z_BDRG]
+    grow[G_BBIRD] = Z[Z_BBIRD]
+    grow[G_BKIT] = Z[Z_BKIT]
+    grow[G_ZOMB] = Z[Z_ZOMB]
+    grow[G_REFL] = Z[Z_REFL]
+    grow[G_RBLOCK] = Z[Z_RBLOCK]
+    grow[G_MHIT] = Z[Z_MHIT]
+    grow[G_DODGE] = Z[Z_DODGE]
+    grow[G_KITSAVE] = Z[Z_KITSAVE]
     for q in range(P):
         srow[q, S_ROLE] = S[q, C_ROLE]
         srow[q, S_SUIT] = S[q, C_ROLESUIT]
@@ -1254,6 +1312,23 @@ def finish(S, Z, tr, end, turns, grow, srow):
         srow[q, S_TAKEN] = S[q, C_TAKEN]
         srow[q, S_HEALED] = S[q, C_HEALED]
         srow[q, S_HAND] = S[q, C_HN]
+        srow[q, S_REFL] = S[q, C_NREF]
+        srow[q, S_RAMP] = S[q, C_NRAMP]
+        srow[q, S_DEV] = S[q, C_NDEV]
+        srow[q, S_FRZ] = S[q, C_NFRZ]
+        srow[q, S_BLOOD] = S[q, C_NBLOOD]
+        srow[q, S_IGN] = S[q, C_NIGN]
+        srow[q, S_EXT] = S[q, C_NEXT]
+        srow[q, S_MINE] = S[q, C_NMINE]
+        srow[q, S_STEAL] = S[q, C_NSTEAL]
+        srow[q, S_STORMU] = S[q, C_STORMU]
+        srow[q, S_POUCHU] = S[q, C_POUCHU]
+        srow[q, S_DUELW] = S[q, C_DUELW]
+        srow[q, S_DUELL] = S[q, C_DUELL]
+        srow[q, S_DIAM] = S[q, C_DIAM]
+        srow[q, S_BUYS] = S[q, C_BUYS]
+        srow[q, S_ZOMBIE] = 1 if S[q, C_ZMB] > 0 else 0
+        srow[q, S_DEATHS] = S[q, C_DEATHS]
     if Z[Z_ON]:
         ev(tr, Z, E_END, winner, end, turns, Z[Z_ROUNDS], last, 0)
 
@@ -1287,6 +1362,7 @@ def work(P):
 # (a single entry keeps numba's compile time down: every top-level function
 # re-optimises the whole call graph)
 M_GAME, M_TURN, M_EXCHANGE, M_JUDGMENT, M_RUN, M_NEXT, M_GENERAL, M_CHECK, M_SAT, M_INIT, M_BATCH = range(11)
+M_HIT, M_DUEL, M_DRAW, M_START = range(11, 15)
 
 
 @njit(cache=True)
@@ -1328,6 +1404,20 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
         return check_state(S, pile, Z)
     if mode == M_INIT:
         init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, a == 1)
+        return 0
+    if mode == M_HIT:
+        # v3: c damage from b hits a (passives apply), then the duel queue
+        hit3(st, S, pile, Z, tr, ip, pp, a, b, c, CA_EXCH, True)
+        resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
+        return 0
+    if mode == M_DUEL:
+        return duel(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, a, b)
+    if mode == M_DRAW:
+        draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, a, b)
+        resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
+        return 0
+    if mode == M_START:
+        turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, a)
         return 0
     if mode == M_SAT:
         grow[0] = sat_mul(a, b)
@@ -1680,12 +1770,752 @@ def draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
 
 
 @njit(cache=True)
-def spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, p):
+def spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     """p spends one 4 (block, thaw, end bloodthirst, steal): it is played."""
     kind = four_kind(S, p)
     s = kind // 9
-    remove_play(S, pile, Z, masks, counts, p, PT_DUMMY_RUN, s)
+    remove_play(S, pile, Z, masks, counts, p, PT, PID[s, R_4, R_4])
     fix_mark(S, p, kind)
     if S[p, C_HN] == 0:
         draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_REFILL])
     return kind
+
+
+@njit(cache=True)
+def wants(st, S, p):
+    """A yes/no decision of p's policy at a turn start (random: a coin;
+    greedy and script: yes)."""
+    if S[p, C_POL] == POL_RANDOM:
+        return below(st, 2) == 1
+    return True
+
+
+@njit(cache=True)
+def steal_react(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, t, src, what):
+    """吞噬盾 against a skill: the holder of the devouring shield spends a 4
+    to void bloodthirst (what 0) or frost (what 1) and gains one use."""
+    if not has_shield(S, t, 10) or four_kind(S, t) < 0 or not wants(st, S, t):
+        return False
+    kind = spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, t)
+    if what == 0:
+        S[t, C_BTU] += 1
+    else:
+        S[t, C_FRU] += 1
+    S[t, C_NSTEAL] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_STEAL, t, src, what, kind, 0, 0)
+    return True
+
+
+@njit(cache=True)
+def bloodthirst(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, t):
+    S[p, C_BTU] -= 1
+    S[p, C_NBLOOD] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_BLOOD, p, t, ip[P_BTR], S[p, C_BTU], 0, 0)
+    if steal_react(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, t, p, 0):
+        return
+    S[t, C_BTT] = ip[P_BTR]
+    S[t, C_BTS] = p
+
+
+@njit(cache=True)
+def freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, t, which):
+    """冰封盾: a frost layer on t's skill (which 0) or shield (1)."""
+    if not has_shield(S, p, 8):
+        S[p, C_FRU] -= 1
+    S[p, C_NFRZ] += 1
+    if steal_react(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, t, p, 1):
+        return
+    if which == 0:
+        S[t, C_FRSK] += 1
+    else:
+        S[t, C_FRSH] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_FREEZE, p, t, which, S[t, C_FRSK], S[t, C_FRSH], 0)
+
+
+@njit(cache=True)
+def reflect(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, g, inc):
+    """反射盾: incoming x reflect_multiplier hits every other player (turn
+    order from the top); each blocks with a 4 (firing nothing) or takes it.
+    If all block, the turn order restarts from the top."""
+    amount = sat_mul(inc, ip[P_REFLM])
+    Z[Z_REFL] += 1
+    S[g, C_NREF] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_REFLECT, g, amount, inc, 0, 0, 0)
+    if amount <= 0:
+        return
+    done = np.int64(1) << g
+    hits = 0
+    while True:
+        q = -1
+        for x in range(Z[Z_P]):
+            if (done >> x) & 1 == 0 and S[x, C_ALIVE] == 1:
+                if q < 0 or S[x, C_KEY] > S[q, C_KEY]:
+                    q = x
+        if q < 0:
+            break
+        done |= np.int64(1) << q
+        if four_kind(S, q) >= 0:
+            Z[Z_RBLOCK] += 1
+            kind = spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, q)
+            if Z[Z_ON]:
+                ev(tr, Z, E_BLOCK, q, kind, g, 0, 0, 0)
+        else:
+            hits += 1
+            hit3(st, S, pile, Z, tr, ip, pp, q, g, amount, CA_REFLECT, True)
+    if hits == 0:
+        Z[Z_RALLBLOCK] += 1
+        Z[Z_NEXT] = 1
+        if Z[Z_ON]:
+            ev(tr, Z, E_RESTART, g, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def devour(S, pile, Z, tr, PT, d, k, a):
+    """吞噬盾: the cards of run k (the attacker's play) go from the discard
+    pile into d's hand (cards already reshuffled into the deck are not)."""
+    s = PT[k, T_SUIT]
+    got = 0
+    for r in range(PT[k, T_LO], PT[k, T_HI] + 1):
+        kind = s * 9 + r
+        for j in range(Z[Z_DISC] - 1, -1, -1):
+            if pile[1, j] == kind:
+                pile[1, j] = pile[1, Z[Z_DISC] - 1]
+                Z[Z_DISC] -= 1
+                add_card(S, d, kind)
+                got += 1
+                break
+    S[d, C_NDEV] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_DEVOUR, d, k, got, a, 0, 0)
+
+
+# --- v3 options ------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def push3(acts, n, k, t, o, ot):
+    if n < MAXA:
+        return push(acts, n, k, t, o, ot)
+    return n
+
+
+@njit(cache=True)
+def enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, fb):
+    """v3 options. Turn (D_TURN): each distinct run x each legal target when
+    it deals damage (the joint-attack target only, when there is one), x
+    bloodthirst on each enemy (run with a 5), rampage, frost on each enemy's
+    skill or shield (run with a 4). Response (D_RESP): each run, x reflect,
+    rampage, devour, frost (run with a 4)."""
+    P = Z[Z_P]
+    jt = Z[Z_JOINT] - 1
+    if jt >= 0 and (S[jt, C_ALIVE] == 0 or not enemy(S, p, jt)):
+        jt = -1
+    blood = dec == D_TURN and S[p, C_BTU] > 0 and skill_on(S, p)
+    ramp = has_shield(S, p, 9)
+    frz = can_freeze(S, p)
+    refl = dec == D_RESP and has_shield(S, p, 7) and inc > 0
+    dev = dec == D_RESP and has_shield(S, p, 10)
+    n = 0
+    for s in range(4):
+        bits = S[p, C_M + s]
+        if bits == 0:
+            continue
+        for lo in range(9):
+            if (bits >> lo) & 1 == 0:
+                continue
+            hi = lo
+            while True:
+                k = PID[s, lo, hi]
+                if not (fb and Z[Z_FM + s] & run_bits(lo, hi) != 0):
+                    has4 = PT[k, T_HAS4] == 1
+                    has5 = PT[k, T_HAS5] == 1
+                    hurts = dec == D_TURN and pdmg3(S, ip, PT, PID, p, k) > 0
+                    for t in range(-1, P):
+                        if dec == D_TURN:
+                            if hurts:
+                                if t < 0 or S[t, C_ALIVE] == 0 or not enemy(S, p, t):
+                                    continue
+                                if jt >= 0 and t != jt:
+                                    continue
+                            elif t >= 0:
+                                break
+                        elif t >= 0:
+                            break
+                        n = push3(acts, n, k, t, O_NONE, -1)
+                        if blood and has5:
+                            for e in range(P):
+                                if S[e, C_ALIVE] == 1 and enemy(S, p, e):
+                                    n = push3(acts, n, k, t, O_BLOOD, e)
+                        if has4:
+                            if refl:
+                                n = push3(acts, n, k, t, O_REFLECT, -1)
+                            if dev:
+                                n = push3(acts, n, k, t, O_DEVOUR, -1)
+                            if ramp:
+                                n = push3(acts, n, k, t, O_RAMP, -1)
+                            if frz:
+                                for e in range(P):
+                                    if S[e, C_ALIVE] == 1 and enemy(S, p, e):
+                                        n = push3(acts, n, k, t, O_FRZSK, e)
+                                        n = push3(acts, n, k, t, O_FRZSH, e)
+                nx = hi + 1
+                if nx > 8 or (bits >> nx) & 1 == 0 or PID[s, lo, nx] < 0:
+                    break
+                hi = nx
+    return n
+
+
+@njit(cache=True)
+def enum_v3(S, Z, ip, PT, PID, acts, p, dec, a, inc):
+    """Options without forbidden cards, else all (ban fallback)."""
+    if Z[Z_FORB] == 1:
+        n = enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, True)
+        if n > 0:
+            return n
+    return enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, False)
+
+
+@njit(cache=True)
+def est_incoming(S, ip, t, amount):
+    """Greedy: what t would really take of ``amount`` (public passives)."""
+    if amount <= 0 or not skill_on(S, t):
+        return amount
+    if S[t, C_RANK] == 7 and amount <= ip[P_GIGN]:
+        return np.int64(0)
+    if S[t, C_RANK] == 10:
+        return amount // ip[P_KKDIV]
+    return amount
+
+
+@njit(cache=True)
+def greedy3(S, Z, ip, pp, PT, PID, acts, n, p, dec, inc, a):
+    """greedy for v3: the v1/v2 scores with v3 damage (marks, multipliers,
+    the target's passives), plus values for the shields and skills."""
+    hp = S[p, C_HP]
+    room = S[p, C_MAXHP] - hp
+    best = 0
+    bs = -1e300
+    P = Z[Z_P]
+    for i in range(n):
+        k = acts[i, 0]
+        t = acts[i, 1]
+        o = acts[i, 2]
+        ot = acts[i, 3]
+        dmg = pdmg3(S, ip, PT, PID, p, k)
+        heal = PT[k, T_HEAL]
+        s = pp[Q_FIVE] * PT[k, T_HAS5] - pp[Q_FOUR] * PT[k, T_HAS4] - pp[Q_CARD] * PT[k, T_LEN]
+        if o == O_BLOOD:
+            s += float(est_incoming(S, ip, ot, ip[P_BTD]) * ip[P_BTR]) - pp[Q_SKILL]
+        elif o == O_RAMP:
+            s += float(S[p, C_HN] - PT[k, T_LEN])
+        elif o == O_FRZSK:
+            r = S[ot, C_RANK]
+            s += 2.0 if (r == 7 or r == 10 or S[ot, C_BTU] > 0) else -1.0
+        elif o == O_FRZSH:
+            s += 2.0 if S[ot, C_SHB] != 0 and S[ot, C_FRSH] == 0 else -1.0
+        if dec == D_TURN:
+            s += pp[Q_HEAL] * min(heal, room)
+            if dmg > 0:
+                s += hit_value(S, Z, pp, t, est_incoming(S, ip, t, dmg))
+        elif o == O_REFLECT:
+            amt = sat_mul(inc, ip[P_REFLM])
+            for q in range(P):
+                if q != p and S[q, C_ALIVE] == 1:
+                    v = 0.5 * hit_value(S, Z, pp, q, est_incoming(S, ip, q, amt))
+                    s += v if enemy(S, p, q) else -v
+        else:
+            inc_eff = est_incoming(S, ip, p, inc)
+            if PT[k, T_HAS4] == 1:
+                inc_eff = 0
+            if o == O_DEVOUR:
+                dmg = sat_add(dmg, inc)
+            od = sat_add(dmg, heal) - inc_eff
+            if od < 0:
+                loss = -od
+                if loss >= hp:
+                    s -= 1e12 + hp
+                else:
+                    s -= loss
+            elif od > 0:
+                s += hit_value(S, Z, pp, a, est_incoming(S, ip, a, od))
+        if s > bs:
+            bs = s
+            best = i
+    return best
+
+
+@njit(cache=True, inline="always")
+def choose3(st, S, Z, ip, pp, PT, PID, acts, script, n, p, dec, inc, a):
+    pol = S[p, C_POL]
+    if pol == POL_RANDOM:
+        return below(st, n)
+    if pol == POL_SCRIPT:
+        return script_pick(Z, acts, script, n)
+    return greedy3(S, Z, ip, pp, PT, PID, acts, n, p, dec, inc, a)
+
+
+# --- v3 exchange and turn ----------------------------------------------------------------
+@njit(cache=True)
+def exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
+    """The OD chain with v3 defences: passives on each incoming instance
+    (Glutton ignore, King Kong halving), a 4 blocks, dedicated shields fire
+    on a response with a 4 (reflect ends the exchange)."""
+    Z[Z_EXCH] += 1
+    steps = 0
+    maxex = ip[P_MAXEX]
+    while True:
+        if S[a, C_ALIVE] == 0 or S[d, C_ALIVE] == 0:
+            break
+        if steps >= maxex:
+            Z[Z_CAPS] += 1
+            if Z[Z_ON]:
+                ev(tr, Z, E_CAP, d, inc, a, 0, 0, 0)
+            hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
+            break
+        steps += 1
+        n = enum_v3(S, Z, ip, PT, PID, acts, d, np.int64(D_RESP), a, inc)
+        if n == 0:
+            if Z[Z_ON]:
+                ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
+            hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
+            break
+        i = choose3(st, S, Z, ip, pp, PT, PID, acts, script, n, d, np.int64(D_RESP), inc, a)
+        k = acts[i, 0]
+        o = acts[i, 2]
+        ot = acts[i, 3]
+        lk = Z[Z_LK]
+        dmg = play_cards3(S, pile, Z, masks, counts, ip, PT, PID, d, k)
+        heal = PT[k, T_HEAL]
+        Z[Z_LK] = k
+        Z[Z_LKP] = d
+        if Z[Z_ON]:
+            ev(tr, Z, E_PLAY, d, k, ot, dmg, heal, D_RESP * 256 + o)
+        inc_eff = incoming3(S, Z, tr, ip, d, inc)
+        if PT[k, T_HAS4] == 1:
+            inc_eff = 0
+        if o == O_REFLECT:
+            draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, d,
+                    draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+            reflect(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, d, inc)
+            break
+        if o == O_DEVOUR:
+            dmg = sat_add(dmg, inc)
+            inc_eff = 0
+            devour(S, pile, Z, tr, PT, d, lk, a)
+        elif o == O_RAMP:
+            mark_rampage(S, Z, tr, PT, PID, d)
+        elif o == O_FRZSK or o == O_FRZSH:
+            freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, d, ot, o - O_FRZSK)
+        draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, d,
+                draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+        if S[a, C_ALIVE] == 0 or S[d, C_ALIVE] == 0:
+            break
+        od = sat_add(dmg, heal) - inc_eff
+        if Z[Z_ON]:
+            ev(tr, Z, E_OD, d, od, inc_eff, a, inc, 0)
+        if od < 0:
+            hit3(st, S, pile, Z, tr, ip, pp, d, a, -od, CA_EXCH, False)
+            break
+        if od == 0:
+            break
+        t = a
+        a = d
+        d = t
+        inc = od
+    if steps > Z[Z_MAXCH]:
+        Z[Z_MAXCH] = steps
+    return steps
+
+
+@njit(cache=True)
+def buy(st, S, Z, tr, ip, p):
+    """Shop: at most one item at the start of p's turn. greedy/script: the
+    first affordable of leopard (none held), dragon (not active), medical
+    kit (an enemy 10 is alive, none held), birds (not laying); random:
+    uniform over nothing and the affordable items."""
+    dm = S[p, C_DIAM]
+    ok = np.zeros(5, np.int64)
+    if dm >= ip[P_PLEO] and S[p, C_LEO] == 0:
+        ok[I_LEO] = 1
+    if dm >= ip[P_PDRG] and S[p, C_DRG] == 0:
+        ok[I_DRAGON] = 1
+    if dm >= ip[P_PKIT] and S[p, C_KIT] == 0:
+        for q in range(Z[Z_P]):
+            if S[q, C_ALIVE] == 1 and S[q, C_RANK] == 10 and enemy(S, p, q):
+                ok[I_KIT] = 1
+    if dm >= ip[P_PBIRD] and S[p, C_BIRD] == 0:
+        ok[I_BIRDS] = 1
+    item = I_NONE
+    if S[p, C_POL] == POL_RANDOM:
+        m = ok.sum()
+        if m == 0:
+            return
+        j = below(st, m + 1)
+        for x in range(1, 5):
+            if ok[x] == 1:
+                j -= 1
+                if j == 0:
+                    item = x
+                    break
+    else:
+        for x in (I_LEO, I_DRAGON, I_KIT, I_BIRDS):
+            if ok[x] == 1:
+                item = x
+                break
+    if item == I_NONE:
+        return
+    price = 0
+    if item == I_LEO:
+        price = ip[P_PLEO]
+        S[p, C_LEO] += 1
+        Z[Z_BLEO] += 1
+    elif item == I_DRAGON:
+        price = ip[P_PDRG]
+        S[p, C_DRG] = ip[P_DRGR]
+        Z[Z_BDRG] += 1
+    elif item == I_KIT:
+        price = ip[P_PKIT]
+        S[p, C_KIT] += 1
+        Z[Z_BKIT] += 1
+    else:
+        price = ip[P_PBIRD]
+        S[p, C_BIRD] = ip[P_BIRDR]
+        Z[Z_BBIRD] += 1
+    S[p, C_DIAM] -= price
+    S[p, C_BUYS] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_BUY, p, item, price, S[p, C_DIAM], 0, 0)
+
+
+@njit(cache=True)
+def turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
+    """Birds lay; bloodthirst ends with a spent 4 or ticks; a 4 thaws one
+    frost layer; the Glutton buries its mine; the shop."""
+    if S[p, C_BIRD] > 0:
+        S[p, C_DIAM] += ip[P_BYIELD]
+        if Z[Z_ON]:
+            ev(tr, Z, E_BIRDS, p, ip[P_BYIELD], S[p, C_DIAM], 0, 0, 0)
+    if S[p, C_BTT] > 0:
+        if four_kind(S, p) >= 0 and wants(st, S, p):
+            kind = spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p)
+            S[p, C_BTT] = 0
+            if Z[Z_ON]:
+                ev(tr, Z, E_BLOODEND, p, kind, 0, 0, 0, 0)
+        else:
+            src = S[p, C_BTS]
+            S[p, C_BTT] -= 1
+            amt = incoming3(S, Z, tr, ip, p, ip[P_BTD])
+            if Z[Z_ON]:
+                ev(tr, Z, E_TICK, p, amt, S[p, C_BTT], src, 0, 0)
+            if amt > 0:
+                S[p, C_PREHP] = S[p, C_HP]
+                S[p, C_PREMAX] = S[p, C_MAXHP]
+                S[p, C_HP] -= amt
+                S[p, C_MAXHP] -= amt
+                S[p, C_TAKEN] = sat_add(S[p, C_TAKEN], amt)
+                if src != p:
+                    S[src, C_DEALT] = sat_add(S[src, C_DEALT], amt)
+                if S[p, C_HP] <= 0 or S[p, C_MAXHP] <= 0:
+                    die3(st, S, pile, Z, tr, ip, pp, p, src, CA_BLOOD)
+        if S[p, C_ALIVE] == 0:
+            return
+    if (S[p, C_FRSK] > 0 or S[p, C_FRSH] > 0) and four_kind(S, p) >= 0:
+        # greedy keeps a 4 for defence unless it holds two; script: always thaws
+        if S[p, C_POL] == POL_SCRIPT or (S[p, C_POL] == POL_GREEDY and n_fours(S, p) >= 2) \
+                or (S[p, C_POL] == POL_RANDOM and below(st, 2) == 1):
+            kind = spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p)
+            which = 1 if (S[p, C_FRSH] > 0 and (S[p, C_SHB] != 0 or S[p, C_FRSK] == 0)) else 0
+            if which == 1:
+                S[p, C_FRSH] -= 1
+            else:
+                S[p, C_FRSK] -= 1
+            if Z[Z_ON]:
+                ev(tr, Z, E_THAW, p, which, S[p, C_FRSK], S[p, C_FRSH], kind, 0)
+    if S[p, C_RANK] == 7 and S[p, C_MINES] > 0 and skill_on(S, p) and Z[Z_MPOS] == 0 \
+            and Z[Z_DECK] > 0:
+        pos = below(st, Z[Z_DECK])
+        Z[Z_MPOS] = pos + 1
+        Z[Z_MOWN] = p
+        S[p, C_MINES] -= 1
+        S[p, C_NMINE] += 1
+        if Z[Z_ON]:
+            ev(tr, Z, E_BURY, p, pile[0, pos], Z[Z_DECK] - pos, 0, 0, 0)
+    if ip[P_SHOP] == 1:
+        buy(st, S, Z, tr, ip, p)
+
+
+@njit(cache=True)
+def play_turn3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
+    turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p)
+    if S[p, C_ALIVE] == 1:
+        if S[p, C_HN] == 0:
+            draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_REFILL])
+    if S[p, C_ALIVE] == 1:
+        n = enum_v3(S, Z, ip, PT, PID, acts, p, np.int64(D_TURN), np.int64(-1), np.int64(0))
+        if n == 0:
+            if Z[Z_ON]:
+                ev(tr, Z, E_PASS, p, 0, 0, 0, 0, 0)
+        else:
+            i = choose3(st, S, Z, ip, pp, PT, PID, acts, script, n, p, np.int64(D_TURN),
+                        np.int64(0), np.int64(-1))
+            k = acts[i, 0]
+            t = acts[i, 1]
+            o = acts[i, 2]
+            ot = acts[i, 3]
+            dmg = play_cards3(S, pile, Z, masks, counts, ip, PT, PID, p, k)
+            Z[Z_LK] = k
+            Z[Z_LKP] = p
+            if Z[Z_ON]:
+                ev(tr, Z, E_PLAY, p, k, t, dmg, PT[k, T_HEAL], D_TURN * 256 + o, )
+            if o == O_BLOOD:
+                bloodthirst(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, ot)
+            elif o == O_RAMP:
+                mark_rampage(S, Z, tr, PT, PID, p)
+            elif o == O_FRZSK or o == O_FRZSH:
+                freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, ot, o - O_FRZSK)
+            heal_self(S, Z, tr, p, PT[k, T_HEAL])
+            draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p,
+                    draws_after_play(S[p, C_HN], PT[k, T_HAS5], ip))
+            if dmg > 0 and t >= 0 and S[p, C_ALIVE] == 1 and S[t, C_ALIVE] == 1:
+                exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, t,
+                          dmg)
+    resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
+
+
+@njit(cache=True)
+def end_turn3(S, Z, tr, p):
+    if S[p, C_DRG] > 0:
+        S[p, C_DRG] -= 1
+        if S[p, C_DRG] == 0 and Z[Z_ON]:
+            ev(tr, Z, E_EFFECT_END, p, 3, 0, 0, 0, 0)
+    if S[p, C_BIRD] > 0:
+        S[p, C_BIRD] -= 1
+        if S[p, C_BIRD] == 0 and Z[Z_ON]:
+            ev(tr, Z, E_EFFECT_END, p, 4, 0, 0, 0, 0)
+
+
+# --- v3 duels ---------------------------------------------------------------------------
+@njit(cache=True)
+def duel_draw(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
+    """Cards a duelist draws go to the bottom of its face-down pile."""
+    for _ in range(n):
+        before = S[p, C_HN]
+        draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, np.int64(1))
+        if S[p, C_HN] == before:
+            break
+        # the card just drawn is the top of the discard-free deck row
+        c = pile[0, Z[Z_DECK]]
+        S[p, C_DQ + (S[p, C_DQH] + S[p, C_DQN]) % NCAP] = c
+        S[p, C_DQN] += 1
+
+
+@njit(cache=True)
+def duel_play(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
+    """The top card of p's pile (refilled when empty), or -1."""
+    if S[p, C_DQN] == 0:
+        duel_draw(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_REFILL])
+        if S[p, C_DQN] == 0:
+            return -1
+    c = S[p, C_DQ + S[p, C_DQH]]
+    S[p, C_DQH] = (S[p, C_DQH] + 1) % NCAP
+    S[p, C_DQN] -= 1
+    remove_play(S, pile, Z, masks, counts, p, PT, PID[c // 9, c % 9, c % 9])
+    fix_mark(S, p, c)
+    return c
+
+
+@njit(cache=True)
+def duel_after(st, S, pile, Z, tr, masks, counts, ip, pp, p, c):
+    if c % 9 == R_5:
+        duel_draw(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_FIVE])
+    if S[p, C_DQN] == 0:
+        duel_draw(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_REFILL])
+
+
+@njit(cache=True)
+def duel(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, x, y):
+    """大冒险 between x (in play) and y (waiting after its death). Returns the
+    winner. No skills, shields or multipliers; each plays the top card of
+    its shuffled face-down hand; OD rules; a 4 blocks."""
+    Z[Z_DUELS] += 1
+    Z[Z_INDUEL] = 1
+    prex = S[x, C_HP]
+    if S[y, C_MAXHP] <= 0:
+        S[y, C_MAXHP] = S[y, C_PREMAX] if S[y, C_PREMAX] > 0 else 1
+    if S[x, C_MAXHP] <= 0:
+        S[x, C_MAXHP] = 1
+    S[x, C_HP] = S[x, C_MAXHP]
+    S[y, C_HP] = S[y, C_MAXHP]
+    for p in (x, y):
+        n = 0
+        for kind in range(36):
+            for _ in range(S[p, C_H + kind]):
+                S[p, C_DQ + n] = kind
+                n += 1
+        shuffle(st, S[p, C_DQ:C_DQ + NCAP], n)
+        S[p, C_DQH] = 0
+        S[p, C_DQN] = n
+    if Z[Z_ON]:
+        ev(tr, Z, E_DUEL, x, y, S[x, C_HP], S[y, C_HP], S[y, C_KLR], 0)
+    first = x if S[x, C_KEY] > S[y, C_KEY] else y
+    maxp = ip[P_MAXDP]
+    plays = 0
+    cur = first
+    passes = 0
+    lbx = S[x, C_HP]
+    lby = S[y, C_HP]
+    loser = -1
+    while plays < maxp and loser < 0:
+        oth = y if cur == x else x
+        c = duel_play(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, cur)
+        if c < 0:
+            passes += 1
+            if passes >= 2:
+                break
+            cur = oth
+            continue
+        passes = 0
+        plays += 1
+        kc = PID[c // 9, c % 9, c % 9]
+        dmg = PT[kc, T_DMG]
+        if Z[Z_ON]:
+            ev(tr, Z, E_DPLAY, cur, c, dmg, PT[kc, T_HEAL], 0, 0)
+        duel_after(st, S, pile, Z, tr, masks, counts, ip, pp, cur, c)
+        if dmg > 0:
+            a = cur
+            d = oth
+            inc = dmg
+            while True:
+                hurt = np.int64(0)
+                if plays >= maxp:
+                    break
+                c2 = duel_play(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, d)
+                if c2 < 0:
+                    hurt = inc
+                else:
+                    plays += 1
+                    k2 = PID[c2 // 9, c2 % 9, c2 % 9]
+                    if Z[Z_ON]:
+                        ev(tr, Z, E_DPLAY, d, c2, PT[k2, T_DMG], PT[k2, T_HEAL], 1, inc)
+                    duel_after(st, S, pile, Z, tr, masks, counts, ip, pp, d, c2)
+                    inc_eff = 0 if c2 % 9 == R_4 else inc
+                    od = sat_add(PT[k2, T_DMG], PT[k2, T_HEAL]) - inc_eff
+                    if od < 0:
+                        hurt = -od
+                    elif od > 0:
+                        t = a
+                        a = d
+                        d = t
+                        inc = od
+                        continue
+                if hurt > 0:
+                    if d == x:
+                        lbx = S[x, C_HP]
+                    else:
+                        lby = S[y, C_HP]
+                    S[d, C_HP] -= hurt
+                    if Z[Z_ON]:
+                        ev(tr, Z, E_DAMAGE, d, hurt, S[d, C_HP], a, CA_DUEL, 1)
+                break
+        else:
+            h = min(PT[kc, T_HEAL], S[cur, C_MAXHP] - S[cur, C_HP])
+            if h > 0:
+                S[cur, C_HP] += h
+        if S[x, C_HP] <= 0:
+            loser = x
+        elif S[y, C_HP] <= 0:
+            loser = y
+        cur = oth
+    capped = 0
+    if loser < 0:
+        capped = 1
+        Z[Z_DCAPS] += 1
+        if S[x, C_HP] != S[y, C_HP]:
+            loser = x if S[x, C_HP] < S[y, C_HP] else y
+        else:
+            loser = x if S[x, C_KEY] < S[y, C_KEY] else y
+        lbx = S[x, C_HP]
+        lby = S[y, C_HP]
+    w = y if loser == x else x
+    before = lbx if loser == x else lby
+    Z[Z_INDUEL] = 0
+    reward = ip[P_DBASE] + max(before, 0)
+    S[w, C_DIAM] += reward
+    S[loser, C_DIAM] -= ip[P_DPEN]
+    S[w, C_DUELW] += 1
+    S[loser, C_DUELL] += 1
+    S[loser, C_DEATHS] += 1
+    Z[Z_D4] += 1
+    if w == x:
+        S[x, C_HP] = prex if prex > 0 else S[x, C_MAXHP]
+    else:
+        S[y, C_HP] = S[y, C_MAXHP]
+        S[y, C_ALIVE] = 1
+        S[y, C_PEND] = 0
+    if Z[Z_ON]:
+        ev(tr, Z, E_DUELEND, w, loser, reward, ip[P_DPEN], capped, plays)
+    # the winner inherits unused revives and the loser's dedicated shield(s)
+    S[w, C_STORM] += S[loser, C_STORM]
+    S[w, C_POUCH] += S[loser, C_POUCH]
+    S[w, C_SHB] |= S[loser, C_SHB]
+    S[loser, C_STORM] = 0
+    S[loser, C_POUCH] = 0
+    S[loser, C_SHB] = 0
+    Z[Z_JOINT] = w + 1
+    Z[Z_NEXT] = 1
+    if S[w, C_RANK] == 10:
+        if S[loser, C_KIT] > 0:
+            S[loser, C_KIT] -= 1
+            Z[Z_KITSAVE] += 1
+            if Z[Z_ON]:
+                ev(tr, Z, E_KIT, loser, w, 0, 0, 0, 0)
+        else:
+            Z[Z_ZOMB] += 1
+            S[loser, C_ZMB] = w + 1
+            S[loser, C_TEAM] = S[w, C_TEAM]
+            S[loser, C_ALIVE] = 1
+            S[loser, C_PEND] = 0
+            S[loser, C_HP] = S[loser, C_MAXHP]
+            S[loser, C_BTT] = 0
+            if Z[Z_ON]:
+                ev(tr, Z, E_ZOMBIE, loser, w, S[loser, C_HP], 0, 0, 0)
+            return w
+    eliminate3(S, pile, Z, tr, loser)
+    return w
+
+
+@njit(cache=True)
+def resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID):
+    """Duel queue: largest waiting character first duels its killer (or the
+    next living seat after it); the winner duels the next-largest, ..."""
+    champ = -1
+    while True:
+        q = -1
+        for x in range(Z[Z_P]):
+            if S[x, C_PEND] == 1 and (q < 0 or S[x, C_KEY] > S[q, C_KEY]):
+                q = x
+        if q < 0:
+            return
+        if champ < 0 or S[champ, C_ALIVE] == 0:
+            k = S[q, C_KLR]
+            if k < 0:
+                k = q
+            champ = -1
+            P = Z[Z_P]
+            for j in range(P):
+                c = (k + j) % P
+                if S[c, C_ALIVE] == 1:
+                    champ = c
+                    break
+            if champ < 0:
+                # nobody in play: the largest waiting character comes back to face the next
+                S[q, C_PEND] = 0
+                S[q, C_ALIVE] = 1
+                if S[q, C_MAXHP] <= 0:
+                    S[q, C_MAXHP] = S[q, C_PREMAX] if S[q, C_PREMAX] > 0 else 1
+                S[q, C_HP] = S[q, C_MAXHP]
+                champ = q
+                continue
+        champ = duel(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, champ, q)

@@ -3,8 +3,15 @@ from . import kernel as K
 from .rules import card_name, identity_name, play_name, play_table
 
 OPTION = {K.O_NONE: "", K.O_JUDG: " + Judgment", K.O_FRAME: " + frame",
-          K.O_SHIELD: " + shield", K.O_CONTROL: " + control"}
-EFFECT = {0: "control", 1: "immunity", 2: "infighting"}
+          K.O_SHIELD: " + shield", K.O_CONTROL: " + control",
+          K.O_REFLECT: " + reflect shield", K.O_RAMP: " + rampage shield",
+          K.O_DEVOUR: " + devouring shield", K.O_FRZSK: " + frost on the skill of",
+          K.O_FRZSH: " + frost on the shield of", K.O_BLOOD: " + bloodthirst on"}
+EFFECT = {0: "control", 1: "immunity", 2: "infighting", 3: "dragon", 4: "diamond birds"}
+CAUSE = {K.CA_EXCH: "exchange", K.CA_REFLECT: "reflect", K.CA_BLOOD: "bloodthirst",
+         K.CA_MINE: "mine", K.CA_DUEL: "duel"}
+ITEM = {K.I_LEO: "a leopard 闪电豹", K.I_DRAGON: "a dragon 爆爆龙", K.I_BIRDS: "a pair of diamond birds",
+        K.I_KIT: "a medical kit 小药箱"}
 
 
 def format_trace(events, values, n_players, policies) -> list[str]:
@@ -26,6 +33,17 @@ def format_trace(events, values, n_players, policies) -> list[str]:
                          f"#{d + 1}: {identity_name(a)} (HP {b}, order key {c})")
         elif t == K.E_TURN:
             lines.append(f"-- turn {turn} (round {a}): {seat(p)} [{e}] HP {b}/{d}, hand {c}")
+        elif t == K.E_PLAY and values["version"] == 3:
+            role, opt = divmod(e, 256)
+            what = play_name(PT, a)
+            skill = OPTION[opt]
+            if opt in (K.O_FRZSK, K.O_FRZSH, K.O_BLOOD):
+                skill = ""                    # the skill event names its target
+            if role == K.D_TURN:
+                tgt = f" at {seat(b)}" if b >= 0 else ""
+                lines.append(f"   {seat(p)} plays {what}{skill}{tgt}: damage {c:,}, heal {d}")
+            else:
+                lines.append(f"   {seat(p)} responds {what}{skill}: damage {c:,}, heal {d}")
         elif t == K.E_PLAY:
             role, opt = divmod(e, 256)
             what = play_name(PT, a)
@@ -48,6 +66,10 @@ def format_trace(events, values, n_players, policies) -> list[str]:
             verdict = "loses" if a < 0 else ("even" if a == 0 else "bounces")
             lines.append(f"   OD = {a} (incoming {d}, counted {b}): {seat(p)} {verdict}"
                          + (f" {-a}" if a < 0 else (f" {a} back to {seat(c)}" if a > 0 else "")))
+        elif t == K.E_DAMAGE and values["version"] == 3:
+            how = CAUSE.get(d, "")
+            src = f" from {seat(c)}" if c >= 0 else ""
+            lines.append(f"   {seat(p)} takes {a:,}{src} ({how}{' play' if e else ''}): HP {b:,}")
         elif t == K.E_DAMAGE:
             lines.append(f"   {seat(p)} takes {a} from {seat(c)}: HP {b}")
         elif t == K.E_IMMUNE:
@@ -92,6 +114,86 @@ def format_trace(events, values, n_players, policies) -> list[str]:
             lines.append(f"   {seat(p)} has no card and passes")
         elif t == K.E_EFFECT_END:
             lines.append(f"   {seat(p)}'s {EFFECT.get(a, 'effect')} ends")
+        # --- v3 -------------------------------------------------------------------
+        elif t == K.E_REFLECT:
+            lines.append(f"   {seat(p)}'s reflect shield 反射盾: {b:,} incoming x multiplier = "
+                         f"{a:,} at every other player")
+        elif t == K.E_BLOCK:
+            lines.append(f"   {seat(p)} blocks the reflect with {card_name(a)}")
+        elif t == K.E_RESTART:
+            lines.append("   everybody blocked: turn order restarts from the top")
+        elif t == K.E_RAMP:
+            lines.append(f"   {seat(p)}'s rampage shield 暴走盾: {a} damage cards in hand now deal "
+                         f"x{values['rampage_multiplier']:,}")
+        elif t == K.E_DEVOUR:
+            lines.append(f"   {seat(p)}'s devouring shield 吞噬盾: the incoming damage joins its response; "
+                         f"{b} card(s) of {seat(c)}'s {play_name(PT, a)} go into its hand")
+        elif t == K.E_FREEZE:
+            lines.append(f"   {seat(p)} freezes {seat(a)}'s {'shield' if b else 'skill'} "
+                         f"(frost layers: skill {c}, shield {d})")
+        elif t == K.E_THAW:
+            lines.append(f"   {seat(p)} spends {card_name(d)} to thaw a layer on its "
+                         f"{'shield' if a else 'skill'} (left: skill {b}, shield {c})")
+        elif t == K.E_STEAL:
+            lines.append(f"   {seat(p)} spends {card_name(c)}: its devouring shield voids "
+                         f"{seat(a)}'s {'frost' if b else 'bloodthirst'} and gains one use")
+        elif t == K.E_BLOOD:
+            lines.append(f"   {seat(p)} casts bloodthirst 嗜血 on {seat(a)} for {b} rounds "
+                         f"({c} uses left)")
+        elif t == K.E_TICK:
+            lines.append(f"   bloodthirst of {seat(c)}: {seat(p)} loses {a} HP and max HP "
+                         f"({b} ticks left)")
+        elif t == K.E_BLOODEND:
+            lines.append(f"   {seat(p)} spends {card_name(a)} to end the bloodthirst")
+        elif t == K.E_IGNORE:
+            lines.append(f"   {seat(p)} the Glutton ignores {a} damage")
+        elif t == K.E_EXTEND:
+            lines.append(f"   {seat(p)} takes the unused identity {identity_name(a)}: +{b} HP, "
+                         f"HP {c}/{d}")
+        elif t == K.E_BURY:
+            lines.append(f"   {seat(p)} buries a mine under {card_name(a)} ({b} cards from the top)")
+        elif t == K.E_MINE:
+            if b < 0:
+                lines.append(f"   {seat(p)} draws the mine ({card_name(a)}) in a duel: defused")
+            elif b:
+                lines.append(f"   {seat(p)} draws the mine ({card_name(a)}): +{c} diamonds")
+            else:
+                lines.append(f"   {seat(p)} steps on {seat(d)}'s mine ({card_name(a)}): {c} damage")
+        elif t == K.E_GIFT:
+            lines.append(f"   {seat(p)} drew the deck's last card exactly: gift pack +{a} "
+                         f"diamonds ({b})")
+        elif t == K.E_BUY:
+            lines.append(f"   {seat(p)} buys {ITEM.get(a, a)} for {b} diamonds ({c} left)")
+        elif t == K.E_BIRDS:
+            lines.append(f"   {seat(p)}'s diamond birds lay {a} diamonds ({b})")
+        elif t == K.E_LEOPARD:
+            lines.append(f"   {seat(p)}'s leopard dodges the lethal damage: HP {a}")
+        elif t == K.E_DEATH3:
+            by = f" by {seat(a)}" if a >= 0 else ""
+            lines.append(f"   {seat(p)}'s {c} dies{by} ({CAUSE.get(b, '')})")
+        elif t == K.E_STORM:
+            lines.append(f"   {seat(p)} calls the storm god 风暴神: damage void, HP {a}; "
+                         f"turn order restarts from the top")
+        elif t == K.E_POUCH:
+            lines.append(f"   {seat(p)} opens the life-saving pouch 救命锦囊: damage void, HP {a}, "
+                         f"skill uses restored; play resumes from {seat(p)}")
+        elif t == K.E_DUELQ:
+            lines.append(f"   {seat(p)} has no life left: it waits for a duel"
+                         + (f" (killer {seat(a)})" if a >= 0 else ""))
+        elif t == K.E_DUEL:
+            lines.append(f"   == duel 大冒险: {seat(p)} (HP {b}) vs {seat(a)} (HP {c})")
+        elif t == K.E_DPLAY:
+            what = "responds" if d else "plays"
+            lines.append(f"      {seat(p)} {what} {card_name(a)}: damage {b}, heal {c}"
+                         + (f" (incoming {e})" if d else ""))
+        elif t == K.E_DUELEND:
+            cap = f", capped after {e} plays" if d else f", {e} plays"
+            lines.append(f"   == {seat(p)} wins the duel{cap}: +{b} diamonds; {seat(a)} pays {c}; "
+                         f"{seat(p)} inherits unused lives and shields; joint attack on {seat(p)}")
+        elif t == K.E_ZOMBIE:
+            lines.append(f"   {seat(p)} becomes {seat(a)}'s zombie 小僵尸 (HP {b}, on its side)")
+        elif t == K.E_KIT:
+            lines.append(f"   {seat(p)}'s medical kit 小药箱 prevents the zombie: {seat(p)} is out")
         elif t == K.E_END:
             last = f"; last standing: {seat(d)}" if d >= 0 else ""
             if p >= 0:

@@ -39,7 +39,7 @@ BIG_MULT = (1, 2, 10, 100, 1000, 10_000, 10**8, 10**12)
 
 @dataclass(frozen=True)
 class Params:
-    version: int = param(1, doc="rules version: 1 = 初代 (one character, last alive), "
+    version: int = param(3, doc="rules version: 1 = 初代 (one character, last alive), "
                                 "2 = 二代 (generals and score), 3 = 三代 (lives, shields, duels, diamonds)",
                          bounds=(1, 3), sweep=(1, 2, 3))
     n_decks: int = param(2, doc="poker decks mixed (General 1: 两副及两副以上); play deck = 36 x this",

@@ -33,14 +33,17 @@ def ident(card: str) -> int:
 
 
 OPTIONS = {"": K.O_NONE, "judgment": K.O_JUDG, "frame": K.O_FRAME, "shield": K.O_SHIELD,
-           "control": K.O_CONTROL}
+           "control": K.O_CONTROL,
+           # v3
+           "reflect": K.O_REFLECT, "rampage": K.O_RAMP, "devour": K.O_DEVOUR,
+           "freeze_skill": K.O_FRZSK, "freeze_shield": K.O_FRZSH, "bloodthirst": K.O_BLOOD}
 
 
 class Table:
     """One game's arrays, dealt normally by ``init_game`` and then edited."""
 
     def __init__(self, players: int = 2, params: dict | None = None, policies="greedy",
-                 seed: int = 0, game: int = 0, trace: int = 200_000):
+                 seed: int = 0, game: int = 0, trace: int = 200_000, ban: dict | None = None):
         from . import SPEC, vectors
         self.values = SPEC.space.resolve(params)
         SPEC.check_values(self.values, players)
@@ -50,7 +53,13 @@ class Table:
         self.policies = list(policies)
         ids = {**rules.POLICIES, "script": rules.POLICY_SCRIPT}
         self.pol = np.array([ids[p] for p in self.policies], np.int64)
-        self.ip, self.pp, self.PT, self.PID = vectors(self.values)
+        banv = None
+        if ban:
+            from ...core.records import BAN_CODES
+            banv = np.zeros(rules.N_KINDS, np.int64)
+            for k, mode in ban.items():
+                banv[rules.card_kinds().index(k)] = BAN_CODES[mode]
+        self.ip, self.pp, self.PT, self.PID = vectors(self.values, banv)
         self.st, self.S, self.pile, self.Z, self.acts, _ = K.work(players)
         self.script_rows = np.full((256, 4), -1, np.int64)
         self.n_script = 0
@@ -157,6 +166,31 @@ class Table:
     def exchange(self, a: int, d: int, incoming: int) -> int:
         """a sends ``incoming`` damage at d; returns the number of responses."""
         return self._call(K.M_EXCHANGE, a, d, incoming)
+
+    # --- v3 -----------------------------------------------------------------------
+    def hit(self, t: int, src: int, amount: int):
+        """v3: one damage instance of ``amount`` from src at t (the passive
+        defences apply), then the duel queue."""
+        self._call(K.M_HIT, t, src, amount)
+        return self
+
+    def duel(self, x: int, y: int) -> int:
+        """v3: x (in play) duels y (waiting after its death); returns the winner."""
+        self.S[y, K.C_PEND] = 1
+        self.S[y, K.C_ALIVE] = 0
+        self.S[y, K.C_KLR] = x
+        return self._call(K.M_DUEL, x, y)
+
+    def draw(self, p: int, n: int):
+        """v3: seat p draws n cards (mines and the gift pack apply)."""
+        self._call(K.M_DRAW, p, n)
+        return self
+
+    def turn_start(self, p: int):
+        """v3: only the start-of-turn effects of seat p (birds, bloodthirst,
+        thaw, mine, shop)."""
+        self._call(K.M_START, p)
+        return self
 
     def judgment(self, p: int) -> int:
         """Seat p calls Judgment; returns the bitmask of seats whose general died."""

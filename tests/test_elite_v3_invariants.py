@@ -1,0 +1,179 @@
+"""Magic Elite v3 and card bans: invariants over many games, determinism,
+replay, summary figures."""
+import numba
+import numpy as np
+import pytest
+
+import balance
+from balance.core import runner
+from balance.rulesets.elite import kernel as K
+
+CONFIGS = [
+    (2, ["random"], {"version": 3}),
+    (3, ["greedy", "random", "greedy"], {"version": 3}),
+    (4, ["greedy"], {"version": 3}),
+    (4, ["random"], {"version": 3, "shop": False, "start_diamonds": 100}),
+    (4, ["greedy", "random"] * 2,
+     {"version": 3, "reflect_multiplier": 10**12, "rampage_multiplier": 10**12,
+      "kingkong_multiplier": 10**12, "dragon_multiplier": 10**12, "start_diamonds": 50,
+      "max_turns": 300}),
+    (3, ["random"], {"version": 3, "duel_first": 0.5, "max_duel_plays": 5,
+                     "glutton_mines": 3, "bloodthirst_uses": 10}),
+]
+
+
+@pytest.mark.parametrize("players,policies,params", CONFIGS)
+def test_v3_invariants_check_mode(players, policies, params):
+    """Cards conserved across zones, hand counts and rampage marks
+    consistent, HP in (0, max HP] in play, no duel left waiting between
+    turns (kernel check mode, after every turn); every game ends; diamonds
+    never negative unless from a duel penalty; deaths add up by cause."""
+    s = runner.setup("elite", seed=13, players=players, policies=policies, params=params)
+    n = 1500
+    b = runner.play_range(s, 0, n, check=True, progress=False)
+    assert int(b.errors.sum()) == 0
+    g, st = b.games, b.seats
+    maxt = s.values["max_turns"]
+    assert (g[:, K.G_TURNS] <= maxt).all() and (g[:, K.G_TURNS] >= 1).all()
+    last = g[:, K.G_END] == K.END_LAST
+    assert (g[last, K.G_WINNER] >= 0).all()
+    assert (st[:, :, K.S_HP] <= st[:, :, K.S_MAXHP]).all() and (st[:, :, K.S_HP] >= 0).all()
+    assert (st[:, :, K.S_DEALT] >= 0).all() and (st[:, :, K.S_DEALT] <= 2**62).all()
+    pen = s.values["duel_penalty"]
+    assert (st[:, :, K.S_DIAM] + pen * st[:, :, K.S_DUELL] >= 0).all()
+    # deaths: seat totals = game totals by cause; every duel kills one
+    causes = g[:, K.G_D_EXCH:K.G_D_DUEL + 1].sum(axis=1)
+    assert (st[:, :, K.S_DEATHS].sum(axis=1) == causes).all()
+    assert (g[:, K.G_D_DUEL] == g[:, K.G_DUELS]).all()
+    assert (st[:, :, K.S_DUELW].sum(axis=1) == g[:, K.G_DUELS]).all()
+    assert (st[:, :, K.S_STORMU].sum(axis=1) == g[:, K.G_STORMS]).all()
+    # winners: every seat of the winning side (zombies included) is marked won
+    won = st[:, :, K.S_TEAMWON].sum(axis=1)
+    assert (won[last] >= 1).all()
+    assert (st[:, :, K.S_ZOMBIE] <= 1).all()
+    assert set(np.unique(st[:, :, K.S_ROLE])) <= {7, 8, 9, 10}
+
+
+def test_v3_threads_chunks_and_replay():
+    """Same seed, same tables (1 thread vs 2, chunked); a replay reproduces
+    the batch row and narrates it."""
+    s = runner.setup("elite", seed=3, players=4, policies=["greedy", "random"] * 2,
+                     params={"version": 3})
+    n = 1500
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = runner.play_range(s, 0, n, progress=False)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = runner.play_range(s, 0, n, progress=False, chunk=400)
+    finally:
+        numba.set_num_threads(old)
+    assert np.array_equal(one.games, two.games) and np.array_equal(one.seats, two.seats)
+    spec = balance.ruleset("elite")
+    duel_game = int(np.argmax(one.games[:, K.G_DUELS] > 0))
+    for game in (0, duel_game, 777):
+        b, ev = spec.trace_game(s.values, 3, game, 4, s.policy_ids)
+        assert np.array_equal(b.games[0], one.games[game])
+        assert np.array_equal(b.seats[0], one.seats[game])
+        lines = spec.format_trace(ev, s.values, 4, s.policies)
+        assert lines[-1].startswith("==")
+    text = "\n".join(spec.format_trace(spec.trace_game(s.values, 3, duel_game, 4,
+                                                       s.policy_ids)[1], s.values, 4, s.policies))
+    assert "duel" in text
+
+
+def test_v3_summary_and_default_version():
+    r = balance.simulate("elite", games=1500, seed=2, players=4, policies=["greedy"],
+                         progress=False)
+    assert r.setup.values["version"] == 3
+    sm = r.summary
+    assert set(sm["win_rate_by_character"]) == {"7 glutton", "8 bloodthirsty devil",
+                                                "9 rampage", "10 king kong"}
+    for v in sm["win_rate_by_character"].values():
+        assert v["ci_low"] <= v["win_rate"] <= v["ci_high"]
+    assert {"reflect shield (7)", "rampage shield (9)", "devouring shield (10)",
+            "freezing shield (8)", "bloodthirst (8)"} <= set(sm["shields_and_skills"])
+    assert set(sm["deaths_per_game"]) == {"exchange", "reflect", "bloodthirst", "mine", "duel"}
+    assert {"per_game", "won_by_character"} <= set(sm["duels"])
+    assert {"mean", "median"} <= set(sm["diamonds_at_end"])
+    assert {"leopard", "dragon", "birds", "medical_kit"} <= set(sm["shop_per_game"])
+    bench = balance.ruleset("elite").extra["bench"]
+    assert {"label": "elite v3 4p greedy", "players": 4, "policies": ["greedy"],
+            "params": {"version": 3}} in bench
+    assert balance.ruleset("elite").extra["headline"][0] == "reflect_multiplier"
+
+
+# --- card bans (all versions) -----------------------------------------------------------
+@pytest.mark.parametrize("version", [1, 2, 3])
+def test_bans_remove_and_forbid(version):
+    """Ban code 1 removes the kind from the play deck (never drawn or
+    played); code 2 keeps it in the deck (drawn) but plays it less."""
+    kinds = ["spade-4", "heart-4", "club-4", "diamond-4"]
+    rem = balance.simulate("elite", games=600, seed=4, players=3, policies=["greedy"],
+                           params={"version": version}, ban={k: "remove" for k in kinds},
+                           progress=False)
+    c = rem.cards.set_index("kind")
+    assert (c.loc[kinds, "drawn"] == 0).all() and (c.loc[kinds, "played"] == 0).all()
+    assert int(rem.games["turns"].min()) >= 1
+    forb = balance.simulate("elite", games=600, seed=4, players=3, policies=["greedy"],
+                            params={"version": version}, ban={"diamond-K": "forbid"},
+                            progress=False)
+    assert forb.cards.set_index("kind").loc["diamond-K", "drawn"] > 0
+    # a replay with the ban reproduces the banned batch row
+    spec = balance.ruleset("elite")
+    s = forb.setup
+    b = runner.play_range(s, 5, 6, progress=False)
+    one, _ = spec.trace_game(s.values, s.seed, 5, 3, s.policy_ids, s.ban_vector)
+    assert np.array_equal(one.games[0], b.games[0])
+    assert spec.ban_modes == ("remove", "forbid")
+
+
+@pytest.mark.parametrize("version", [1, 3])
+def test_forbid_never_chosen_unless_every_option_holds_it(version):
+    """Ban code 2: a policy never chooses a play holding the kind; when every
+    option holds one, the decision falls back to the unbanned options."""
+    from balance.rulesets.elite.scenario import Table
+    t = Table(players=2, params={"version": version}, policies="greedy",
+              ban={"diamond-K": "forbid"})
+    t.identity(0, "S9")
+    t.identity(1, "H9")
+    t.arrange({0: ["DK", "S2"], 1: ["C3", "C2"]}, deck=["SJ", "SQ"])
+    t.turn(0)
+    p = t.events()[t.events()[:, 0] == K.E_PLAY]
+    assert int(p[0, 3]) == t.play("S2")                     # ♦K (13) would score more
+    t.arrange({0: ["DK"], 1: ["C3", "C2"]}, deck=["SJ", "SQ"])
+    t.turn(0)
+    p = t.events()[t.events()[:, 0] == K.E_PLAY]
+    assert int(p[0, 3]) == t.play("DK")                     # fallback: the only option
+    no = Table(players=2, params={"version": version}, policies="greedy")
+    no.identity(0, "S9")
+    no.identity(1, "H9")
+    no.arrange({0: ["DK", "S2"], 1: ["C3", "C2"]}, deck=["SJ", "SQ"])
+    no.turn(0)
+    p = no.events()[no.events()[:, 0] == K.E_PLAY]
+    assert int(p[0, 3]) == no.play("DK")
+
+
+# --- v1/v2 unchanged by v3 and the bans -------------------------------------------------
+V12_PINNED = [
+    (2, ["random"], {"version": 1}, "8c340a690395f851"),
+    (4, ["greedy"], {"version": 1}, "b26039e1c461bcab"),
+    (4, ["greedy"], {"version": 2, "teams": True}, "e1e3b3a51e2ddd3a"),
+    (3, ["greedy", "random", "greedy"], {"version": 2}, "97ffa019ff22e8ec"),
+]
+
+
+@pytest.mark.parametrize("players,policies,params,digest", V12_PINNED)
+def test_v1_v2_results_identical_to_before_v3(players, policies, params, digest):
+    """Games 0-399 of seed 7 hash to the values the v1/v2 engine produced
+    before v3 (commit 407ac10): the v1/v2 columns, masks and card counts."""
+    import hashlib
+    s = runner.setup("elite", seed=7, players=players, policies=policies, params=params)
+    b = runner.play_range(s, 0, 400, progress=False)
+    h = hashlib.sha256()
+    h.update(np.ascontiguousarray(b.games[:, :K.NG_V12]).tobytes())
+    h.update(np.ascontiguousarray(b.seats[:, :, :K.NSEAT_V12]).tobytes())
+    h.update(np.ascontiguousarray(b.masks).tobytes())
+    h.update(np.ascontiguousarray(b.counts).tobytes())
+    assert h.hexdigest()[:16] == digest
+    assert not b.games[:, K.NG_V12:].any() and not b.seats[:, :, K.NSEAT_V12:].any()
