@@ -82,3 +82,26 @@ def policy_id(spec: RulesetSpec, name: str) -> int:
         raise BalanceError(f"unknown policy {name!r} for {spec.name}{hint} "
                            f"(known: {', '.join(spec.policies)})")
     return spec.policies[name]
+
+
+_fingerprints: dict[str, str] = {}
+
+
+def fingerprint(name: str) -> str:
+    """A hash of the code that decides a ruleset's games: its package's
+    Python files plus the core RNG and record layout. Stored results (resumable
+    chunks, sweep points) carry it, so results of an older kernel are never
+    reused after the rules or policies change."""
+    if name not in _fingerprints:
+        import hashlib
+        from pathlib import Path
+        mod = importlib.import_module(_MODULES[name])
+        files = sorted(Path(mod.__file__).parent.glob("*.py"))
+        core = Path(__file__).parent
+        files += [core / "rng.py", core / "records.py"]
+        h = hashlib.sha256()
+        for f in files:
+            h.update(f.name.encode())
+            h.update(f.read_bytes())
+        _fingerprints[name] = h.hexdigest()[:16]
+    return _fingerprints[name]

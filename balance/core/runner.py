@@ -138,8 +138,8 @@ def setup(ruleset: str, *, seed: int = 0, players: int | None = None, policies=N
 def setup_key(s: Setup) -> str:
     """A short hash of everything that determines a run's games."""
     import hashlib
-    text = json.dumps({**s.describe(), "balance_version": _version()}, sort_keys=True,
-                      default=str)
+    text = json.dumps({**s.describe(), "balance_version": _version(),
+                       "code": registry.fingerprint(s.spec.name)}, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

@@ -152,7 +152,9 @@ def main_group(s: Setup) -> str:
 
 
 def point_desc(s: Setup, start: int, stop: int, what: str) -> dict:
-    return {"what": what, **s.describe(), "start": int(start), "stop": int(stop)}
+    from ..core.registry import fingerprint
+    return {"what": what, **s.describe(), "start": int(start), "stop": int(stop),
+            "code": fingerprint(s.spec.name)}
 
 
 def play_outcome(s: Setup, start: int, stop: int, store: PointStore | None = None,
