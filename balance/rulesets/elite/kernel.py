@@ -24,6 +24,14 @@ Damage is int64 and saturates at ``SAT`` = 2**62 (``sat_mul``, ``sat_add``).
 
 Random numbers come from the game's own stream (``core/rng.py``), in a fixed
 order that tracing does not change.
+
+Speed: every function except ``work`` and ``run_batch`` (the only ones that
+allocate arrays) is compiled with ``_nrt=False``: numba then emits no
+reference counting for the ~10 array arguments of each call (it was ~40 %
+of the run time). Such a function must never allocate or return an array
+(views like ``pile[0]`` are fine). Small hot helpers are inlined
+(``inline="always"``); ``sat_mul`` avoids its integer division when both
+factors are < 2**31; trace events are only built under ``if Z[Z_ON]``.
 """
 import numpy as np
 from numba import njit, prange
@@ -34,6 +42,7 @@ from .rules import (IDX, PIDX, POLICY_SCRIPT, T_DMG, T_HAS4, T_HAS5, T_HASA, T_H
                     T_HEAL, T_HI, T_LEN, T_LO, T_SUIT)
 
 SAT = np.int64(1) << np.int64(62)
+LIM31 = np.int64(1) << np.int64(31)     # a, b < LIM31: a x b < SAT
 
 # --- parameter slots -----------------------------------------------------
 P_VERSION = IDX["version"]
@@ -144,10 +153,11 @@ D_TURN, D_RESP, D_REVIVE = range(3)
  E_DUEL, E_DPLAY, E_DUELEND, E_ZOMBIE, E_KIT, E_DEATH3, E_RESTART, E_DUELQ) = range(26, 54)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def ev(tr, Z, etype, seat, a, b, c, d, e):
     """Append one trace row (call sites test Z[Z_ON] first, so batch runs
-    pay nothing for tracing)."""
+    pay nothing for tracing; not inlined: ~80 call sites would each copy it,
+    which only costs compile time)."""
     if Z[Z_ON]:
         k = Z[Z_TR]
         if k < tr.shape[0]:
@@ -162,7 +172,7 @@ def ev(tr, Z, etype, seat, a, b, c, d, e):
             Z[Z_TR] = k + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def setbit(masks, p, which, kind):
     masks[p, which, kind >> 6] |= np.uint64(1) << np.uint64(kind & 63)
 
@@ -173,6 +183,8 @@ def sat_mul(a, b):
     """a x b for a, b >= 0, saturating at SAT = 2**62."""
     if a <= 0 or b <= 0:
         return np.int64(0)
+    if a < LIM31 and b < LIM31:
+        return a * b             # < 2**62 = SAT: no integer division on the hot path
     if a > SAT // b:
         return SAT
     r = a * b
@@ -187,7 +199,7 @@ def sat_add(a, b):
     return a + b
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draws_after_play(hand_left, fives, ip):
     """Cards drawn after a play: ``five_draw`` per 5 played, plus ``refill``
     when the play emptied the hand (General 5(2): 5 + 5 = 10, 5 + 10 = 15)."""
@@ -198,7 +210,7 @@ def draws_after_play(hand_left, fives, ip):
 
 
 # --- cards -------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_card(S, p, kind):
     if S[p, C_H + kind] == 0:
         S[p, C_M + kind // 9] |= np.int64(1) << (kind % 9)
@@ -252,7 +264,7 @@ def remove_play(S, pile, Z, masks, counts, p, PT, k):
     S[p, C_HN] -= PT[k, T_LEN]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard_hand(S, pile, Z, p):
     for kind in range(36):
         c = S[p, C_H + kind]
@@ -266,7 +278,7 @@ def discard_hand(S, pile, Z, p):
 
 
 # --- sides, keys, multipliers -----------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def enemy(S, p, q):
     return p != q and S[p, C_TEAM] != S[q, C_TEAM]
 
@@ -297,7 +309,7 @@ def mult(S, Z, ip, p):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def init_general(S, Z, ip, p):
     """Make identity card number S[p, C_GEN] p's active character."""
     ident = S[p, C_G + S[p, C_GEN]]
@@ -340,7 +352,7 @@ def init_general(S, Z, ip, p):
 
 
 # --- option enumeration -------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def push(acts, n, k, t, o, ot):
     acts[n, 0] = k
     acts[n, 1] = t
@@ -349,7 +361,7 @@ def push(acts, n, k, t, o, ot):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_judge(S, Z, p):
     return Z[Z_V] == 2 and (S[p, C_RANK] == 9 or S[p, C_COMB] == 1)
 
@@ -369,7 +381,7 @@ def run_bits(lo, hi):
     return ((np.int64(1) << (hi + 1)) - 1) ^ ((np.int64(1) << lo) - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def enum_plays(S, Z, ip, PT, PID, acts, p, dec):
     """Options without forbidden cards (ban code 2); if every option holds
     one, the unbanned options (fallback)."""
@@ -380,7 +392,7 @@ def enum_plays(S, Z, ip, PT, PID, acts, p, dec):
     return enum_plays_f(S, Z, ip, PT, PID, acts, p, dec, False)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def enum_resp(S, Z, PT, PID, acts, d, a):
     """Response options without forbidden cards, else all (fallback)."""
     if Z[Z_FORB] == 1:
@@ -390,7 +402,7 @@ def enum_resp(S, Z, PT, PID, acts, d, a):
     return enum_resp_f(S, Z, PT, PID, acts, d, a, False)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def enum_plays_f(S, Z, ip, PT, PID, acts, p, dec, fb):
     """Options of a turn (D_TURN) or of a rogue's revive (D_REVIVE, runs
     with a 5): each distinct run x each legal target when it deals damage
@@ -432,7 +444,7 @@ def enum_plays_f(S, Z, ip, PT, PID, acts, p, dec, fb):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def enum_resp_f(S, Z, PT, PID, acts, d, a, fb):
     """Options of defender d against sender a: each distinct run, plus for
     that run each skill it allows (Judgment, a frame onto each enemy, the
@@ -485,7 +497,7 @@ def enum_resp_run(S, Z, PT, acts, n, k, d, a, judge, frame, eight, control):
 
 
 # --- policies ------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def judgment_ev(S, Z, ip, pp, p):
     """Greedy's expected value of a Judgment by p, from public information
     only (the active generals): enemy HP lost and kills minus its own side's,
@@ -506,7 +518,7 @@ def judgment_ev(S, Z, ip, pp, p):
     return tot / 4.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hit_value(S, Z, pp, t, amount):
     """Greedy's value of sending ``amount`` at t: damage up to its HP, a kill
     bonus (+ rank in v2) and ``overkill_value`` per doubling beyond its HP
@@ -524,51 +536,59 @@ def hit_value(S, Z, pp, t, amount):
     return float(amount)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def gscore(S, Z, pp, PT, p, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot):
+    """greedy's value of option (k, t, o, ot) of p (v1/v2); ``dmg`` is run
+    k's damage with p's multipliers, ``jev`` the Judgment value, ``imm`` p
+    is immune."""
+    heal = PT[k, T_HEAL]
+    s = pp[Q_FIVE] * PT[k, T_HAS5] - pp[Q_FOUR] * PT[k, T_HAS4] - pp[Q_CARD] * PT[k, T_LEN]
+    if dec != D_RESP:
+        s += pp[Q_HEAL] * min(heal, room)
+        if dmg > 0:
+            s += hit_value(S, Z, pp, t, dmg)
+        if o == O_JUDG:
+            s += jev
+    elif o == O_FRAME:
+        s += hit_value(S, Z, pp, ot, sat_add(dmg, inc)) + pp[Q_HEAL] * min(heal, room)
+    elif o == O_CONTROL:
+        s += hit_value(S, Z, pp, ot, inc) - pp[Q_SKILL]
+    else:
+        inc_eff = inc
+        if PT[k, T_HAS4] == 1 or o == O_SHIELD or o == O_JUDG or imm:
+            inc_eff = 0
+        od = sat_add(dmg, heal) - inc_eff
+        if od < 0:
+            loss = -od
+            if loss >= hp:
+                s -= 1e12 + hp
+            else:
+                s -= loss
+        elif od > 0:
+            s += hit_value(S, Z, pp, a, od)
+        if o == O_SHIELD:
+            s -= pp[Q_SKILL]
+        elif o == O_JUDG:
+            s += jev
+    return s
+
+
+@njit(cache=True, _nrt=False)
 def greedy_pick(S, Z, ip, pp, PT, acts, n, p, dec, inc, a):
+    """greedy: the first of the best-scoring options in acts[:n]."""
     m = mult(S, Z, ip, p)
     jev = 0.0
     if can_judge(S, Z, p):
         jev = judgment_ev(S, Z, ip, pp, p) - pp[Q_JEV]
     hp = S[p, C_HP]
     room = S[p, C_MAXHP] - hp
+    imm = S[p, C_IMM] > 0
     best = 0
     bs = -1e300
     for i in range(n):
         k = acts[i, 0]
-        t = acts[i, 1]
-        o = acts[i, 2]
-        ot = acts[i, 3]
-        dmg = sat_mul(PT[k, T_DMG], m)
-        heal = PT[k, T_HEAL]
-        s = pp[Q_FIVE] * PT[k, T_HAS5] - pp[Q_FOUR] * PT[k, T_HAS4] - pp[Q_CARD] * PT[k, T_LEN]
-        if dec != D_RESP:
-            s += pp[Q_HEAL] * min(heal, room)
-            if dmg > 0:
-                s += hit_value(S, Z, pp, t, dmg)
-            if o == O_JUDG:
-                s += jev
-        elif o == O_FRAME:
-            s += hit_value(S, Z, pp, ot, sat_add(dmg, inc)) + pp[Q_HEAL] * min(heal, room)
-        elif o == O_CONTROL:
-            s += hit_value(S, Z, pp, ot, inc) - pp[Q_SKILL]
-        else:
-            inc_eff = inc
-            if PT[k, T_HAS4] == 1 or o == O_SHIELD or o == O_JUDG or S[p, C_IMM] > 0:
-                inc_eff = 0
-            od = sat_add(dmg, heal) - inc_eff
-            if od < 0:
-                loss = -od
-                if loss >= hp:
-                    s -= 1e12 + hp
-                else:
-                    s -= loss
-            elif od > 0:
-                s += hit_value(S, Z, pp, a, od)
-            if o == O_SHIELD:
-                s -= pp[Q_SKILL]
-            elif o == O_JUDG:
-                s += jev
+        s = gscore(S, Z, pp, PT, p, dec, inc, a, sat_mul(PT[k, T_DMG], m), jev, hp, room, imm,
+                   k, acts[i, 1], acts[i, 2], acts[i, 3])
         if s > bs:
             bs = s
             best = i
@@ -589,18 +609,29 @@ def script_pick(Z, acts, script, n):
     return 0
 
 
-@njit(cache=True, inline="always")
-def choose(st, S, Z, ip, pp, PT, acts, script, n, p, dec, inc, a):
+@njit(cache=True, _nrt=False)
+def decide(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
+    """One decision of p (D_TURN, D_RESP against ``inc`` from a, D_REVIVE):
+    (number of options, index of the chosen one in ``acts``). Every
+    enumeration skips forbidden cards unless that leaves no option (ban
+    fallback). One non-inlined call per decision (no reference counting:
+    ``_nrt=False``)."""
     pol = S[p, C_POL]
+    if dec == D_RESP:
+        n = enum_resp(S, Z, PT, PID, acts, p, a)
+    else:
+        n = enum_plays(S, Z, ip, PT, PID, acts, p, dec)
+    if n == 0:
+        return n, 0
     if pol == POL_RANDOM:
-        return below(st, n)
+        return n, below(st, n)
     if pol == POL_SCRIPT:
-        return script_pick(Z, acts, script, n)
-    return greedy_pick(S, Z, ip, pp, PT, acts, n, p, dec, inc, a)
+        return n, script_pick(Z, acts, script, n)
+    return n, greedy_pick(S, Z, ip, pp, PT, acts, n, p, dec, inc, a)
 
 
 # --- damage, deaths, skills -----------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def clear_effects(S, Z, tr, t):
     """t's general leaves: its immunity ends, and so does any control it is
     part of (as controller or as one of the two infighters)."""
@@ -615,7 +646,7 @@ def clear_effects(S, Z, tr, t):
             S[q, C_FB] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def eliminate(S, pile, Z, tr, t):
     S[t, C_ALIVE] = 0
     S[t, C_HP] = 0
@@ -626,7 +657,7 @@ def eliminate(S, pile, Z, tr, t):
         ev(tr, Z, E_OUT, t, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pair_controller(S, x, y):
     """The 8 controlling the infighting pair (x, y), or -1."""
     if S[x, C_FL] > 0 and S[x, C_FT] == y:
@@ -636,7 +667,7 @@ def pair_controller(S, x, y):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, killer, judg):
     """t's character or general has HP <= 0 (or max HP <= 0)."""
     if Z[Z_V] == 1:
@@ -650,10 +681,9 @@ def die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, kil
                 if Z[Z_ON]:
                     ev(tr, Z, E_REVIVE, t, 0, S[t, C_REV], S[t, C_HP], 0, 0)
                 return
-            n = enum_plays(S, Z, ip, PT, PID, acts, t, np.int64(D_REVIVE))
+            n, i = decide(st, S, Z, ip, pp, PT, PID, acts, script, t, np.int64(D_REVIVE),
+                          np.int64(0), np.int64(-1))
             if n > 0:
-                i = choose(st, S, Z, ip, pp, PT, acts, script, n, t, np.int64(D_REVIVE), np.int64(0),
-                           np.int64(-1))
                 k = acts[i, 0]
                 tg = acts[i, 1]
                 S[t, C_REV] -= 1
@@ -715,7 +745,7 @@ def die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, kil
         eliminate(S, pile, Z, tr, t)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src, amount):
     """One damage instance from src to t (exchange damage)."""
     if amount < 0:
@@ -737,7 +767,7 @@ def hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src
         die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src, np.int64(0))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
     """天神的审判: turn the top card of the play deck; every active general of
     its suit loses judgment_damage HP and max HP. Returns a bitmask of the
@@ -786,7 +816,7 @@ def judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p
     return died
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def combined(S, Z, tr, ip, p):
     """v2 10: the first play with an A gives the combined skill 合体技能."""
     S[p, C_COMB] = 1
@@ -833,7 +863,7 @@ def use_eight(S, Z, p):
     S[p, C_SKILLS] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
     """伤害抵消 OD chain: d defends against ``inc`` damage sent by a.
 
@@ -873,13 +903,12 @@ def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a
                 if Z[Z_ON]:
                     ev(tr, Z, E_DECOY, d, nd, S[d, C_BILOC], inc, a, 0)
                 break
-        n = enum_resp(S, Z, PT, PID, acts, d, a)
+        n, i = decide(st, S, Z, ip, pp, PT, PID, acts, script, d, np.int64(D_RESP), inc, a)
         if n == 0:
             if Z[Z_ON]:
                 ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
             hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
             break
-        i = choose(st, S, Z, ip, pp, PT, acts, script, n, d, np.int64(D_RESP), inc, a)
         k = acts[i, 0]
         o = acts[i, 2]
         ot = acts[i, 3]
@@ -957,7 +986,7 @@ def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a
     return steps
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID):
     """A revived rogue's 5 that carries damage attacks after the exchange
     (v3: the duel queue)."""
@@ -973,7 +1002,7 @@ def resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT,
             exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, t, dm)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
     """One turn of seat p: a play; damage opens an exchange with a target."""
     if Z[Z_ON]:
@@ -983,13 +1012,12 @@ def play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, 
         return
     if S[p, C_HN] == 0:
         draw_n(st, S, pile, Z, tr, masks, counts, p, ip[P_REFILL])
-    n = enum_plays(S, Z, ip, PT, PID, acts, p, np.int64(D_TURN))
+    n, i = decide(st, S, Z, ip, pp, PT, PID, acts, script, p, np.int64(D_TURN), np.int64(0),
+                  np.int64(-1))
     if n == 0:
         if Z[Z_ON]:
             ev(tr, Z, E_PASS, p, 0, 0, 0, 0, 0)
         return
-    i = choose(st, S, Z, ip, pp, PT, acts, script, n, p, np.int64(D_TURN), np.int64(0),
-               np.int64(-1))
     k = acts[i, 0]
     t = acts[i, 1]
     o = acts[i, 2]
@@ -1009,7 +1037,7 @@ def play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, 
     resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_turn(S, Z, tr, p):
     """Durations count the target's turns: an effect of N rounds covers its
     next N turns and ends when the N-th of them ends."""
@@ -1029,7 +1057,7 @@ def end_turn(S, Z, tr, p):
                 ev(tr, Z, E_EFFECT_END, p, 2, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_turn(S, Z, key):
     """Next seat after turn-order key ``key``: the largest key below it
     among seats still in, else the largest key (a new round). Returns
@@ -1048,7 +1076,7 @@ def next_turn(S, Z, key):
     return top, True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sides_left(S, Z):
     """Number of sides (seats, or teams) with a character/general in play."""
     P = Z[Z_P]
@@ -1063,7 +1091,7 @@ def sides_left(S, Z):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_state(S, pile, Z):
     """Broken invariants now: cards conserved, hand counts and masks
     consistent, HP in (0, max HP] for characters in play."""
@@ -1099,7 +1127,7 @@ def check_state(S, pile, Z):
 
 
 # --- one game -------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on):
     """Shuffle the play deck, break exact identity ties, deal identities
     (v1: one each; v2: generals_per_player each, round-robin) and hands."""
@@ -1181,7 +1209,7 @@ def init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on):
             draw(st, S, pile, Z, tr, masks, counts, p, np.int64(1))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, check, cur, turns,
              grow, srow):
     """Play from turn ``turns`` with seat ``cur`` to move until the game
@@ -1222,7 +1250,7 @@ def run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, c
     return errors
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish(S, Z, tr, end, turns, grow, srow):
     P = Z[Z_P]
     teams = Z[Z_TEAMS] == 1
@@ -1333,7 +1361,7 @@ def finish(S, Z, tr, end, turns, grow, srow):
         ev(tr, Z, E_END, winner, end, turns, Z[Z_ROUNDS], last, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def first_seat(S, Z):
     top = 0
     for q in range(1, Z[Z_P]):
@@ -1342,7 +1370,7 @@ def first_seat(S, Z):
     return top
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(seed, game, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script,
               grow, srow, masks, counts, tr, on, check):
     init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on)
@@ -1365,7 +1393,7 @@ M_GAME, M_TURN, M_EXCHANGE, M_JUDGMENT, M_RUN, M_NEXT, M_GENERAL, M_CHECK, M_SAT
 M_HIT, M_DUEL, M_DRAW, M_START = range(11, 15)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, tr, masks, counts,
           grow, srow, a, b, c):
     """``mode`` M_GAME: play game ``game`` of ``seed`` (trace when ``a``;
@@ -1509,7 +1537,7 @@ def can_freeze(S, p):
     return has_shield(S, p, 8) or (S[p, C_FRU] > 0 and S[p, C_FRSH] == 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mult3(S, ip, p):
     """v3 multipliers: King Kong x10 (its skill), the dragon (bought)."""
     m = np.int64(1)
@@ -1520,7 +1548,7 @@ def mult3(S, ip, p):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pdmg3(S, ip, PT, PID, p, k):
     """Damage of p's run k: rampage-marked cards x rampage_multiplier, then
     p's multipliers (one saturating product)."""
@@ -1541,7 +1569,7 @@ def fix_mark(S, p, kind):
         S[p, C_RM + kind] = S[p, C_H + kind]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_cards3(S, pile, Z, masks, counts, ip, PT, PID, p, k):
     """Remove run k from p's hand (marked copies first); return its damage."""
     dmg = pdmg3(S, ip, PT, PID, p, k)
@@ -1553,7 +1581,7 @@ def play_cards3(S, pile, Z, masks, counts, ip, PT, PID, p, k):
     return dmg
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def four_kind(S, p):
     """A 4 in p's hand (first suit ♠♥♣♦), or -1."""
     for s in range(4):
@@ -1562,7 +1590,7 @@ def four_kind(S, p):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def n_fours(S, p):
     n = 0
     for s in range(4):
@@ -1570,7 +1598,7 @@ def n_fours(S, p):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mark_rampage(S, Z, tr, PT, PID, p):
     """暴走盾: every damage card now in p's hand is marked."""
     n = 0
@@ -1583,7 +1611,7 @@ def mark_rampage(S, Z, tr, PT, PID, p):
         ev(tr, Z, E_RAMP, p, n, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def eliminate3(S, pile, Z, tr, t):
     S[t, C_ALIVE] = 0
     S[t, C_PEND] = 0
@@ -1599,7 +1627,7 @@ def eliminate3(S, pile, Z, tr, t):
         ev(tr, Z, E_OUT, t, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chance(st, q):
     """True with probability q (draws a number only when 0 < q < 1)."""
     if q >= 1.0:
@@ -1609,7 +1637,7 @@ def chance(st, q):
     return below(st, 1 << 30) < q * (1 << 30)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def die3(st, S, pile, Z, tr, ip, pp, t, killer, cause):
     """v3 death of t: the leopard dodges it; else the storm god, then the
     pouch (unless the policy duels at once); else t waits for a duel."""
@@ -1670,7 +1698,7 @@ def die3(st, S, pile, Z, tr, ip, pp, t, killer, cause):
         ev(tr, Z, E_DUELQ, t, killer, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def incoming3(S, Z, tr, ip, t, amount):
     """Passive defences on one incoming damage instance: the Glutton ignores
     <= glutton_ignore (and may extend its HP once), King Kong halves."""
@@ -1705,7 +1733,7 @@ def incoming3(S, Z, tr, ip, t, amount):
     return amount
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hit3(st, S, pile, Z, tr, ip, pp, t, src, amount, cause, raw):
     """One damage instance (``raw``: the passive defences apply to it)."""
     if amount < 0:
@@ -1729,7 +1757,7 @@ def hit3(st, S, pile, Z, tr, ip, pp, t, src, amount, cause, raw):
         die3(st, S, pile, Z, tr, ip, pp, t, src, cause)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
     """v3 draws: a buried mine fires on the card that carries it (not in a
     duel); a draw of n cards that takes exactly the deck's last card earns
@@ -1769,7 +1797,7 @@ def draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
             ev(tr, Z, E_GIFT, p, ip[P_GIFT], S[p, C_DIAM], 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     """p spends one 4 (block, thaw, end bloodthirst, steal): it is played."""
     kind = four_kind(S, p)
@@ -1781,7 +1809,7 @@ def spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     return kind
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wants(st, S, p):
     """A yes/no decision of p's policy at a turn start (random: a coin;
     greedy and script: yes)."""
@@ -1790,7 +1818,7 @@ def wants(st, S, p):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def steal_react(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, t, src, what):
     """吞噬盾 against a skill: the holder of the devouring shield spends a 4
     to void bloodthirst (what 0) or frost (what 1) and gains one use."""
@@ -1807,7 +1835,7 @@ def steal_react(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, t, src, what
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bloodthirst(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, t):
     S[p, C_BTU] -= 1
     S[p, C_NBLOOD] += 1
@@ -1819,7 +1847,7 @@ def bloodthirst(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, t):
     S[t, C_BTS] = p
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, t, which):
     """冰封盾: a frost layer on t's skill (which 0) or shield (1)."""
     if not has_shield(S, p, 8):
@@ -1835,7 +1863,7 @@ def freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, t, which):
         ev(tr, Z, E_FREEZE, p, t, which, S[t, C_FRSK], S[t, C_FRSH], 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reflect(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, g, inc):
     """反射盾: incoming x reflect_multiplier hits every other player (turn
     order from the top); each blocks with a 4 (firing nothing) or takes it.
@@ -1873,7 +1901,7 @@ def reflect(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, g, inc):
             ev(tr, Z, E_RESTART, g, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def devour(S, pile, Z, tr, PT, d, k, a):
     """吞噬盾: the cards of run k (the attacker's play) go from the discard
     pile into d's hand (cards already reshuffled into the deck are not)."""
@@ -1901,7 +1929,7 @@ def push3(acts, n, k, t, o, ot):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, fb):
     """v3 options. Turn (D_TURN): each distinct run x each legal target when
     it deals damage (the joint-attack target only, when there is one), x
@@ -1967,7 +1995,7 @@ def enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, fb):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def enum_v3(S, Z, ip, PT, PID, acts, p, dec, a, inc):
     """Options without forbidden cards, else all (ban fallback)."""
     if Z[Z_FORB] == 1:
@@ -1977,7 +2005,7 @@ def enum_v3(S, Z, ip, PT, PID, acts, p, dec, a, inc):
     return enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, False)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def est_incoming(S, ip, t, amount):
     """Greedy: what t would really take of ``amount`` (public passives)."""
     if amount <= 0 or not skill_on(S, t):
@@ -1989,10 +2017,53 @@ def est_incoming(S, ip, t, amount):
     return amount
 
 
-@njit(cache=True)
-def greedy3(S, Z, ip, pp, PT, PID, acts, n, p, dec, inc, a):
+@njit(cache=True, inline="always")
+def g3score(S, Z, ip, pp, PT, P, p, dec, inc, a, dmg, hp, room, k, t, o, ot):
     """greedy for v3: the v1/v2 scores with v3 damage (marks, multipliers,
-    the target's passives), plus values for the shields and skills."""
+    the target's passives), plus values for the shields and skills. ``dmg``
+    is run k's v3 damage (:func:`pdmg3`)."""
+    heal = PT[k, T_HEAL]
+    s = pp[Q_FIVE] * PT[k, T_HAS5] - pp[Q_FOUR] * PT[k, T_HAS4] - pp[Q_CARD] * PT[k, T_LEN]
+    if o == O_BLOOD:
+        s += float(est_incoming(S, ip, ot, ip[P_BTD]) * ip[P_BTR]) - pp[Q_SKILL]
+    elif o == O_RAMP:
+        s += float(S[p, C_HN] - PT[k, T_LEN])
+    elif o == O_FRZSK:
+        r = S[ot, C_RANK]
+        s += 2.0 if (r == 7 or r == 10 or S[ot, C_BTU] > 0) else -1.0
+    elif o == O_FRZSH:
+        s += 2.0 if S[ot, C_SHB] != 0 and S[ot, C_FRSH] == 0 else -1.0
+    if dec == D_TURN:
+        s += pp[Q_HEAL] * min(heal, room)
+        if dmg > 0:
+            s += hit_value(S, Z, pp, t, est_incoming(S, ip, t, dmg))
+    elif o == O_REFLECT:
+        amt = sat_mul(inc, ip[P_REFLM])
+        for q in range(P):
+            if q != p and S[q, C_ALIVE] == 1:
+                v = 0.5 * hit_value(S, Z, pp, q, est_incoming(S, ip, q, amt))
+                s += v if enemy(S, p, q) else -v
+    else:
+        inc_eff = est_incoming(S, ip, p, inc)
+        if PT[k, T_HAS4] == 1:
+            inc_eff = 0
+        if o == O_DEVOUR:
+            dmg = sat_add(dmg, inc)
+        od = sat_add(dmg, heal) - inc_eff
+        if od < 0:
+            loss = -od
+            if loss >= hp:
+                s -= 1e12 + hp
+            else:
+                s -= loss
+        elif od > 0:
+            s += hit_value(S, Z, pp, a, est_incoming(S, ip, a, od))
+    return s
+
+
+@njit(cache=True, _nrt=False)
+def greedy3(S, Z, ip, pp, PT, PID, acts, n, p, dec, inc, a):
+    """greedy for v3: the first of the best-scoring options in acts[:n]."""
     hp = S[p, C_HP]
     room = S[p, C_MAXHP] - hp
     best = 0
@@ -2000,64 +2071,31 @@ def greedy3(S, Z, ip, pp, PT, PID, acts, n, p, dec, inc, a):
     P = Z[Z_P]
     for i in range(n):
         k = acts[i, 0]
-        t = acts[i, 1]
-        o = acts[i, 2]
-        ot = acts[i, 3]
-        dmg = pdmg3(S, ip, PT, PID, p, k)
-        heal = PT[k, T_HEAL]
-        s = pp[Q_FIVE] * PT[k, T_HAS5] - pp[Q_FOUR] * PT[k, T_HAS4] - pp[Q_CARD] * PT[k, T_LEN]
-        if o == O_BLOOD:
-            s += float(est_incoming(S, ip, ot, ip[P_BTD]) * ip[P_BTR]) - pp[Q_SKILL]
-        elif o == O_RAMP:
-            s += float(S[p, C_HN] - PT[k, T_LEN])
-        elif o == O_FRZSK:
-            r = S[ot, C_RANK]
-            s += 2.0 if (r == 7 or r == 10 or S[ot, C_BTU] > 0) else -1.0
-        elif o == O_FRZSH:
-            s += 2.0 if S[ot, C_SHB] != 0 and S[ot, C_FRSH] == 0 else -1.0
-        if dec == D_TURN:
-            s += pp[Q_HEAL] * min(heal, room)
-            if dmg > 0:
-                s += hit_value(S, Z, pp, t, est_incoming(S, ip, t, dmg))
-        elif o == O_REFLECT:
-            amt = sat_mul(inc, ip[P_REFLM])
-            for q in range(P):
-                if q != p and S[q, C_ALIVE] == 1:
-                    v = 0.5 * hit_value(S, Z, pp, q, est_incoming(S, ip, q, amt))
-                    s += v if enemy(S, p, q) else -v
-        else:
-            inc_eff = est_incoming(S, ip, p, inc)
-            if PT[k, T_HAS4] == 1:
-                inc_eff = 0
-            if o == O_DEVOUR:
-                dmg = sat_add(dmg, inc)
-            od = sat_add(dmg, heal) - inc_eff
-            if od < 0:
-                loss = -od
-                if loss >= hp:
-                    s -= 1e12 + hp
-                else:
-                    s -= loss
-            elif od > 0:
-                s += hit_value(S, Z, pp, a, est_incoming(S, ip, a, od))
+        s = g3score(S, Z, ip, pp, PT, P, p, dec, inc, a, pdmg3(S, ip, PT, PID, p, k), hp, room,
+                    k, acts[i, 1], acts[i, 2], acts[i, 3])
         if s > bs:
             bs = s
             best = i
     return best
 
 
-@njit(cache=True, inline="always")
-def choose3(st, S, Z, ip, pp, PT, PID, acts, script, n, p, dec, inc, a):
+@njit(cache=True, _nrt=False)
+def decide3(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
+    """A v3 decision: (number of options, index of the chosen one in acts);
+    as :func:`decide`."""
     pol = S[p, C_POL]
+    n = enum_v3(S, Z, ip, PT, PID, acts, p, dec, a, inc)
+    if n == 0:
+        return n, 0
     if pol == POL_RANDOM:
-        return below(st, n)
+        return n, below(st, n)
     if pol == POL_SCRIPT:
-        return script_pick(Z, acts, script, n)
-    return greedy3(S, Z, ip, pp, PT, PID, acts, n, p, dec, inc, a)
+        return n, script_pick(Z, acts, script, n)
+    return n, greedy3(S, Z, ip, pp, PT, PID, acts, n, p, dec, inc, a)
 
 
 # --- v3 exchange and turn ----------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
     """The OD chain with v3 defences: passives on each incoming instance
     (Glutton ignore, King Kong halving), a 4 blocks, dedicated shields fire
@@ -2075,13 +2113,12 @@ def exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, 
             hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
             break
         steps += 1
-        n = enum_v3(S, Z, ip, PT, PID, acts, d, np.int64(D_RESP), a, inc)
+        n, i = decide3(st, S, Z, ip, pp, PT, PID, acts, script, d, np.int64(D_RESP), inc, a)
         if n == 0:
             if Z[Z_ON]:
                 ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
             hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
             break
-        i = choose3(st, S, Z, ip, pp, PT, PID, acts, script, n, d, np.int64(D_RESP), inc, a)
         k = acts[i, 0]
         o = acts[i, 2]
         ot = acts[i, 3]
@@ -2129,39 +2166,41 @@ def exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, 
     return steps
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def buy(st, S, Z, tr, ip, p):
     """Shop: at most one item at the start of p's turn. greedy/script: the
     first affordable of leopard (none held), dragon (not active), medical
     kit (an enemy 10 is alive, none held), birds (not laying); random:
     uniform over nothing and the affordable items."""
     dm = S[p, C_DIAM]
-    ok = np.zeros(5, np.int64)
+    ok = 0                       # bit x: item x is affordable and allowed
     if dm >= ip[P_PLEO] and S[p, C_LEO] == 0:
-        ok[I_LEO] = 1
+        ok |= 1 << I_LEO
     if dm >= ip[P_PDRG] and S[p, C_DRG] == 0:
-        ok[I_DRAGON] = 1
+        ok |= 1 << I_DRAGON
     if dm >= ip[P_PKIT] and S[p, C_KIT] == 0:
         for q in range(Z[Z_P]):
             if S[q, C_ALIVE] == 1 and S[q, C_RANK] == 10 and enemy(S, p, q):
-                ok[I_KIT] = 1
+                ok |= 1 << I_KIT
     if dm >= ip[P_PBIRD] and S[p, C_BIRD] == 0:
-        ok[I_BIRDS] = 1
+        ok |= 1 << I_BIRDS
     item = I_NONE
     if S[p, C_POL] == POL_RANDOM:
-        m = ok.sum()
+        m = 0
+        for x in range(1, 5):
+            m += (ok >> x) & 1
         if m == 0:
             return
         j = below(st, m + 1)
         for x in range(1, 5):
-            if ok[x] == 1:
+            if (ok >> x) & 1:
                 j -= 1
                 if j == 0:
                     item = x
                     break
     else:
         for x in (I_LEO, I_DRAGON, I_KIT, I_BIRDS):
-            if ok[x] == 1:
+            if (ok >> x) & 1:
                 item = x
                 break
     if item == I_NONE:
@@ -2189,7 +2228,7 @@ def buy(st, S, Z, tr, ip, p):
         ev(tr, Z, E_BUY, p, item, price, S[p, C_DIAM], 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     """Birds lay; bloodthirst ends with a spent 4 or ticks; a 4 thaws one
     frost layer; the Glutton buries its mine; the shop."""
@@ -2246,20 +2285,19 @@ def turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
         buy(st, S, Z, tr, ip, p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_turn3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
     turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p)
     if S[p, C_ALIVE] == 1:
         if S[p, C_HN] == 0:
             draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_REFILL])
     if S[p, C_ALIVE] == 1:
-        n = enum_v3(S, Z, ip, PT, PID, acts, p, np.int64(D_TURN), np.int64(-1), np.int64(0))
+        n, i = decide3(st, S, Z, ip, pp, PT, PID, acts, script, p, np.int64(D_TURN),
+                       np.int64(0), np.int64(-1))
         if n == 0:
             if Z[Z_ON]:
                 ev(tr, Z, E_PASS, p, 0, 0, 0, 0, 0)
         else:
-            i = choose3(st, S, Z, ip, pp, PT, PID, acts, script, n, p, np.int64(D_TURN),
-                        np.int64(0), np.int64(-1))
             k = acts[i, 0]
             t = acts[i, 1]
             o = acts[i, 2]
@@ -2284,7 +2322,7 @@ def play_turn3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID,
     resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_turn3(S, Z, tr, p):
     if S[p, C_DRG] > 0:
         S[p, C_DRG] -= 1
@@ -2297,7 +2335,7 @@ def end_turn3(S, Z, tr, p):
 
 
 # --- v3 duels ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def duel_draw(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
     """Cards a duelist draws go to the bottom of its face-down pile."""
     for _ in range(n):
@@ -2311,7 +2349,7 @@ def duel_draw(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
         S[p, C_DQN] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def duel_play(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     """The top card of p's pile (refilled when empty), or -1."""
     if S[p, C_DQN] == 0:
@@ -2326,7 +2364,7 @@ def duel_play(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def duel_after(st, S, pile, Z, tr, masks, counts, ip, pp, p, c):
     if c % 9 == R_5:
         duel_draw(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_FIVE])
@@ -2334,7 +2372,7 @@ def duel_after(st, S, pile, Z, tr, masks, counts, ip, pp, p, c):
         duel_draw(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_REFILL])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def duel(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, x, y):
     """大冒险 between x (in play) and y (waiting after its death). Returns the
     winner. No skills, shields or multipliers; each plays the top card of
@@ -2486,7 +2524,7 @@ def duel(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, x, y):
     return w
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID):
     """Duel queue: largest waiting character first duels its killer (or the
     next living seat after it); the winner duels the next-largest, ..."""
