@@ -79,7 +79,7 @@ def main():
     for name in registry.names():
         spec = registry.get(name)
         for cfg in spec.extra.get("bench", []):
-            g = args.games
+            g = min(args.games, cfg.get("games", args.games))
             r1 = kernel_speed(name, cfg, g, 1)
             rn = kernel_speed(name, cfg, g, nthreads)
             for t, r in ((1, r1), (nthreads, rn)):
@@ -96,7 +96,7 @@ def main():
     print(f"talisman 1,000,000 greedy 2-player games: {time.perf_counter() - t0:.2f} s wall "
           f"({nthreads} threads, after compilation)")
 
-    exe = [sys.executable, "-m", "balance.cli"] if False else ["balance"]
+    exe = ["balance"]
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(tmp, "cache"))
         cold = run_process(exe + ["run", "talisman", "--games", "1000", "--out",

@@ -257,11 +257,18 @@ class Result:
         if "cards" not in self._cache:
             kinds = self.spec.card_kinds(self.setup.values)
             m = self.batch.masks
-            K = len(kinds)
-            drawn = np.stack([mask_bit(m, 0, k).reshape(-1) for k in range(K)], axis=1)
-            played = np.stack([mask_bit(m, 1, k).reshape(-1) for k in range(K)], axis=1)
-            won = self.seats["won"].to_numpy()
-            self._cache["cards"] = stats.card_power(kinds, drawn, played, won, self.batch.counts)
+            won = won_matrix(self.spec, self.batch)
+            seats = {}
+            for which, name in ((0, "drawn"), (1, "played")):
+                n1 = np.zeros(len(kinds), np.int64)
+                k1 = np.zeros(len(kinds), np.int64)
+                for k in range(len(kinds)):      # one kind at a time: memory stays O(games)
+                    bit = mask_bit(m, which, k)
+                    n1[k] = bit.sum()
+                    k1[k] = (bit & won).sum()
+                seats[name] = (n1, k1)
+            self._cache["cards"] = stats.card_power(kinds, seats, int(won.size),
+                                                    int(won.sum()), self.batch.counts)
         return self._cache["cards"]
 
     def by_seat(self) -> pd.DataFrame:

@@ -186,13 +186,17 @@ def _summary_v3(result):
     return out
 
 
-BENCH = [
-    {"label": "elite v1 4p greedy", "players": 4, "policies": ["greedy"], "params": {"version": 1}},
-    {"label": "elite v2 4p greedy", "players": 4, "policies": ["greedy"], "params": {"version": 2}},
+BENCH = [   # "games": per measurement in scripts/bench.py (elite games are long)
+    {"label": "elite v1 4p greedy", "players": 4, "policies": ["greedy"], "params": {"version": 1},
+     "games": 40_000},
+    {"label": "elite v2 4p greedy", "players": 4, "policies": ["greedy"], "params": {"version": 2},
+     "games": 5_000},
     {"label": "elite v2 4p greedy teams", "players": 4, "policies": ["greedy"],
-     "params": {"version": 2, "teams": True}},
-    {"label": "elite v1 2p random", "players": 2, "policies": ["random"], "params": {"version": 1}},
-    {"label": "elite v3 4p greedy", "players": 4, "policies": ["greedy"], "params": {"version": 3}},
+     "params": {"version": 2, "teams": True}, "games": 5_000},
+    {"label": "elite v1 2p random", "players": 2, "policies": ["random"], "params": {"version": 1},
+     "games": 40_000},
+    {"label": "elite v3 4p greedy", "players": 4, "policies": ["greedy"], "params": {"version": 3},
+     "games": 20_000},
 ]
 
 SPEC = RulesetSpec(
