@@ -12,6 +12,12 @@ bitmask of values per element: bit v-1 of ``S[p, C_BITS + e]``.
 
 Random numbers come in a fixed order from the game's own stream (see
 ``core/rng.py``); ``reference.py`` replays the same order in plain Python.
+
+Speed: small helpers used in the turn loop are inlined (``inline="always"``)
+so that no reference counting of array arguments happens per call; the three
+policy functions, each called once per turn, are compiled on their own
+without reference counting (``_nrt=False``: they must never create an
+array), which costs nothing at run time and saves compile time.
 """
 import numpy as np
 from numba import njit, prange
@@ -441,7 +447,7 @@ def keep_score(c, NB, V, S, p, sm, ip, pp):
     return float(placement_score(S, p, c, V, sm, ip))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def choose_discard(pol, st, S, hand, p, NB, V, sizes, ip, pp):
     n = S[p, C_HN]
     if pol == POL_RANDOM:
@@ -457,7 +463,7 @@ def choose_discard(pol, st, S, hand, p, NB, V, sizes, ip, pp):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban):
     na = 0
     for i in range(S[p, C_HN]):
@@ -502,7 +508,7 @@ def choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban):
     return acts[k, 0], acts[k, 1], acts[k, 2]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp, ban):
     target = lowest_hp_opponent(S, p, P)
     # 1. combos
