@@ -98,3 +98,178 @@ def card_power(kinds: list[str], seats: dict, n_all: int, w_all: int,
             out[f"improvement_{name}_low"] = dlo
             out[f"improvement_{name}_high"] = dhi
     return pd.DataFrame(out)
+
+
+# --- designer workflow: paired differences, crossings, multiple testing -----
+
+PAIRED_METHOD = ("paired per-game differences (same seed, same game index), "
+                 "normal interval with delta-method variance of the ratio estimator")
+UNPAIRED_METHOD = "Newcombe hybrid score interval (independent samples)"
+
+
+def half_width(p, lo, hi):
+    """Largest distance from the estimate to either end of its interval."""
+    p, lo, hi = (np.asarray(x, dtype=float) for x in (p, lo, hi))
+    return np.maximum(hi - p, p - lo)
+
+
+def ratio_mean(w, n):
+    """Ratio estimator sum(w)/sum(n) over games with a delta-method normal
+    95% interval; ``w``/``n`` are per-game numerators/denominators (e.g. wins
+    and seat count of one policy in each game). Returns (estimate, low, high,
+    standard error)."""
+    w = np.asarray(w, dtype=float)
+    n = np.asarray(n, dtype=float)
+    m = w.size
+    N = n.sum()
+    if m == 0 or N == 0:
+        return np.nan, np.nan, np.nan, np.nan
+    r = w.sum() / N
+    z = (w - r * n) / (N / m)
+    se = float(np.sqrt(z.var(ddof=1) / m)) if m > 1 else np.nan
+    return r, r - Z95 * se, r + Z95 * se, se
+
+
+def paired_ratio_diff(wa, na, wb, nb):
+    """Paired difference of two ratio estimators over the same games.
+
+    Per game i, ``wa[i]/na[i]`` (variant A) and ``wb[i]/nb[i]`` (variant B)
+    are the wins and seat-games of one group (seat, role, policy, ...). The
+    difference R_A - R_B of the pooled ratios gets the variance of the per-game
+    linearised differences z_i = (wa_i - R_A na_i)/mean(na) - (wb_i - R_B nb_i)/mean(nb)
+    (delta method), so the pairing of game i with game i is used. When every
+    game counts the same seats (a seat, a policy) this is exactly the mean of
+    the per-game paired differences of the win indicators with its normal
+    interval. Returns (difference, low, high, standard error)."""
+    wa, na, wb, nb = (np.asarray(x, dtype=float) for x in (wa, na, wb, nb))
+    m = wa.size
+    Na, Nb = na.sum(), nb.sum()
+    if m < 2 or Na == 0 or Nb == 0:
+        return np.nan, np.nan, np.nan, np.nan
+    ra, rb = wa.sum() / Na, wb.sum() / Nb
+    z = (wa - ra * na) / (Na / m) - (wb - rb * nb) / (Nb / m)
+    se = float(np.sqrt(z.var(ddof=1) / m))
+    d = ra - rb
+    return d, d - Z95 * se, d + Z95 * se, se
+
+
+def mean_diff_ci(a, b, paired: bool):
+    """Difference of means a - b (e.g. game lengths) with a normal 95%
+    interval: paired (per-game differences) or unpaired (Welch).
+    Returns (difference, low, high, standard error)."""
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    if paired:
+        d = a - b
+        se = float(np.sqrt(d.var(ddof=1) / d.size)) if d.size > 1 else np.nan
+        m = float(d.mean()) if d.size else np.nan
+    else:
+        se = float(np.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)) \
+            if a.size > 1 and b.size > 1 else np.nan
+        m = float(a.mean() - b.mean()) if a.size and b.size else np.nan
+    return m, m - Z95 * se, m + Z95 * se, se
+
+
+def z_pvalue(estimate, se):
+    """Two-sided normal p-value of estimate / se; se == 0 gives p = 1 when the
+    estimate is 0 (no change at all) and 0 otherwise."""
+    from scipy.stats import norm
+    est = np.asarray(estimate, dtype=float)
+    se = np.asarray(se, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(se > 0, est / np.where(se > 0, se, 1.0),
+                     np.where(est == 0, 0.0, np.inf))
+    p = 2 * norm.sf(np.abs(z))
+    return np.where(np.isnan(est), np.nan, p)
+
+
+CORRECTIONS = {"holm": ("holm", "Holm step-down (family-wise error rate 5%)"),
+               "bh": ("fdr_bh", "Benjamini-Hochberg (false discovery rate 5%)")}
+
+
+def adjust_pvalues(p, method: str = "holm", alpha: float = 0.05):
+    """(reject, adjusted p) after a multiple-comparison correction with
+    statsmodels.stats.multitest.multipletests; NaN p-values are left out."""
+    from statsmodels.stats.multitest import multipletests
+    p = np.asarray(p, dtype=float)
+    reject = np.zeros(p.shape, bool)
+    adj = np.full(p.shape, np.nan)
+    ok = ~np.isnan(p)
+    if ok.any():
+        r, a, _, _ = multipletests(p[ok], alpha=alpha, method=CORRECTIONS[method][0])
+        reject[ok], adj[ok] = r, a
+    return reject, adj
+
+
+CROSSING_METHOD = ("linear interpolation of the win-rate curve between swept points "
+                   "(in log10 of the value on a logarithmic axis); interval from where the "
+                   "pointwise 95% interval band crosses the target")
+
+
+def _first_crossing(x, y, target):
+    """x where the piecewise-linear curve (x, y) first reaches ``target``, or
+    None when it does not."""
+    for i in range(len(x) - 1):
+        y0, y1 = y[i] - target, y[i + 1] - target
+        if np.isnan(y0) or np.isnan(y1):
+            continue
+        if y0 == 0:
+            return x[i]
+        if y0 * y1 < 0 or y1 == 0:
+            return x[i] + (x[i + 1] - x[i]) * (-y0) / (y1 - y0)
+    return None
+
+
+def crossing(values, rate, low, high, target: float, log: bool = False) -> dict:
+    """Parameter value at which a win rate crosses ``target``.
+
+    ``values`` sorted ascending with the win rate and its interval at each.
+    The estimate interpolates the curve; the interval is the range of values
+    where the interval band contains the target, i.e. where the upper and the
+    lower band curves cross it (an end left open is reported as the end of
+    the swept range with ``open_low``/``open_high`` set). When the curve does
+    not reach the target, ``bracketed`` is False and nothing is estimated.
+    """
+    x = np.asarray(values, dtype=float)
+    y, lo, hi = (np.asarray(v, dtype=float) for v in (rate, low, high))
+    order = np.argsort(x)
+    x, y, lo, hi = x[order], y[order], lo[order], hi[order]
+    tx = np.log10(x) if log else x
+    back = (lambda t: float(10 ** t)) if log else float
+    out = {"target": target, "bracketed": False, "estimate": np.nan, "ci_low": np.nan,
+           "ci_high": np.nan, "open_low": False, "open_high": False,
+           "rate_min": float(np.nanmin(y)) if y.size else np.nan,
+           "rate_max": float(np.nanmax(y)) if y.size else np.nan, "method": CROSSING_METHOD}
+    if x.size < 2:
+        return out
+    est = _first_crossing(tx, y, target)
+    if est is None:
+        return out
+    out["bracketed"] = True
+    out["estimate"] = back(est)
+    # values where the band contains the target, on a fine grid of the curve
+    grid = np.linspace(tx[0], tx[-1], 2001)
+    glo, ghi = np.interp(grid, tx, lo), np.interp(grid, tx, hi)
+    inside = (glo <= target) & (ghi >= target)
+    # the connected run of `inside` around the estimate
+    j = int(np.clip(np.searchsorted(grid, est), 0, grid.size - 1))
+    if not inside[j]:
+        inside[j] = True
+    a = j
+    while a > 0 and inside[a - 1]:
+        a -= 1
+    b = j
+    while b < grid.size - 1 and inside[b + 1]:
+        b += 1
+    out["ci_low"], out["ci_high"] = back(grid[a]), back(grid[b])
+    out["open_low"], out["open_high"] = a == 0 and inside[0], b == grid.size - 1 and inside[-1]
+    return out
+
+
+def log_axis(values) -> bool:
+    """True when positive values span at least two decades (e.g. 1 ... 10,000)."""
+    v = np.asarray([float(x) for x in values], dtype=float)
+    v = v[np.isfinite(v)]
+    if v.size < 2 or (v <= 0).any():
+        return False
+    return v.max() / v.min() >= 100
