@@ -175,8 +175,9 @@ def play_result(s: Setup, start: int, stop: int, store: PointStore | None = None
 
     def compute():
         b = play_range(s, start, stop, progress=progress, label=label)
-        return {"start": np.array(b.start), "games": b.games.astype(np.int32),
-                "seats": b.seats.astype(np.int32), "masks": b.masks, "counts": b.counts}
+        # int64 as played: elite's saturating damage totals do not fit in int32
+        return {"start": np.array(b.start), "games": b.games, "seats": b.seats,
+                "masks": b.masks, "counts": b.counts}
     d = store.fetch(point_desc(s, start, stop, "batch"), compute)
     b = Batch(int(d["start"]), d["games"].astype(np.int64), d["seats"].astype(np.int64),
               d["masks"], d["counts"].astype(np.int64))
