@@ -6,6 +6,25 @@ from .errors import BalanceError
 from .runner import check_count, setup
 
 
+def event_rows(events, deal_type: int, card_name, policies):
+    """The rows of a kernel trace as int tuples (type, turn, seat, a, b, c, d,
+    e), except that each run of deal events (type ``deal_type``, card in
+    ``a``) comes out as ready lines ``deal P0 (policy): cards...``, one per
+    seat. Shared by the rulesets' ``format_trace``."""
+    deal: dict[int, list[str]] = {}
+    for row in events:
+        t, turn, p, a, b, c, d, e = (int(x) for x in row)
+        if t == deal_type:
+            deal.setdefault(p, []).append(card_name(a))
+            continue
+        for q in sorted(deal):
+            yield f"deal P{q} ({policies[q]}): {' '.join(deal[q])}"
+        deal = {}
+        yield t, turn, p, a, b, c, d, e
+    for q in sorted(deal):
+        yield f"deal P{q} ({policies[q]}): {' '.join(deal[q])}"
+
+
 def replay_game(ruleset: str, *, game: int, seed: int = 0, players=None, policies=None,
                 params=None, ban=None):
     """(setup, Batch of the one game, event array) for game ``game`` of ``seed``."""

@@ -1,4 +1,5 @@
 """Turn a Magic Elite event trace into readable lines."""
+from ...core.replay import event_rows
 from . import kernel as K
 from .rules import card_name, identity_name, play_name, play_table
 
@@ -18,16 +19,11 @@ def format_trace(events, values, n_players, policies) -> list[str]:
     PT, _ = play_table(values)
     seat = lambda s: f"P{int(s)}"  # noqa: E731
     lines = []
-    deal = {}
-    for row in events:
-        t, turn, p, a, b, c, d, e = (int(x) for x in row)
-        if t == K.E_DEAL:
-            deal.setdefault(p, []).append(card_name(a))
+    for row in event_rows(events, K.E_DEAL, card_name, policies):
+        if isinstance(row, str):
+            lines.append(row)
             continue
-        if deal:
-            for q in sorted(deal):
-                lines.append(f"deal {seat(q)} ({policies[q]}): {' '.join(deal[q])}")
-            deal = {}
+        t, turn, p, a, b, c, d, e = row
         if t == K.E_IDENT:
             lines.append(f"   {seat(p)} {'general' if values['version'] == 2 else 'character'} "
                          f"#{d + 1}: {identity_name(a)} (HP {b}, order key {c})")

@@ -1,4 +1,5 @@
 """Turn a talisman event trace into readable lines."""
+from ...core.replay import event_rows
 from . import kernel as K
 from .rules import COMBOS, SPECIALS, card_name
 
@@ -8,16 +9,11 @@ def format_trace(events, values, n_players, policies) -> list[str]:
     name = lambda c: card_name(int(c), V)  # noqa: E731
     seat = lambda s: f"P{int(s)}"  # noqa: E731
     lines = []
-    deal = {}
-    for row in events:
-        t, turn, p, a, b, c, d, e = (int(x) for x in row)
-        if t == K.E_DEAL:
-            deal.setdefault(p, []).append(name(a))
+    for row in event_rows(events, K.E_DEAL, name, policies):
+        if isinstance(row, str):
+            lines.append(row)
             continue
-        if deal:
-            for q in sorted(deal):
-                lines.append(f"deal {seat(q)} ({policies[q]}): {' '.join(deal[q])}")
-            deal = {}
+        t, turn, p, a, b, c, d, e = row
         if t == K.E_TURN:
             lines.append(f"-- turn {turn} (round {a}): {seat(p)} HP {b}, hand {c}, guards {d}")
         elif t == K.E_SKIP:
