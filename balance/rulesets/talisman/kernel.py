@@ -21,6 +21,7 @@ array), which costs nothing at run time and saves compile time.
 """
 import numpy as np
 from numba import njit, prange
+from numba import types as nt
 
 from ...core.records import BLOCK
 from ...core.rng import below, game_state, shuffle
@@ -57,6 +58,19 @@ SM = 8            # offset of the array summary in the per-game int buffer
 NC_MAX = 12 * 5 + 5 * 12
 Z_DECK, Z_DISC, Z_TURN, Z_TR = range(4)
 
+# Explicit signatures for the functions that are compiled on their own: numba
+# otherwise compiles one extra version per combination of constant (literal)
+# arguments it meets while typing a caller (``ev`` had 35), which was a third
+# of the cold compile time.
+I64, F64 = nt.int64, nt.float64
+A1, A2 = nt.int64[::1], nt.int64[:, ::1]
+F1, U1 = nt.float64[::1], nt.uint64[::1]
+SIG_EV = nt.void(A2, A1, I64, I64, I64, I64, I64, I64, I64)
+PICK = nt.UniTuple(I64, 3)
+SIG_DISCARD = I64(I64, U1, A2, A2, I64, I64, I64, A1, A1, F1)
+SIG_RANDOM = PICK(U1, A2, A2, I64, I64, I64, I64, A1, A2, A1)
+SIG_GREEDY = PICK(I64, A2, A2, I64, I64, I64, I64, A1, A1, F1, A1)
+
 # game record columns (spec.game_columns) and seat columns (spec.seat_columns)
 G_WINNER, G_TURNS, G_ROUNDS, G_END, G_COMBOS, G_CASTS = range(6)
 NG = 6
@@ -77,7 +91,7 @@ END_LAST, END_CAP = 0, 1
 BAN_NONE, BAN_REMOVE, BAN_FORBID = 0, 1, 2     # per card kind (core.records)
 
 
-@njit(cache=True)
+@njit(SIG_EV, cache=True, _nrt=False)
 def ev(tr, Z, etype, seat, a, b, c, d, e):
     """Append one event to the trace (callers test ``on`` first, so batch
     runs neither call this nor evaluate its arguments)."""
@@ -447,7 +461,7 @@ def keep_score(c, NB, V, S, p, sm, ip, pp):
     return float(placement_score(S, p, c, V, sm, ip))
 
 
-@njit(cache=True, _nrt=False)
+@njit(SIG_DISCARD, cache=True, _nrt=False)
 def choose_discard(pol, st, S, hand, p, NB, V, sizes, ip, pp):
     n = S[p, C_HN]
     if pol == POL_RANDOM:
@@ -463,7 +477,7 @@ def choose_discard(pol, st, S, hand, p, NB, V, sizes, ip, pp):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(SIG_RANDOM, cache=True, _nrt=False)
 def choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban):
     na = 0
     for i in range(S[p, C_HN]):
@@ -508,7 +522,7 @@ def choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban):
     return acts[k, 0], acts[k, 1], acts[k, 2]
 
 
-@njit(cache=True, _nrt=False)
+@njit(SIG_GREEDY, cache=True, _nrt=False)
 def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp, ban):
     target = lowest_hp_opponent(S, p, P)
     # 1. combos
