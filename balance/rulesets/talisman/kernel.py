@@ -20,7 +20,7 @@ without reference counting (``_nrt=False``: they must never create an
 array), which costs nothing at run time and saves compile time.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 from numba import types as nt
 
 from ...core.records import BLOCK
@@ -818,13 +818,14 @@ def _work(P):
             np.zeros(SM + 12, np.int64), np.zeros((64, 3), np.int64))
 
 
-@njit(parallel=True, cache=True)
-def run_batch(seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks, counts,
-              errors):
-    n_blocks = (n_games + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        S, hand, pile, Z, sizes, acts = _work(P)
-        tr = np.zeros((1, 8), np.int64)
+@njit(cache=True, nogil=True)
+def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
+              counts, errors):
+    """Blocks [b0, b1) of a batch (``core.parallel.run_blocks`` spreads the
+    blocks over threads); counts[b] holds block b's card counts."""
+    S, hand, pile, Z, sizes, acts = _work(P)
+    tr = np.zeros((1, 8), np.int64)
+    for b in range(b0, b1):
         hi = min(n_games, (b + 1) * BLOCK)
         for g in range(b * BLOCK, hi):
             errors[g] = play_game(seed, start + g, P, pol, ip, pp, ban, S, hand, pile, Z, sizes,
