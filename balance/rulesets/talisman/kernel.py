@@ -595,13 +595,19 @@ def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp, ban):
 
 
 # --- one game ------------------------------------------------------------
-@njit(cache=True)
-def play_game(seed, game, P, pol, ip, pp, ban, S, hand, pile, Z, sizes, acts,
-              grow, srow, masks, counts, tr, on, check):
-    """Play one game; fill the game row ``grow``, seat rows ``srow`` and
-    ``masks``; add card counts. Returns the number of broken invariants
-    found (always 0 unless ``check``)."""
-    st = np.empty(1, np.uint64)
+@njit(cache=True, _nrt=False)
+def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts,
+              games, seats, gmasks, g, bcounts, b, tr, on, check):
+    """Play one game; fill its game row ``games[g]``, seat rows ``seats[g]``
+    and ``gmasks[g]``; add card counts to ``bcounts[b]``. (Whole arrays and
+    indices rather than row views: a view per game costs reference counting,
+    and this function is compiled without it, ``_nrt=False``, so the views
+    taken here cost nothing.) Returns the number of broken invariants found
+    (always 0 unless ``check``)."""
+    grow = games[g]
+    srow = seats[g]
+    masks = gmasks[g]
+    counts = bcounts[b]
     st[0] = game_state(seed, game)
     V = ip[P_V]
     NB = 5 * V
@@ -815,7 +821,7 @@ def play_game(seed, game, P, pol, ip, pp, ban, S, hand, pile, Z, sizes, acts,
 def _work(P):
     return (np.zeros((P, NS), np.int64), np.zeros((P, HCAP), np.int64),
             np.zeros((2, NC_MAX), np.int64), np.zeros(4, np.int64),
-            np.zeros(SM + 12, np.int64), np.zeros((64, 3), np.int64))
+            np.zeros(SM + 12, np.int64), np.zeros((64, 3), np.int64), np.zeros(1, np.uint64))
 
 
 @njit(cache=True, nogil=True)
@@ -823,18 +829,18 @@ def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, s
               counts, errors):
     """Blocks [b0, b1) of a batch (``core.parallel.run_blocks`` spreads the
     blocks over threads); counts[b] holds block b's card counts."""
-    S, hand, pile, Z, sizes, acts = _work(P)
+    S, hand, pile, Z, sizes, acts, st = _work(P)
     tr = np.zeros((1, 8), np.int64)
     for b in range(b0, b1):
         hi = min(n_games, (b + 1) * BLOCK)
         for g in range(b * BLOCK, hi):
-            errors[g] = play_game(seed, start + g, P, pol, ip, pp, ban, S, hand, pile, Z, sizes,
-                                  acts, games[g], seats[g], masks[g], counts[b], tr, False, check)
+            errors[g] = play_game(seed, start + g, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes,
+                                  acts, games, seats, masks, g, counts, b, tr, False, check)
 
 
 @njit(cache=True)
 def trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr):
-    S, hand, pile, Z, sizes, acts = _work(P)
-    play_game(seed, game, P, pol, ip, pp, ban, S, hand, pile, Z, sizes, acts,
-              games[0], seats[0], masks[0], counts[0], tr, True, False)
+    S, hand, pile, Z, sizes, acts, st = _work(P)
+    play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts,
+              games, seats, masks, 0, counts, 0, tr, True, False)
     return Z[Z_TR]
