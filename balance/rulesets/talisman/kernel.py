@@ -52,7 +52,9 @@ Q_HEALV = PIDX["heal_value"]
 # --- state columns -------------------------------------------------------
 C_HP, C_ALIVE, C_GUARDS, C_SKIPS, C_HN, C_ARRN, C_DMG, C_COMBOS, C_CASTS, C_OUT, C_HEALED = range(11)
 C_BITS = 11
-NS = C_BITS + 5
+C_SPEC = C_BITS + 5     # five columns: copies of each special kind in hand
+C_NB = C_SPEC + 5       # the number of basic kinds (special kind k is card NB + k)
+NS = C_NB + 1
 HCAP = 40
 SM = 8            # offset of the array summary in the per-game int buffer
 NC_MAX = 12 * 5 + 5 * 12
@@ -149,18 +151,10 @@ def combo_sizes(S, p, V, buf):
     buf[GENERATING] = g if g >= 2 else 0
     o = OVER_TABLE[present]
     buf[OVERCOMING] = o if o >= 2 else 0
-    n_el = 0
-    total = 0
-    smallest = 1 << 30
-    for e in range(5):
-        t = buf[SM + 2 + e]
-        if t > 0:
-            n_el += 1
-            total += t
-            if t < smallest:
-                smallest = t
+    n_el = buf[SM + 12]
+    total = buf[SM + 13]
     if n_el == 5:
-        total -= smallest
+        total -= buf[SM + 14]
     buf[FOUR] = total if n_el >= 4 else 0
     buf[CHAOS] = buf[SM + 10]
     buf[5] = buf[SM + 11]
@@ -182,8 +176,7 @@ def draw(st, S, hand, pile, Z, p, masks, counts, tr, on, deal):
             ev(tr, Z, E_RESHUFFLE, -1, n, 0, 0, 0, 0)
     Z[Z_DECK] -= 1
     c = pile[0, Z[Z_DECK]]
-    hand[p, S[p, C_HN]] = c
-    S[p, C_HN] += 1
+    to_hand(S, hand, p, c)
     setbit(masks, p, 0, c)
     counts[0, c] += 1
     if on:
@@ -198,9 +191,28 @@ def to_discard(pile, Z, c):
 
 
 @njit(cache=True, inline="always")
+def to_hand(S, hand, p, c):
+    hand[p, S[p, C_HN]] = c
+    S[p, C_HN] += 1
+    k = c - S[p, C_NB]
+    if k >= 0:
+        S[p, C_SPEC + k] += 1
+
+
+@njit(cache=True, inline="always")
+def empty_hand(S, p):
+    S[p, C_HN] = 0
+    for k in range(5):
+        S[p, C_SPEC + k] = 0
+
+
+@njit(cache=True, inline="always")
 def take_from_hand(S, hand, p, i):
     """Remove and return hand[p, i], keeping the order of the others."""
     c = hand[p, i]
+    k = c - S[p, C_NB]
+    if k >= 0:
+        S[p, C_SPEC + k] -= 1
     n = S[p, C_HN]
     for j in range(i, n - 1):
         hand[p, j] = hand[p, j + 1]
@@ -265,10 +277,9 @@ def lowest_hp_opponent(S, p, P):
 def special_mask(S, hand, p, NB, ban):
     """Bit s set when p holds special s and it may be played."""
     m = 0
-    for i in range(S[p, C_HN]):
-        c = hand[p, i]
-        if c >= NB and ban[c] != BAN_FORBID:
-            m |= 1 << (c - NB)
+    for k in range(5):
+        if S[p, C_SPEC + k] > 0 and ban[NB + k] != BAN_FORBID:
+            m |= 1 << k
     return m
 
 
@@ -337,16 +348,30 @@ def summarize(S, p, sm):
     a candidate card in a few operations: +0 longest flush run, +1 present
     elements, +2..+6 highest value per element, +7..+9 the bit-sliced count
     of elements holding each value (ones, twos, fours), +10 best chaos
-    value x count, +11 its value (ties: the larger value)."""
+    value x count, +11 its value (ties: the larger value), +12 the number of
+    elements present, +13 the sum of their highest values, +14 and +15 the
+    smallest and second smallest of those highest values (four symbols)."""
     flush = 0
     present = 0
     ones = 0
     twos = 0
     fours = 0
+    n_el = 0
+    total = 0
+    m1 = 1 << 30
+    m2 = 1 << 30
     for e in range(5):
         b = S[p, C_BITS + e]
-        sm[SM + 2 + e] = TOP[b]
+        t = TOP[b]
+        sm[SM + 2 + e] = t
         if b != 0:
+            n_el += 1
+            total += t
+            if t < m1:
+                m2 = m1
+                m1 = t
+            elif t < m2:
+                m2 = t
             present |= 1 << e
             r = RUN[b]
             if r > flush:
@@ -375,6 +400,10 @@ def summarize(S, p, sm):
     sm[SM + 9] = fours
     sm[SM + 10] = best
     sm[SM + 11] = bestv
+    sm[SM + 12] = n_el
+    sm[SM + 13] = total
+    sm[SM + 14] = m1
+    sm[SM + 15] = m2
 
 
 @njit(cache=True, inline="always")
@@ -407,22 +436,21 @@ def placement_score(S, p, card, V, sm, ip):
         a = o * ip[P_OVER]
         if a > best:
             best = a
-    # four symbols: the four largest per-element maxima
-    n_el = 0
-    total = 0
-    smallest = 1 << 30
-    for f in range(5):
-        t = sm[SM + 2 + f]
-        if f == e and v > t:
-            t = v
-        if t > 0:
-            n_el += 1
-            total += t
-            if t < smallest:
-                smallest = t
+    # four symbols: the four largest per-element maxima, element e's raised to v
+    te = sm[SM + 2 + e]
+    n_el = sm[SM + 12]
+    total = sm[SM + 13]
+    if te == 0:
+        n_el += 1
+        rest = sm[SM + 14]              # smallest maximum among the other elements
+    else:
+        rest = sm[SM + 15] if te == sm[SM + 14] else sm[SM + 14]
+    if v > te:
+        total += v - te
+        te = v
     if n_el >= 4:
         if n_el == 5:
-            total -= smallest
+            total -= te if te < rest else rest
         n += 1
         a = total * ip[P_HEAL]
         if a > best:
@@ -461,7 +489,7 @@ def keep_score(c, NB, V, S, p, sm, ip, pp):
     return float(placement_score(S, p, c, V, sm, ip))
 
 
-@njit(SIG_DISCARD, cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def choose_discard(pol, st, S, hand, p, NB, V, sizes, ip, pp):
     n = S[p, C_HN]
     if pol == POL_RANDOM:
@@ -522,7 +550,7 @@ def choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban):
     return acts[k, 0], acts[k, 1], acts[k, 2]
 
 
-@njit(SIG_GREEDY, cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp, ban):
     target = lowest_hp_opponent(S, p, P)
     # 1. combos
@@ -595,6 +623,35 @@ def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp, ban):
 
 
 # --- one game ------------------------------------------------------------
+@njit(nt.int64(A2, A2, A1, I64, I64), cache=True, _nrt=False)
+def broken_invariants(S, hand, Z, P, NC):
+    """Check mode, after each turn: every card is somewhere exactly once (by
+    count), each array's size matches its bitmasks, and each hand's special
+    counts match its cards. Returns the number of broken invariants."""
+    errors = 0
+    tot = Z[Z_DECK] + Z[Z_DISC]
+    for q in range(P):
+        tot += S[q, C_HN] + S[q, C_ARRN]
+        nb = 0
+        for e in range(5):
+            b = S[q, C_BITS + e]
+            while b != 0:
+                b &= b - 1
+                nb += 1
+        if nb != S[q, C_ARRN]:
+            errors += 1
+        for k in range(5):
+            n = 0
+            for i in range(S[q, C_HN]):
+                if hand[q, i] == S[q, C_NB] + k:
+                    n += 1
+            if n != S[q, C_SPEC + k]:
+                errors += 1
+    if tot != NC:
+        errors += 1
+    return errors
+
+
 @njit(cache=True, _nrt=False)
 def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts,
               games, seats, gmasks, g, bcounts, b, tr, on, check):
@@ -634,6 +691,7 @@ def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts
             S[p, j] = 0
         S[p, C_HP] = ip[P_HP]
         S[p, C_ALIVE] = 1
+        S[p, C_NB] = NB
         S[p, C_OUT] = -1
         for w in range(masks.shape[2]):
             masks[p, 0, w] = 0
@@ -713,8 +771,7 @@ def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts
                     if nh > 0:
                         j = below(st, nh)
                         got = take_from_hand(S, hand, tgt, j)
-                        hand[p, S[p, C_HN]] = got
-                        S[p, C_HN] += 1
+                        to_hand(S, hand, p, got)
                         setbit(masks, p, 0, got)
                         counts[0, got] += 1
                     if on:
@@ -723,7 +780,7 @@ def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts
                     nh = S[p, C_HN]
                     for j in range(nh):
                         to_discard(pile, Z, hand[p, j])
-                    S[p, C_HN] = 0
+                    empty_hand(S, p)
                     if on:
                         ev(tr, Z, E_GAMBLE, p, nh, 0, 0, 0, 0)
                     for j in range(nh):
@@ -768,26 +825,14 @@ def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts
                     alive -= 1
                     for j in range(S[q, C_HN]):
                         to_discard(pile, Z, hand[q, j])
-                    S[q, C_HN] = 0
+                    empty_hand(S, q)
                     array_to_discard(S, pile, Z, q, V)
                     S[q, C_GUARDS] = 0
                     S[q, C_SKIPS] = 0
                     if on:
                         ev(tr, Z, E_OUT, q, 0, 0, 0, 0, 0)
         if check:
-            tot = Z[Z_DECK] + Z[Z_DISC]
-            for q in range(P):
-                tot += S[q, C_HN] + S[q, C_ARRN]
-                nb = 0
-                for e in range(5):
-                    b = S[q, C_BITS + e]
-                    while b != 0:
-                        b &= b - 1
-                        nb += 1
-                if nb != S[q, C_ARRN]:
-                    errors += 1
-            if tot != NC:
-                errors += 1
+            errors += broken_invariants(S, hand, Z, P, NC)
         if alive <= 1:
             for q in range(P):
                 if S[q, C_ALIVE] == 1:
@@ -817,20 +862,26 @@ def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts
     return errors
 
 
-@njit(cache=True)
-def _work(P):
+def work(P):
+    """One thread's workspace (allocated in Python: the kernels then allocate
+    nothing, which keeps them simple to compile)."""
     return (np.zeros((P, NS), np.int64), np.zeros((P, HCAP), np.int64),
             np.zeros((2, NC_MAX), np.int64), np.zeros(4, np.int64),
-            np.zeros(SM + 12, np.int64), np.zeros((64, 3), np.int64), np.zeros(1, np.uint64))
+            np.zeros(SM + 16, np.int64), np.zeros((64, 3), np.int64), np.zeros(1, np.uint64),
+            np.zeros((1, 8), np.int64))
 
 
-@njit(cache=True, nogil=True)
 def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
               counts, errors):
     """Blocks [b0, b1) of a batch (``core.parallel.run_blocks`` spreads the
     blocks over threads); counts[b] holds block b's card counts."""
-    S, hand, pile, Z, sizes, acts, st = _work(P)
-    tr = np.zeros((1, 8), np.int64)
+    play_blocks(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
+                counts, errors, *work(int(P)))
+
+
+@njit(cache=True, nogil=True)
+def play_blocks(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
+                counts, errors, S, hand, pile, Z, sizes, acts, st, tr):
     for b in range(b0, b1):
         hi = min(n_games, (b + 1) * BLOCK)
         for g in range(b * BLOCK, hi):
@@ -838,9 +889,16 @@ def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, s
                                   acts, games, seats, masks, g, counts, b, tr, False, check)
 
 
-@njit(cache=True)
 def trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr):
-    S, hand, pile, Z, sizes, acts, st = _work(P)
+    """Play one game with its event trace in ``tr``; returns the trace length."""
+    S, hand, pile, Z, sizes, acts, st, _ = work(int(P))
+    return _trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr,
+                      S, hand, pile, Z, sizes, acts, st)
+
+
+@njit(cache=True)
+def _trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr,
+               S, hand, pile, Z, sizes, acts, st):
     play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts,
               games, seats, masks, 0, counts, 0, tr, True, False)
     return Z[Z_TR]
