@@ -1158,7 +1158,7 @@ def init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on):
     teams = ip[P_TEAMS] == 1 and P == 4 and Z[Z_V] == 2
     Z[Z_TEAMS] = 1 if teams else 0
     for p in range(P):
-        for j in range(NS):
+        for j in range(C_DQ):    # the duel pile after C_DQ is written before it is read
             S[p, j] = 0
         S[p, C_TB] = p
         S[p, C_POL] = pol[p]
@@ -2018,65 +2018,223 @@ def est_incoming(S, ip, t, amount):
 
 
 @njit(cache=True, inline="always")
-def g3score(S, Z, ip, pp, PT, P, p, dec, inc, a, dmg, hp, room, k, t, o, ot):
-    """greedy for v3: the v1/v2 scores with v3 damage (marks, multipliers,
-    the target's passives), plus values for the shields and skills. ``dmg``
-    is run k's v3 damage (:func:`pdmg3`)."""
-    heal = PT[k, T_HEAL]
-    s = pp[Q_FIVE] * PT[k, T_HAS5] - pp[Q_FOUR] * PT[k, T_HAS4] - pp[Q_CARD] * PT[k, T_LEN]
-    if o == O_BLOOD:
-        s += float(est_incoming(S, ip, ot, ip[P_BTD]) * ip[P_BTR]) - pp[Q_SKILL]
-    elif o == O_RAMP:
-        s += float(S[p, C_HN] - PT[k, T_LEN])
-    elif o == O_FRZSK:
-        r = S[ot, C_RANK]
-        s += 2.0 if (r == 7 or r == 10 or S[ot, C_BTU] > 0) else -1.0
-    elif o == O_FRZSH:
-        s += 2.0 if S[ot, C_SHB] != 0 and S[ot, C_FRSH] == 0 else -1.0
-    if dec == D_TURN:
-        s += pp[Q_HEAL] * min(heal, room)
-        if dmg > 0:
-            s += hit_value(S, Z, pp, t, est_incoming(S, ip, t, dmg))
-    elif o == O_REFLECT:
-        amt = sat_mul(inc, ip[P_REFLM])
-        for q in range(P):
-            if q != p and S[q, C_ALIVE] == 1:
-                v = 0.5 * hit_value(S, Z, pp, q, est_incoming(S, ip, q, amt))
-                s += v if enemy(S, p, q) else -v
-    else:
-        inc_eff = est_incoming(S, ip, p, inc)
-        if PT[k, T_HAS4] == 1:
-            inc_eff = 0
-        if o == O_DEVOUR:
-            dmg = sat_add(dmg, inc)
-        od = sat_add(dmg, heal) - inc_eff
-        if od < 0:
-            loss = -od
-            if loss >= hp:
-                s -= 1e12 + hp
-            else:
-                s -= loss
-        elif od > 0:
-            s += hit_value(S, Z, pp, a, est_incoming(S, ip, a, od))
-    return s
+def run_base(pp, PT, k):
+    """greedy's value of run k itself: + a 5, - a spent 4, - its cards
+    (the first term of every v3 option score)."""
+    return pp[Q_FIVE] * PT[k, T_HAS5] - pp[Q_FOUR] * PT[k, T_HAS4] - pp[Q_CARD] * PT[k, T_LEN]
+
+
+@njit(cache=True, inline="always")
+def take3(n, sc, bs):
+    """(consider, new best): options past MAXA are not enumerated (push3);
+    the first option is the default pick (as index 0 was)."""
+    if n >= MAXA:
+        return False, False
+    return True, sc > bs or n == 0
 
 
 @njit(cache=True, _nrt=False)
-def greedy3(S, Z, ip, pp, PT, PID, acts, n, p, dec, inc, a):
-    """greedy for v3: the first of the best-scoring options in acts[:n]."""
+def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
+    """greedy for v3, enumeration and scoring in one pass: the options of
+    ``enum3`` in the same order (at most MAXA), each scored with the same
+    float operations in the same order as the former per-option score
+    (``g3score``); per run and target the shared terms (v3 damage, the
+    target's value) are computed once. The first of the best goes to
+    acts[0]; returns the number of options."""
+    P = Z[Z_P]
+    jt = Z[Z_JOINT] - 1
+    if jt >= 0 and (S[jt, C_ALIVE] == 0 or not enemy(S, p, jt)):
+        jt = -1
+    blood = dec == D_TURN and S[p, C_BTU] > 0 and skill_on(S, p)
+    ramp = has_shield(S, p, 9)
+    frz = can_freeze(S, p)
+    refl = dec == D_RESP and has_shield(S, p, 7) and inc > 0
+    dev = dec == D_RESP and has_shield(S, p, 10)
+    inc_p = est_incoming(S, ip, p, inc)
+    n = 0
+    bs = -1e300
+    bk = np.int64(-1)
+    bt = np.int64(-1)
+    bo = np.int64(O_NONE)
+    bot = np.int64(-1)
+    for s in range(4):
+        bits = S[p, C_M + s]
+        if bits == 0:
+            continue
+        for lo in range(9):
+            if (bits >> lo) & 1 == 0:
+                continue
+            hi = lo
+            while True:
+                k = PID[s, lo, hi]
+                if not (fb and Z[Z_FM + s] & run_bits(lo, hi) != 0):
+                    has4 = PT[k, T_HAS4] == 1
+                    has5 = PT[k, T_HAS5] == 1
+                    dmg = pdmg3(S, ip, PT, PID, p, k)
+                    hurts = dec == D_TURN and dmg > 0
+                    heal = PT[k, T_HEAL]
+                    s0 = run_base(pp, PT, k)
+                    ramp_v = float(S[p, C_HN] - PT[k, T_LEN])
+                    # the common term, added after the option's own term
+                    ht = 0.0
+                    cadd = False
+                    c = 0.0
+                    dadd = False
+                    dc = 0.0
+                    if dec == D_TURN:
+                        ht = pp[Q_HEAL] * min(heal, room)
+                    else:
+                        ie = 0 if has4 else inc_p
+                        cadd, c = od_term3(S, Z, ip, pp, a, sat_add(dmg, heal) - ie, hp)
+                        if dev and has4:
+                            dadd, dc = od_term3(S, Z, ip, pp, a,
+                                                sat_add(sat_add(dmg, inc), heal) - ie, hp)
+                    for t in range(-1, P):
+                        if dec == D_TURN:
+                            if hurts:
+                                if t < 0 or S[t, C_ALIVE] == 0 or not enemy(S, p, t):
+                                    continue
+                                if jt >= 0 and t != jt:
+                                    continue
+                            elif t >= 0:
+                                break
+                        elif t >= 0:
+                            break
+                        if dec == D_TURN and dmg > 0:
+                            cadd = True
+                            c = hit_value(S, Z, pp, t, est_incoming(S, ip, t, dmg))
+                        # O_NONE
+                        sc = s0
+                        if dec == D_TURN:
+                            sc += ht
+                        if cadd:
+                            sc += c
+                        ok, better = take3(n, sc, bs)
+                        if ok:
+                            if better:
+                                if sc > bs:
+                                    bs = sc
+                                bk, bt, bo, bot = k, t, O_NONE, -1
+                            n += 1
+                        if blood and has5:
+                            for e in range(P):
+                                if S[e, C_ALIVE] == 1 and enemy(S, p, e):
+                                    sc = s0 + (float(est_incoming(S, ip, e, ip[P_BTD]) * ip[P_BTR])
+                                               - pp[Q_SKILL])
+                                    if dec == D_TURN:
+                                        sc += ht
+                                    if cadd:
+                                        sc += c
+                                    ok, better = take3(n, sc, bs)
+                                    if ok:
+                                        if better:
+                                            if sc > bs:
+                                                bs = sc
+                                            bk, bt, bo, bot = k, t, O_BLOOD, e
+                                        n += 1
+                        if has4:
+                            if refl:
+                                sc = s0
+                                amt = sat_mul(inc, ip[P_REFLM])
+                                for q in range(P):
+                                    if q != p and S[q, C_ALIVE] == 1:
+                                        v = 0.5 * hit_value(S, Z, pp, q, est_incoming(S, ip, q, amt))
+                                        sc += v if enemy(S, p, q) else -v
+                                ok, better = take3(n, sc, bs)
+                                if ok:
+                                    if better:
+                                        if sc > bs:
+                                            bs = sc
+                                        bk, bt, bo, bot = k, t, O_REFLECT, -1
+                                    n += 1
+                            if dev:
+                                sc = s0
+                                if dadd:
+                                    sc += dc
+                                ok, better = take3(n, sc, bs)
+                                if ok:
+                                    if better:
+                                        if sc > bs:
+                                            bs = sc
+                                        bk, bt, bo, bot = k, t, O_DEVOUR, -1
+                                    n += 1
+                            if ramp:
+                                sc = s0 + ramp_v
+                                if dec == D_TURN:
+                                    sc += ht
+                                if cadd:
+                                    sc += c
+                                ok, better = take3(n, sc, bs)
+                                if ok:
+                                    if better:
+                                        if sc > bs:
+                                            bs = sc
+                                        bk, bt, bo, bot = k, t, O_RAMP, -1
+                                    n += 1
+                            if frz:
+                                for e in range(P):
+                                    if S[e, C_ALIVE] == 1 and enemy(S, p, e):
+                                        r = S[e, C_RANK]
+                                        sc = s0 + (2.0 if (r == 7 or r == 10 or S[e, C_BTU] > 0)
+                                                   else -1.0)
+                                        if dec == D_TURN:
+                                            sc += ht
+                                        if cadd:
+                                            sc += c
+                                        ok, better = take3(n, sc, bs)
+                                        if ok:
+                                            if better:
+                                                if sc > bs:
+                                                    bs = sc
+                                                bk, bt, bo, bot = k, t, O_FRZSK, e
+                                            n += 1
+                                        sc = s0 + (2.0 if S[e, C_SHB] != 0 and S[e, C_FRSH] == 0
+                                                   else -1.0)
+                                        if dec == D_TURN:
+                                            sc += ht
+                                        if cadd:
+                                            sc += c
+                                        ok, better = take3(n, sc, bs)
+                                        if ok:
+                                            if better:
+                                                if sc > bs:
+                                                    bs = sc
+                                                bk, bt, bo, bot = k, t, O_FRZSH, e
+                                            n += 1
+                nx = hi + 1
+                if nx > 8 or (bits >> nx) & 1 == 0 or PID[s, lo, nx] < 0:
+                    break
+                hi = nx
+    if n > 0:
+        push(acts, 0, bk, bt, bo, bot)
+    return n
+
+
+@njit(cache=True, inline="always")
+def od_term3(S, Z, ip, pp, a, od, hp):
+    """:func:`od_term` with the sender's public passives on the bounce."""
+    if od < 0:
+        loss = -od
+        if loss >= hp:
+            return True, -(1e12 + hp)
+        return True, -float(loss)
+    if od > 0:
+        return True, hit_value(S, Z, pp, a, est_incoming(S, ip, a, od))
+    return False, 0.0
+
+
+@njit(cache=True, _nrt=False)
+def greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a):
+    """greedy for v3: the first of the best-scoring options in acts[0]
+    (forbidden cards skipped unless that leaves none); returns the number
+    of options."""
     hp = S[p, C_HP]
     room = S[p, C_MAXHP] - hp
-    best = 0
-    bs = -1e300
-    P = Z[Z_P]
-    for i in range(n):
-        k = acts[i, 0]
-        s = g3score(S, Z, ip, pp, PT, P, p, dec, inc, a, pdmg3(S, ip, PT, PID, p, k), hp, room,
-                    k, acts[i, 1], acts[i, 2], acts[i, 3])
-        if s > bs:
-            bs = s
-            best = i
-    return best
+    if Z[Z_FORB] == 1:
+        n = greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, True)
+        if n > 0:
+            return n
+    return greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, False)
 
 
 @njit(cache=True, _nrt=False)
@@ -2084,14 +2242,14 @@ def decide3(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
     """A v3 decision: (number of options, index of the chosen one in acts);
     as :func:`decide`."""
     pol = S[p, C_POL]
+    if pol != POL_RANDOM and pol != POL_SCRIPT:
+        return greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a), np.int64(0)
     n = enum_v3(S, Z, ip, PT, PID, acts, p, dec, a, inc)
     if n == 0:
         return n, 0
     if pol == POL_RANDOM:
         return n, below(st, n)
-    if pol == POL_SCRIPT:
-        return n, script_pick(Z, acts, script, n)
-    return n, greedy3(S, Z, ip, pp, PT, PID, acts, n, p, dec, inc, a)
+    return n, script_pick(Z, acts, script, n)
 
 
 # --- v3 exchange and turn ----------------------------------------------------------------
