@@ -507,47 +507,44 @@ def choose_discard(pol, st, S, hand, p, NB, V, sizes, ip, pp):
 
 @njit(SIG_RANDOM, cache=True, _nrt=False)
 def choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban):
+    """Uniform over the distinct legal actions, listed in this order: place
+    each basic card (hand order), cast each special kind (x each living
+    opponent for thunder and steal), fire each combo type (x each living
+    opponent for generating, overcoming and chaos).
+
+    Written without data-dependent branches: every candidate is written to
+    ``acts`` and the count advances only when it is legal (random hands make
+    branches unpredictable, and mispredictions were most of this function's
+    time). An action is coded kind * 4096 + arg * 16 + target + 1."""
     na = 0
     for i in range(S[p, C_HN]):
-        if hand[p, i] < NB and ban[hand[p, i]] != BAN_FORBID:
-            acts[na, 0] = A_PLACE
-            acts[na, 1] = i
-            acts[na, 2] = -1
-            na += 1
+        c = hand[p, i]
+        acts[na, 0] = A_PLACE * 4096 + i * 16
+        na += (c < NB) & (ban[c] != BAN_FORBID)
     sp = special_mask(S, hand, p, NB, ban)
     for s in range(5):
-        if (sp >> s) & 1:
-            if s == THUNDER or s == STEAL:
-                for q in range(P):
-                    if q != p and S[q, C_ALIVE] == 1:
-                        acts[na, 0] = A_CAST
-                        acts[na, 1] = s
-                        acts[na, 2] = q
-                        na += 1
-            else:
-                acts[na, 0] = A_CAST
-                acts[na, 1] = s
-                acts[na, 2] = -1
-                na += 1
+        has = (sp >> s) & 1
+        if s == THUNDER or s == STEAL:
+            for q in range(P):
+                acts[na, 0] = A_CAST * 4096 + s * 16 + q + 1
+                na += has & (q != p) & (S[q, C_ALIVE] == 1)
+        else:
+            acts[na, 0] = A_CAST * 4096 + s * 16
+            na += has
     combo_sizes(S, p, V, sizes)
     for ct in range(5):
-        if sizes[ct] > 0:
-            if ct == GENERATING or ct == OVERCOMING or ct == CHAOS:
-                for q in range(P):
-                    if q != p and S[q, C_ALIVE] == 1:
-                        acts[na, 0] = A_COMBO
-                        acts[na, 1] = ct
-                        acts[na, 2] = q
-                        na += 1
-            else:
-                acts[na, 0] = A_COMBO
-                acts[na, 1] = ct
-                acts[na, 2] = -1
-                na += 1
+        has = sizes[ct] > 0
+        if ct == GENERATING or ct == OVERCOMING or ct == CHAOS:
+            for q in range(P):
+                acts[na, 0] = A_COMBO * 4096 + ct * 16 + q + 1
+                na += has & (q != p) & (S[q, C_ALIVE] == 1)
+        else:
+            acts[na, 0] = A_COMBO * 4096 + ct * 16
+            na += has
     if na == 0:
         return A_PASS, 0, -1
-    k = below(st, na)
-    return acts[k, 0], acts[k, 1], acts[k, 2]
+    a = acts[below(st, na), 0]
+    return a >> 12, (a >> 4) & 255, (a & 15) - 1
 
 
 @njit(cache=True, inline="always")
@@ -786,7 +783,15 @@ def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts
                     for j in range(nh):
                         draw(st, S, hand, pile, Z, p, masks, counts, tr, on, False)
             else:  # combo
-                combo_sizes(S, p, V, sizes)
+                # ``sizes`` still holds p's combo sizes: both policies compute
+                # them (combo_sizes) as their last look at the array, and
+                # nothing has changed the array since (check mode verifies)
+                if check:
+                    size0 = sizes[arg]
+                    chaos0 = sizes[5]
+                    combo_sizes(S, p, V, sizes)
+                    if sizes[arg] != size0 or sizes[5] != chaos0:
+                        errors += 1
                 size = sizes[arg]
                 amount = combo_amount(arg, size, ip)
                 S[p, C_COMBOS] += 1
