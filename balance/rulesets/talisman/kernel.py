@@ -278,9 +278,26 @@ def special_mask(S, hand, p, NB, ban):
     """Bit s set when p holds special s and it may be played."""
     m = 0
     for k in range(5):
-        if S[p, C_SPEC + k] > 0 and ban[NB + k] != BAN_FORBID:
-            m |= 1 << k
+        m |= np.int64((S[p, C_SPEC + k] > 0) & (ban[NB + k] != BAN_FORBID)) << k
     return m
+
+
+@njit(cache=True)
+def fill_special_table(ip, pp, spbest):
+    """spbest[m] = the special greedy casts when it may cast the kinds in
+    bitmask m: the highest ``special_value`` above 0, the first kind on ties,
+    or -1 (a table per batch: the values are constants, and a lookup avoids
+    a chain of unpredictable branches every turn)."""
+    for m in range(32):
+        best_s = -1
+        best_sv = 0.0
+        for s in range(5):
+            if (m >> s) & 1:
+                v = special_value(s, ip, pp)
+                if v > best_sv:
+                    best_sv = v
+                    best_s = s
+        spbest[m] = best_s
 
 
 @njit(cache=True, inline="always")
@@ -548,7 +565,7 @@ def choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban):
 
 
 @njit(cache=True, inline="always")
-def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp, ban):
+def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp, ban, spbest):
     target = lowest_hp_opponent(S, p, P)
     # 1. combos
     combo_sizes(S, p, V, sizes)
@@ -563,7 +580,7 @@ def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp, ban):
             if v > best_v:
                 best_v = v
                 best_ct = ct
-            if kill_ct < 0:
+            if pol == POL_PATIENT and kill_ct < 0:      # only patient uses kills
                 kill_t = combo_victim(S, p, P, ct, a)
                 if kill_t >= 0:
                     kill_ct = ct
@@ -581,15 +598,7 @@ def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp, ban):
             return A_COMBO, fire, -1
         return A_COMBO, fire, target
     # 2. specials
-    best_s = -1
-    best_sv = 0.0
-    sp = special_mask(S, hand, p, NB, ban)
-    for s in range(5):
-        if (sp >> s) & 1:
-            v = special_value(s, ip, pp)
-            if v > best_sv:
-                best_sv = v
-                best_s = s
+    best_s = spbest[special_mask(S, hand, p, NB, ban)]
     if best_s >= 0:
         t = target
         if best_s == STEAL:
@@ -650,7 +659,7 @@ def broken_invariants(S, hand, Z, P, NC):
 
 
 @njit(cache=True, _nrt=False)
-def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts,
+def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts, spbest,
               games, seats, gmasks, g, bcounts, b, tr, on, check):
     """Play one game; fill its game row ``games[g]``, seat rows ``seats[g]``
     and ``gmasks[g]``; add card counts to ``bcounts[b]``. (Whole arrays and
@@ -728,7 +737,8 @@ def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts
             if pol[p] == POL_RANDOM:
                 kind, arg, tgt = choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban)
             else:
-                kind, arg, tgt = choose_greedy(pol[p], S, hand, p, P, NB, V, sizes, ip, pp, ban)
+                kind, arg, tgt = choose_greedy(pol[p], S, hand, p, P, NB, V, sizes, ip, pp, ban,
+                                               spbest)
             hp_before_self = S[p, C_HP]
             if kind == A_PASS:
                 if on:
@@ -873,7 +883,7 @@ def work(P):
     return (np.zeros((P, NS), np.int64), np.zeros((P, HCAP), np.int64),
             np.zeros((2, NC_MAX), np.int64), np.zeros(4, np.int64),
             np.zeros(SM + 16, np.int64), np.zeros((64, 3), np.int64), np.zeros(1, np.uint64),
-            np.zeros((1, 8), np.int64))
+            np.zeros((1, 8), np.int64), np.zeros(32, np.int64))
 
 
 def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
@@ -886,24 +896,26 @@ def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, s
 
 @njit(cache=True, nogil=True)
 def play_blocks(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
-                counts, errors, S, hand, pile, Z, sizes, acts, st, tr):
+                counts, errors, S, hand, pile, Z, sizes, acts, st, tr, spbest):
+    fill_special_table(ip, pp, spbest)
     for b in range(b0, b1):
         hi = min(n_games, (b + 1) * BLOCK)
         for g in range(b * BLOCK, hi):
             errors[g] = play_game(seed, start + g, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes,
-                                  acts, games, seats, masks, g, counts, b, tr, False, check)
+                                  acts, spbest, games, seats, masks, g, counts, b, tr, False, check)
 
 
 def trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr):
     """Play one game with its event trace in ``tr``; returns the trace length."""
-    S, hand, pile, Z, sizes, acts, st, _ = work(int(P))
+    S, hand, pile, Z, sizes, acts, st, _, spbest = work(int(P))
     return _trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr,
-                      S, hand, pile, Z, sizes, acts, st)
+                      S, hand, pile, Z, sizes, acts, st, spbest)
 
 
 @njit(cache=True)
 def _trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr,
-               S, hand, pile, Z, sizes, acts, st):
-    play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts,
+               S, hand, pile, Z, sizes, acts, st, spbest):
+    fill_special_table(ip, pp, spbest)
+    play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts, spbest,
               games, seats, masks, 0, counts, 0, tr, True, False)
     return Z[Z_TR]
