@@ -65,6 +65,7 @@ class KernelTable:
         self.S[:, K.C_HP] = values["hp"]
         self.S[:, K.C_ALIVE] = 1
         self.S[:, K.C_OUT] = -1
+        self.S[:, K.C_NB] = 5 * self.V
         self.hand = np.zeros((n_players, K.HCAP), np.int64)
         self.pile = np.zeros((2, K.NC_MAX), np.int64)
         self.Z = np.zeros(4, np.int64)
@@ -592,12 +593,14 @@ def kernel_policy_choice(k: KernelTable, pol: str, p: int, hand: list):
     for i, c in enumerate(hand):
         k.hand[p, i] = c
     k.S[p, K.C_HN] = len(hand)
+    for s in range(5):          # the kernel keeps a count of each special kind in hand
+        k.S[p, K.C_SPEC + s] = hand.count(5 * k.V + s)
     pp = to_kernel(SPEC.space.policy(k.values))[1]
     kinds = len(SPEC.card_kinds(k.values))
+    spbest = np.zeros(32, np.int64)
+    K.fill_special_table(k.ip, pp, spbest)
     args = [SPEC.policies[pol], k.S, k.hand, p, k.P, 5 * k.V, k.V, np.zeros(64, np.int64),
-            k.ip, pp]
-    if "ban" in K.choose_greedy.py_func.__code__.co_varnames:
-        args.append(np.zeros(kinds, np.int64))
+            k.ip, pp, np.zeros(kinds, np.int64), spbest]
     return tuple(int(x) for x in K.choose_greedy(*args))
 
 
