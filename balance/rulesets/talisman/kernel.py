@@ -54,11 +54,12 @@ C_HP, C_ALIVE, C_GUARDS, C_SKIPS, C_HN, C_ARRN, C_DMG, C_COMBOS, C_CASTS, C_OUT,
 C_BITS = 11
 C_SPEC = C_BITS + 5     # five columns: copies of each special kind in hand
 C_NB = C_SPEC + 5       # the number of basic kinds (special kind k is card NB + k)
-NS = C_NB + 1
+C_JUNK = C_NB + 1       # scratch: branch-free updates of a basic card's "special count"
+NS = C_JUNK + 1
 HCAP = 40
 SM = 8            # offset of the array summary in the per-game int buffer
 NC_MAX = 12 * 5 + 5 * 12
-Z_DECK, Z_DISC, Z_TURN, Z_TR = range(4)
+Z_DECK, Z_DISC, Z_TURN, Z_TR, Z_NC = range(5)
 
 # Explicit signatures for the functions that are compiled on their own: numba
 # otherwise compiles one extra version per combination of constant (literal)
@@ -195,8 +196,7 @@ def to_hand(S, hand, p, c):
     hand[p, S[p, C_HN]] = c
     S[p, C_HN] += 1
     k = c - S[p, C_NB]
-    if k >= 0:
-        S[p, C_SPEC + k] += 1
+    S[p, C_SPEC + k if k >= 0 else C_JUNK] += 1
 
 
 @njit(cache=True, inline="always")
@@ -211,8 +211,7 @@ def take_from_hand(S, hand, p, i):
     """Remove and return hand[p, i], keeping the order of the others."""
     c = hand[p, i]
     k = c - S[p, C_NB]
-    if k >= 0:
-        S[p, C_SPEC + k] -= 1
+    S[p, C_SPEC + k if k >= 0 else C_JUNK] -= 1
     n = S[p, C_HN]
     for j in range(i, n - 1):
         hand[p, j] = hand[p, j + 1]
@@ -629,6 +628,23 @@ def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp, ban, spbest):
 
 
 # --- one game ------------------------------------------------------------
+@njit(cache=True)
+def fill_deck(ip, ban, pile, Z):
+    """The unshuffled deck in pile[2, :n], n in Z[Z_NC] (once per batch)."""
+    NB = 5 * ip[P_V]
+    n = 0
+    for c in range(NB):
+        if ban[c] != BAN_REMOVE:
+            pile[2, n] = c
+            n += 1
+    for s in range(5):
+        if ban[NB + s] != BAN_REMOVE:
+            for _ in range(ip[P_COPIES + s]):
+                pile[2, n] = NB + s
+                n += 1
+    Z[Z_NC] = n
+
+
 @njit(nt.int64(A2, A2, A1, I64, I64), cache=True, _nrt=False)
 def broken_invariants(S, hand, Z, P, NC):
     """Check mode, after each turn: every card is somewhere exactly once (by
@@ -675,17 +691,10 @@ def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts
     V = ip[P_V]
     NB = 5 * V
     errors = 0
-    # deck
-    n = 0
-    for c in range(NB):
-        if ban[c] != BAN_REMOVE:
-            pile[0, n] = c
-            n += 1
-    for s in range(5):
-        if ban[NB + s] != BAN_REMOVE:
-            for _ in range(ip[P_COPIES + s]):
-                pile[0, n] = NB + s
-                n += 1
+    # deck: a copy of the batch's unshuffled deck (``fill_deck``)
+    n = Z[Z_NC]
+    for i in range(n):
+        pile[0, i] = pile[2, i]
     NC = n
     Z[Z_DECK] = n
     Z[Z_DISC] = 0
@@ -881,7 +890,7 @@ def work(P):
     """One thread's workspace (allocated in Python: the kernels then allocate
     nothing, which keeps them simple to compile)."""
     return (np.zeros((P, NS), np.int64), np.zeros((P, HCAP), np.int64),
-            np.zeros((2, NC_MAX), np.int64), np.zeros(4, np.int64),
+            np.zeros((3, NC_MAX), np.int64), np.zeros(5, np.int64),
             np.zeros(SM + 16, np.int64), np.zeros((64, 3), np.int64), np.zeros(1, np.uint64),
             np.zeros((1, 8), np.int64), np.zeros(32, np.int64))
 
@@ -898,6 +907,7 @@ def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, s
 def play_blocks(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
                 counts, errors, S, hand, pile, Z, sizes, acts, st, tr, spbest):
     fill_special_table(ip, pp, spbest)
+    fill_deck(ip, ban, pile, Z)
     for b in range(b0, b1):
         hi = min(n_games, (b + 1) * BLOCK)
         for g in range(b * BLOCK, hi):
@@ -916,6 +926,7 @@ def trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr):
 def _trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr,
                S, hand, pile, Z, sizes, acts, st, spbest):
     fill_special_table(ip, pp, spbest)
+    fill_deck(ip, ban, pile, Z)
     play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts, spbest,
               games, seats, masks, 0, counts, 0, tr, True, False)
     return Z[Z_TR]
