@@ -46,7 +46,10 @@ def kernel_speed(name, cfg, games, threads, repeats=3):
         dt = time.perf_counter() - t0
         best = dt if best is None else min(best, dt)
     turns = int(b.games[:, 1].sum())
-    return games / best, best / turns * 1e9, best, turns / games
+    # rulesets with exchanges (elite) also count the responses played in them
+    cols = list(registry.get(name).game_columns)
+    plays = turns + (int(b.games[:, cols.index("responses")].sum()) if "responses" in cols else 0)
+    return games / best, best / turns * 1e9, best, turns / games, best / plays * 1e9
 
 
 def run_process(args, env=None):
@@ -75,7 +78,10 @@ def main():
     nthreads = numba.config.NUMBA_NUM_THREADS
     print(f"balance {balance.__version__}, numba {numba.__version__}, {os.cpu_count()} cpus, "
           f"{nthreads} numba threads")
-    print(f"{'configuration':<28} {'threads':>7} {'games/s':>12} {'ns/turn':>9} {'turns/game':>10}")
+    print(f"{'configuration':<28} {'threads':>7} {'games/s':>12} {'ns/turn':>9} {'turns/game':>10}"
+          f" {'ns/play':>9}")
+    print("(ns/play: per turn or exchange response; the same as ns/turn where a ruleset has "
+          "no exchanges)")
     for name in registry.names():
         spec = registry.get(name)
         for cfg in spec.extra.get("bench", []):
@@ -83,7 +89,8 @@ def main():
             r1 = kernel_speed(name, cfg, g, 1)
             rn = kernel_speed(name, cfg, g, nthreads)
             for t, r in ((1, r1), (nthreads, rn)):
-                print(f"{cfg['label']:<28} {t:>7} {r[0]:>12,.0f} {r[1]:>9.1f} {r[3]:>10.1f}")
+                print(f"{cfg['label']:<28} {t:>7} {r[0]:>12,.0f} {r[1]:>9.1f} {r[3]:>10.1f}"
+                      f" {r[4]:>9.1f}")
             print(f"{'':<28} scaling 1 -> {nthreads} threads: {rn[0] / r1[0]:.2f}x")
     if args.quick:
         return

@@ -177,4 +177,5 @@ def test_v1_v2_results_identical_to_before_v3(players, policies, params, digest)
     h.update(np.ascontiguousarray(b.masks).tobytes())
     h.update(np.ascontiguousarray(b.counts).tobytes())
     assert h.hexdigest()[:16] == digest
-    assert not b.games[:, K.NG_V12:].any() and not b.seats[:, :, K.NSEAT_V12:].any()
+    # the v3 columns stay zero (``responses``, after them, is for all versions)
+    assert not b.games[:, K.NG_V12:K.G_RESP].any() and not b.seats[:, :, K.NSEAT_V12:].any()

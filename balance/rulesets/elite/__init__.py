@@ -15,7 +15,9 @@ GAME_COLUMNS = ("winner", "turns", "rounds", "end_reason", "first_seat", "last_s
                 "deaths_exchange", "deaths_reflect", "deaths_bloodthirst", "deaths_mine",
                 "deaths_duel", "storm_gods", "pouches", "duels", "capped_duels", "gift_packs",
                 "buy_leopard", "buy_dragon", "buy_birds", "buy_kit", "zombies", "reflects",
-                "reflect_blocks", "mines_hit", "leopard_dodges", "kit_saves")
+                "reflect_blocks", "mines_hit", "leopard_dodges", "kit_saves",
+                # all versions
+                "responses")
 SEAT_COLUMNS = ("role", "suit", "team", "won", "hp", "max_hp", "score", "kills",
                 "generals_lost", "out_turn", "revives", "frames", "skill_uses", "judgments",
                 "damage_dealt", "damage_taken", "healed", "hand",

@@ -111,7 +111,8 @@ Z_FM = 30                # 4 per-suit 9-bit masks of forbidden ranks
  Z_STORMS, Z_POUCHES, Z_DUELS, Z_DCAPS, Z_GIFTS, Z_BLEO, Z_BDRG, Z_BBIRD, Z_BKIT, Z_ZOMB,
  Z_REFL, Z_RBLOCK, Z_MHIT, Z_DODGE, Z_KITSAVE, Z_RALLBLOCK) = range(34, 62)
 Z_IDC = 62               # 16 counts: unused identity cards (v3 glutton extension)
-NZ = Z_IDC + 16
+Z_RESP = Z_IDC + 16      # responses played in exchanges, all versions
+NZ = Z_RESP + 1
 
 # --- records: game columns and seat columns (see __init__.py) -----------------
 (G_WINNER, G_TURNS, G_ROUNDS, G_END, G_FIRST, G_LAST, G_TEAMWIN, G_EXCH, G_MAXCH, G_CAPS,
@@ -121,7 +122,8 @@ NG_V12 = 20
 (G_D_EXCH, G_D_REFLECT, G_D_BLOOD, G_D_MINE, G_D_DUEL, G_STORMS, G_POUCHES, G_DUELS, G_DCAPS,
  G_GIFTS, G_BLEO, G_BDRG, G_BBIRD, G_BKIT, G_ZOMB, G_REFL, G_RBLOCK, G_MHIT, G_DODGE,
  G_KITSAVE) = range(20, 40)
-NG = 40
+G_RESP = 40              # all versions: responses played in exchanges
+NG = 41
 (S_ROLE, S_SUIT, S_TEAM, S_TEAMWON, S_HP, S_MAXHP, S_SCORE, S_KILLS, S_LOST, S_OUT,
  S_REVIVES, S_FRAMES, S_SKILLS, S_JUDGS, S_DEALT, S_TAKEN, S_HEALED, S_HAND) = range(18)
 NSEAT_V12 = 18
@@ -983,6 +985,7 @@ def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a
         inc = od
     if steps > Z[Z_MAXCH]:
         Z[Z_MAXCH] = steps
+    Z[Z_RESP] += steps
     return steps
 
 
@@ -1321,6 +1324,7 @@ def finish(S, Z, tr, end, turns, grow, srow):
     grow[G_MHIT] = Z[Z_MHIT]
     grow[G_DODGE] = Z[Z_DODGE]
     grow[G_KITSAVE] = Z[Z_KITSAVE]
+    grow[G_RESP] = Z[Z_RESP]
     for q in range(P):
         srow[q, S_ROLE] = S[q, C_ROLE]
         srow[q, S_SUIT] = S[q, C_ROLESUIT]
@@ -2321,6 +2325,7 @@ def exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, 
         inc = od
     if steps > Z[Z_MAXCH]:
         Z[Z_MAXCH] = steps
+    Z[Z_RESP] += steps
     return steps
 
 

@@ -13,11 +13,13 @@ bitmask of values per element: bit v-1 of ``S[p, C_BITS + e]``.
 Random numbers come in a fixed order from the game's own stream (see
 ``core/rng.py``); ``reference.py`` replays the same order in plain Python.
 
-Speed: small helpers used in the turn loop are inlined (``inline="always"``)
-so that no reference counting of array arguments happens per call; the three
-policy functions, each called once per turn, are compiled on their own
-without reference counting (``_nrt=False``: they must never create an
-array), which costs nothing at run time and saves compile time.
+Speed: the per-game function and the policies are compiled without
+reference counting (``_nrt=False``: they never create an array; views taken
+inside cost nothing), small helpers are inlined (``inline="always"``), and
+functions compiled on their own have explicit signatures (otherwise numba
+compiles a version per combination of constant arguments). Workspaces are
+allocated in Python (``work``); the batch entry ``run_batch`` plays blocks
+of games on one thread and ``core.parallel.run_blocks`` runs it on several.
 """
 import numpy as np
 from numba import njit
