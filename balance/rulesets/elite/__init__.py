@@ -1,6 +1,7 @@
 """Magic Elite 魔法精英, versions 1, 2 and 3 (contract: shared/rules/elite.md)."""
 import numpy as np
 
+from ...core.parallel import run_blocks
 from ...core.params import ParamSpace, to_kernel
 from ...core.records import Batch, alloc, ban_vector
 from ...core.registry import RulesetSpec
@@ -44,9 +45,9 @@ def simulate_range(values, seed, start, stop, n_players, policy_ids, check=False
     n = stop - start
     games, seats, masks, counts = alloc(n, n_players, kernel.NG, kernel.NSEAT, rules.N_KINDS)
     errors = np.zeros(n, np.int64)
-    kernel.run_batch(np.uint64(seed), np.int64(start), np.int64(n), np.int64(n_players),
-                     np.ascontiguousarray(policy_ids, dtype=np.int64), ip, pp, PT, PID,
-                     bool(check), games, seats, masks, counts, errors)
+    run_blocks(kernel.run_batch, n, np.uint64(seed), np.int64(start), np.int64(n),
+               np.int64(n_players), np.ascontiguousarray(policy_ids, dtype=np.int64), ip, pp,
+               PT, PID, bool(check), games, seats, masks, counts, errors)
     return Batch(start, games, seats, masks, counts.sum(axis=0), errors)
 
 

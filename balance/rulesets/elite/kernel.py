@@ -25,8 +25,8 @@ Damage is int64 and saturates at ``SAT`` = 2**62 (``sat_mul``, ``sat_add``).
 Random numbers come from the game's own stream (``core/rng.py``), in a fixed
 order that tracing does not change.
 
-Speed: every function except ``work`` and ``run_batch`` (the only ones that
-allocate arrays) is compiled with ``_nrt=False``: numba then emits no
+Speed: every function except ``play_blocks`` (the batch loop, run on
+threads by ``core.parallel.run_blocks``) is compiled with ``_nrt=False``: numba then emits no
 reference counting for the ~10 array arguments of each call (it was ~40 %
 of the run time). Such a function must never allocate or return an array
 (views like ``pile[0]`` are fine). Small hot helpers are inlined
@@ -34,7 +34,8 @@ of the run time). Such a function must never allocate or return an array
 factors are < 2**31; trace events are only built under ``if Z[Z_ON]``.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
+from numba import types as nt
 
 from ...core.records import BLOCK
 from ...core.rng import below, game_state, shuffle
@@ -155,7 +156,10 @@ D_TURN, D_RESP, D_REVIVE = range(3)
  E_DUEL, E_DPLAY, E_DUELEND, E_ZOMBIE, E_KIT, E_DEATH3, E_RESTART, E_DUELQ) = range(26, 54)
 
 
-@njit(cache=True, _nrt=False)
+# an explicit signature: otherwise numba compiles a version of ``ev`` for
+# every combination of constant arguments at its call sites (there were 91)
+@njit(nt.void(nt.int64[:, ::1], nt.int64[::1], nt.int64, nt.int64, nt.int64, nt.int64, nt.int64,
+              nt.int64, nt.int64), cache=True, _nrt=False)
 def ev(tr, Z, etype, seat, a, b, c, d, e):
     """Append one trace row (call sites test Z[Z_ON] first, so batch runs
     pay nothing for tracing; not inlined: ~80 call sites would each copy it,
@@ -1384,8 +1388,9 @@ def play_game(seed, game, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script,
                     cur, np.int64(0), grow, srow)
 
 
-@njit(cache=True)
 def work(P):
+    """One thread's workspace (allocated in Python: no kernel allocates)."""
+    P = int(P)
     return (np.zeros(1, np.uint64), np.zeros((P, NS), np.int64), np.zeros((2, NCAP), np.int64),
             np.zeros(NZ, np.int64), np.zeros((MAXA, 4), np.int64), np.zeros((1, 4), np.int64))
 
@@ -1458,16 +1463,21 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
     return -1
 
 
-@njit(parallel=True, cache=True)
-def run_batch(seed, start, n_games, P, pol, ip, pp, PT, PID, check, games, seats, masks, counts,
-              errors):
-    n_blocks = (n_games + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        st, S, pile, Z, acts, script = work(P)
-        tr = np.zeros((1, 8), np.int64)
+def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, PT, PID, check, games, seats, masks,
+              counts, errors):
+    """Blocks [b0, b1) of a batch on one thread (``core.parallel.run_blocks``
+    spreads the blocks over threads); counts[b] holds block b's card counts."""
+    play_blocks(b0, b1, seed, start, n_games, pol, ip, pp, PT, PID, check, games, seats, masks,
+                counts, errors, *work(P), np.zeros((1, 8), np.int64))
+
+
+@njit(cache=True, nogil=True)
+def play_blocks(b0, b1, seed, start, n_games, pol, ip, pp, PT, PID, check, games, seats, masks,
+                counts, errors, st, S, pile, Z, acts, script, tr):
+    zero = np.int64(0)
+    mode = np.int64(M_BATCH if check else M_GAME)
+    for b in range(b0, b1):
         hi = min(n_games, (b + 1) * BLOCK)
-        zero = np.int64(0)
-        mode = np.int64(M_BATCH if check else M_GAME)
         for g in range(b * BLOCK, hi):
             errors[g] = entry(mode, seed, start + g, pol, ip, pp, PT, PID, st, S, pile, Z, acts,
                               script, tr, masks[g], counts[b], games[g], seats[g], zero, zero, zero)
@@ -1641,7 +1651,12 @@ def chance(st, q):
     return below(st, 1 << 30) < q * (1 << 30)
 
 
-@njit(cache=True, _nrt=False)
+# explicit signatures (see ``ev``): these are called with many constant
+# arguments (causes, flags) and were compiled six times each
+_U1, _A1, _A2, _F1, _I = nt.uint64[::1], nt.int64[::1], nt.int64[:, ::1], nt.float64[::1], nt.int64
+
+
+@njit(nt.void(_U1, _A2, _A2, _A1, _A2, _A1, _F1, _I, _I, _I), cache=True, _nrt=False)
 def die3(st, S, pile, Z, tr, ip, pp, t, killer, cause):
     """v3 death of t: the leopard dodges it; else the storm god, then the
     pouch (unless the policy duels at once); else t waits for a duel."""
@@ -1737,7 +1752,8 @@ def incoming3(S, Z, tr, ip, t, amount):
     return amount
 
 
-@njit(cache=True, _nrt=False)
+@njit(nt.void(_U1, _A2, _A2, _A1, _A2, _A1, _F1, _I, _I, _I, _I, nt.boolean), cache=True,
+      _nrt=False)
 def hit3(st, S, pile, Z, tr, ip, pp, t, src, amount, cause, raw):
     """One damage instance (``raw``: the passive defences apply to it)."""
     if amount < 0:
