@@ -54,18 +54,12 @@ def below(st, n):
 
 @njit(cache=True)
 def shuffle(st, a, n):
-    """Fisher-Yates shuffle of a[:n] in place (the same numbers as calling
-    ``below(st, i + 1)`` for i = n-1 .. 1; the state is kept in a local so
-    that the stores into ``a`` do not force it back to memory each step)."""
-    s = st[0]
+    """Fisher-Yates shuffle of a[:n] in place."""
     for i in range(n - 1, 0, -1):
-        s += GAMMA
-        r = mix64(s) >> _S32
-        j = np.int64((r * np.uint64(i + 1)) >> _S32)
+        j = below(st, i + 1)
         t = a[i]
         a[i] = a[j]
         a[j] = t
-    st[0] = s
 
 
 MASK64 = (1 << 64) - 1
