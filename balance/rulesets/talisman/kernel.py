@@ -67,14 +67,12 @@ Z_DECK, Z_DISC, Z_TURN, Z_TR, Z_NC = range(5)
 # otherwise compiles one extra version per combination of constant (literal)
 # arguments it meets while typing a caller (``ev`` had 35), which was a third
 # of the cold compile time.
-I64, F64 = nt.int64, nt.float64
+I64 = nt.int64
 A1, A2 = nt.int64[::1], nt.int64[:, ::1]
-F1, U1 = nt.float64[::1], nt.uint64[::1]
+U1 = nt.uint64[::1]
 SIG_EV = nt.void(A2, A1, I64, I64, I64, I64, I64, I64, I64)
 PICK = nt.UniTuple(I64, 3)
-SIG_DISCARD = I64(I64, U1, A2, A2, I64, I64, I64, A1, A1, F1)
 SIG_RANDOM = PICK(U1, A2, A2, I64, I64, I64, I64, A1, A2, A1)
-SIG_GREEDY = PICK(I64, A2, A2, I64, I64, I64, I64, A1, A1, F1, A1)
 
 # game record columns (spec.game_columns) and seat columns (spec.seat_columns)
 G_WINNER, G_TURNS, G_ROUNDS, G_END, G_COMBOS, G_CASTS = range(6)
