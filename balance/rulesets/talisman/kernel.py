@@ -161,6 +161,28 @@ def combo_sizes(S, p, V, buf):
     buf[5] = buf[SM + 11]
 
 
+@njit(cache=True, inline="always")
+def combo_types(S, p):
+    """Bit t set when p's array offers combo type t (the types that
+    ``combo_sizes`` gives a size > 0, without computing the sizes)."""
+    flush = 0
+    present = 0
+    n_el = 0
+    seen = 0
+    dup = 0
+    for e in range(5):
+        b = S[p, C_BITS + e]
+        nz = np.int64(b != 0)
+        present |= nz << e
+        n_el += nz
+        flush |= np.int64(RUN[b] >= 2)
+        dup |= seen & b
+        seen |= b
+    return (flush << FLUSH | np.int64(GEN_TABLE[present] >= 2) << GENERATING
+            | np.int64(OVER_TABLE[present] >= 2) << OVERCOMING | np.int64(n_el >= 4) << FOUR
+            | np.int64(dup != 0) << CHAOS)
+
+
 # --- zones ---------------------------------------------------------------
 @njit(cache=True, inline="always")
 def draw(st, S, hand, pile, Z, p, masks, counts, tr, on, deal):
@@ -422,6 +444,13 @@ def summarize(S, p, sm):
     sm[SM + 15] = m2
 
 
+@njit(nt.void(A2, I64, I64, A1), cache=True, _nrt=False)
+def combo_sizes_apart(S, p, V, buf):
+    """``combo_sizes`` compiled once on its own, for the rare callers (each
+    inlined copy costs compile time)."""
+    combo_sizes(S, p, V, buf)
+
+
 @njit(cache=True, inline="always")
 def placement_score(S, p, card, V, sm, ip):
     """Combo types available after placing ``card`` (x1000) + the best combo
@@ -521,7 +550,7 @@ def choose_discard(pol, st, S, hand, p, NB, V, sizes, ip, pp):
     return best
 
 
-@njit(SIG_RANDOM, cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban):
     """Uniform over the distinct legal actions, listed in this order: place
     each basic card (hand order), cast each special kind (x each living
@@ -547,9 +576,9 @@ def choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban):
         else:
             acts[na, 0] = A_CAST * 4096 + s * 16
             na += has
-    combo_sizes(S, p, V, sizes)
+    av = combo_types(S, p)
     for ct in range(5):
-        has = sizes[ct] > 0
+        has = (av >> ct) & 1
         if ct == GENERATING or ct == OVERCOMING or ct == CHAOS:
             for q in range(P):
                 acts[na, 0] = A_COMBO * 4096 + ct * 16 + q + 1
@@ -560,6 +589,8 @@ def choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban):
     if na == 0:
         return A_PASS, 0, -1
     a = acts[below(st, na), 0]
+    if a >> 12 == A_COMBO:
+        combo_sizes_apart(S, p, V, sizes)   # the turn then fires the combo with these sizes
     return a >> 12, (a >> 4) & 255, (a & 15) - 1
 
 
@@ -808,7 +839,7 @@ def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts
                 if check:
                     size0 = sizes[arg]
                     chaos0 = sizes[5]
-                    combo_sizes(S, p, V, sizes)
+                    combo_sizes_apart(S, p, V, sizes)
                     if sizes[arg] != size0 or sizes[5] != chaos0:
                         errors += 1
                 size = sizes[arg]
