@@ -69,10 +69,7 @@ Z_DECK, Z_DISC, Z_TURN, Z_TR, Z_NC = range(5)
 # of the cold compile time.
 I64 = nt.int64
 A1, A2 = nt.int64[::1], nt.int64[:, ::1]
-U1 = nt.uint64[::1]
 SIG_EV = nt.void(A2, A1, I64, I64, I64, I64, I64, I64, I64)
-PICK = nt.UniTuple(I64, 3)
-SIG_RANDOM = PICK(U1, A2, A2, I64, I64, I64, I64, A1, A2, A1)
 
 # game record columns (spec.game_columns) and seat columns (spec.seat_columns)
 G_WINNER, G_TURNS, G_ROUNDS, G_END, G_COMBOS, G_CASTS = range(6)
