@@ -3,9 +3,11 @@
     python scripts/bench.py                 # everything (about two minutes)
     python scripts/bench.py --quick         # kernel speeds only
     python scripts/bench.py --games 200000  # games per kernel measurement
+    python scripts/bench.py --ruleset elite # kernel speeds of one ruleset only
 
 Figures printed:
-- games/s and ns per player-turn (one turn of one seat) for each benchmark
+- games/s and ns per player-turn (one turn of one seat; the best of five
+  timed repeats, since the machines are shared) for each benchmark
   configuration a ruleset declares in ``spec.extra["bench"]``, on 1 thread and
   on all threads, and the scaling between them;
 - talisman: 1,000,000 greedy 2-player games, wall time after compilation;
@@ -34,7 +36,7 @@ from balance.core import registry
 from balance.core.runner import play_range, setup
 
 
-def kernel_speed(name, cfg, games, threads, repeats=3):
+def kernel_speed(name, cfg, games, threads, repeats=5):
     numba.set_num_threads(threads)
     s = setup(name, seed=12345, players=cfg["players"], policies=cfg["policies"],
               params=cfg.get("params"))
@@ -74,6 +76,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200_000, help="games per kernel measurement")
     ap.add_argument("--quick", action="store_true", help="kernel speeds only")
+    ap.add_argument("--ruleset", action="append", choices=registry.names(),
+                    help="kernel speeds of this ruleset only (repeatable; implies --quick)")
     args = ap.parse_args()
     nthreads = numba.config.NUMBA_NUM_THREADS
     print(f"balance {balance.__version__}, numba {numba.__version__}, {os.cpu_count()} cpus, "
@@ -82,7 +86,7 @@ def main():
           f" {'ns/play':>9}")
     print("(ns/play: per turn or exchange response; the same as ns/turn where a ruleset has "
           "no exchanges)")
-    for name in registry.names():
+    for name in args.ruleset or registry.names():
         spec = registry.get(name)
         for cfg in spec.extra.get("bench", []):
             g = min(args.games, cfg.get("games", args.games))
@@ -92,7 +96,7 @@ def main():
                 print(f"{cfg['label']:<28} {t:>7} {r[0]:>12,.0f} {r[1]:>9.1f} {r[3]:>10.1f}"
                       f" {r[4]:>9.1f}")
             print(f"{'':<28} scaling 1 -> {nthreads} threads: {rn[0] / r1[0]:.2f}x")
-    if args.quick:
+    if args.quick or args.ruleset:
         return
 
     numba.set_num_threads(nthreads)
