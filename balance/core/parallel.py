@@ -41,6 +41,11 @@ def run_blocks(fn, n_games: int, *args, threads: int | None = None) -> None:
     # a few tasks per thread, so that threads finishing early take more work
     step = max(1, min(8, nb // (4 * nt)))
     tasks = [(b, min(b + step, nb)) for b in range(0, nb, step)]
-    with ThreadPoolExecutor(nt) as ex:
+    ex = ThreadPoolExecutor(nt)
+    try:
         for f in [ex.submit(fn, b0, b1, *args) for b0, b1 in tasks]:
             f.result()
+    finally:
+        # on an error or Ctrl-C, tasks not yet started are dropped (the ones
+        # running finish their few blocks: compiled code cannot be interrupted)
+        ex.shutdown(wait=True, cancel_futures=True)
