@@ -561,31 +561,31 @@ def choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban):
     na = 0
     for i in range(S[p, C_HN]):
         c = hand[p, i]
-        acts[na, 0] = A_PLACE * 4096 + i * 16
+        acts[na] = A_PLACE * 4096 + i * 16
         na += (c < NB) & (ban[c] != BAN_FORBID)
     sp = special_mask(S, hand, p, NB, ban)
     for s in range(5):
         has = (sp >> s) & 1
         if s == THUNDER or s == STEAL:
             for q in range(P):
-                acts[na, 0] = A_CAST * 4096 + s * 16 + q + 1
+                acts[na] = A_CAST * 4096 + s * 16 + q + 1
                 na += has & (q != p) & (S[q, C_ALIVE] == 1)
         else:
-            acts[na, 0] = A_CAST * 4096 + s * 16
+            acts[na] = A_CAST * 4096 + s * 16
             na += has
     av = combo_types(S, p)
     for ct in range(5):
         has = (av >> ct) & 1
         if ct == GENERATING or ct == OVERCOMING or ct == CHAOS:
             for q in range(P):
-                acts[na, 0] = A_COMBO * 4096 + ct * 16 + q + 1
+                acts[na] = A_COMBO * 4096 + ct * 16 + q + 1
                 na += has & (q != p) & (S[q, C_ALIVE] == 1)
         else:
-            acts[na, 0] = A_COMBO * 4096 + ct * 16
+            acts[na] = A_COMBO * 4096 + ct * 16
             na += has
     if na == 0:
         return A_PASS, 0, -1
-    a = acts[below(st, na), 0]
+    a = acts[below(st, na)]
     if a >> 12 == A_COMBO:
         combo_sizes_apart(S, p, V, sizes)   # the turn then fires the combo with these sizes
     return a >> 12, (a >> 4) & 255, (a & 15) - 1
@@ -919,7 +919,7 @@ def work(P):
     nothing, which keeps them simple to compile)."""
     return (np.zeros((P, NS), np.int64), np.zeros((P, HCAP), np.int64),
             np.zeros((3, NC_MAX), np.int64), np.zeros(5, np.int64),
-            np.zeros(SM + 16, np.int64), np.zeros((64, 3), np.int64), np.zeros(1, np.uint64),
+            np.zeros(SM + 16, np.int64), np.zeros(64, np.int64), np.zeros(1, np.uint64),
             np.zeros((1, 8), np.int64), np.zeros(32, np.int64))
 
 
