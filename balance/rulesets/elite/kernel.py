@@ -39,7 +39,7 @@ from numba import types as nt
 
 from ...core.records import BLOCK
 from ...core.rng import below, game_state, shuffle
-from .rules import (IDX, PIDX, POLICY_SCRIPT, T_DMG, T_HAS4, T_HAS5, T_HASA, T_HASK,
+from .rules import (IDX, PIDX, POLICY_SCRIPT, RUN0, T_DMG, T_HAS4, T_HAS5, T_HASA, T_HASK,
                     T_HEAL, T_HI, T_LEN, T_LO, T_SUIT)
 
 SAT = np.int64(1) << np.int64(62)
@@ -387,118 +387,145 @@ def run_bits(lo, hi):
     return ((np.int64(1) << (hi + 1)) - 1) ^ ((np.int64(1) << lo) - 1)
 
 
-@njit(cache=True, _nrt=False)
-def enum_plays(S, Z, ip, PT, PID, acts, p, dec):
+@njit(cache=True, inline="always")
+def enum_plays(S, Z, ip, pp, PT, PID, acts, p, dec, g):
     """Options without forbidden cards (ban code 2); if every option holds
-    one, the unbanned options (fallback)."""
-    if Z[Z_FORB] == 1:
-        n = enum_plays_f(S, Z, ip, PT, PID, acts, p, dec, True)
-        if n > 0:
-            return n
-    return enum_plays_f(S, Z, ip, PT, PID, acts, p, dec, False)
+    one, the unbanned options (fallback). ``g``: greedy (see ``emit``)."""
+    fb = Z[Z_FORB] == 1
+    n = enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, fb, g)
+    if n == 0 and fb:
+        n = enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, not fb, g)
+    return n
 
 
-@njit(cache=True, _nrt=False)
-def enum_resp(S, Z, PT, PID, acts, d, a):
+@njit(cache=True, inline="always")
+def enum_resp(S, Z, ip, pp, PT, PID, acts, d, a, inc, g):
     """Response options without forbidden cards, else all (fallback)."""
-    if Z[Z_FORB] == 1:
-        n = enum_resp_f(S, Z, PT, PID, acts, d, a, True)
-        if n > 0:
-            return n
-    return enum_resp_f(S, Z, PT, PID, acts, d, a, False)
+    fb = Z[Z_FORB] == 1
+    n = enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, fb, g)
+    if n == 0 and fb:
+        n = enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, not fb, g)
+    return n
+
+
+@njit(cache=True, inline="always")
+def greedy_ctx(S, Z, ip, pp, p, g):
+    """What greedy's scores of p's options share: multiplier, Judgment
+    value, HP, room to heal, immunity."""
+    m = mult(S, Z, ip, p)
+    jev = 0.0
+    if g and can_judge(S, Z, p):
+        jev = judgment_ev(S, Z, ip, pp, p) - pp[Q_JEV]
+    hp = S[p, C_HP]
+    return m, jev, hp, S[p, C_MAXHP] - hp, S[p, C_IMM] > 0
+
+
+@njit(cache=True, inline="always")
+def emit(S, Z, pp, PT, acts, n, bs, g, p, dec, inc, a, m, jev, hp, room, imm, k, t, o, ot):
+    """Option number n, (k, t, o, ot): listed at acts[n]; or, for greedy
+    (``g``), scored and written to acts[0] when it beats the best score
+    ``bs`` so far (the first of equal scores wins; the first option is the
+    default). Returns (n + 1, best score)."""
+    if not g:
+        return push(acts, n, k, t, o, ot), bs
+    s = gscore(S, Z, pp, PT, p, dec, inc, a, sat_mul(PT[k, T_DMG], m), jev, hp, room, imm,
+               k, t, o, ot)
+    if s > bs:
+        bs = s
+        push(acts, 0, k, t, o, ot)
+    elif n == 0:
+        push(acts, 0, k, t, o, ot)
+    return n + 1, bs
 
 
 @njit(cache=True, _nrt=False)
-def enum_plays_f(S, Z, ip, PT, PID, acts, p, dec, fb):
+def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, fb, g):
     """Options of a turn (D_TURN) or of a rogue's revive (D_REVIVE, runs
     with a 5): each distinct run x each legal target when it deals damage
     (x Judgment or not when the run holds a K and p can judge)."""
     P = Z[Z_P]
-    m = mult(S, Z, ip, p)
+    m, jev, hp, room, imm = greedy_ctx(S, Z, ip, pp, p, g)
     judge = can_judge(S, Z, p) and dec == D_TURN
     ft = forced_target(S, p)
+    inc = np.int64(0)
+    a = np.int64(-1)
     n = 0
+    bs = -1e300
     for s in range(4):
         bits = S[p, C_M + s]
         if bits == 0:
             continue
-        for lo in range(9):
-            if (bits >> lo) & 1 == 0:
-                continue
-            hi = lo
-            while True:
-                k = PID[s, lo, hi]
-                if fb and Z[Z_FM + s] & run_bits(lo, hi) != 0:
-                    pass
-                elif dec != D_REVIVE or PT[k, T_HAS5] == 1:
-                    jk = judge and PT[k, T_HASK] == 1
-                    if sat_mul(PT[k, T_DMG], m) > 0:
-                        for t in range(P):
-                            ok = (t == ft) if ft >= 0 else (S[t, C_ALIVE] == 1 and enemy(S, p, t))
-                            if ok:
-                                n = push(acts, n, k, t, O_NONE, -1)
-                                if jk:
-                                    n = push(acts, n, k, t, O_JUDG, -1)
-                    else:
-                        n = push(acts, n, k, -1, O_NONE, -1)
-                        if jk:
-                            n = push(acts, n, k, -1, O_JUDG, -1)
-                nx = hi + 1
-                if nx > 8 or (bits >> nx) & 1 == 0 or PID[s, lo, nx] < 0:
-                    break
-                hi = nx
+        row = RUN0 + bits
+        for j in range(1, PID[s, row, 0] + 1):
+            k = PID[s, row, j]
+            lo = PT[k, T_LO]
+            hi = PT[k, T_HI]
+            if fb and Z[Z_FM + s] & run_bits(lo, hi) != 0:
+                pass
+            elif dec != D_REVIVE or PT[k, T_HAS5] == 1:
+                jk = judge and PT[k, T_HASK] == 1
+                if sat_mul(PT[k, T_DMG], m) > 0:
+                    for t in range(P):
+                        ok = (t == ft) if ft >= 0 else (S[t, C_ALIVE] == 1 and enemy(S, p, t))
+                        if ok:
+                            n, bs = emit(S, Z, pp, PT, acts, n, bs, g, p, dec, inc, a, m, jev,
+                                         hp, room, imm, k, t, O_NONE, -1)
+                            if jk:
+                                n, bs = emit(S, Z, pp, PT, acts, n, bs, g, p, dec, inc, a, m,
+                                             jev, hp, room, imm, k, t, O_JUDG, -1)
+                else:
+                    n, bs = emit(S, Z, pp, PT, acts, n, bs, g, p, dec, inc, a, m, jev, hp,
+                                 room, imm, k, -1, O_NONE, -1)
+                    if jk:
+                        n, bs = emit(S, Z, pp, PT, acts, n, bs, g, p, dec, inc, a, m, jev,
+                                     hp, room, imm, k, -1, O_JUDG, -1)
     return n
 
 
 @njit(cache=True, _nrt=False)
-def enum_resp_f(S, Z, PT, PID, acts, d, a, fb):
-    """Options of defender d against sender a: each distinct run, plus for
-    that run each skill it allows (Judgment, a frame onto each enemy, the
-    8's shield, control onto each other enemy)."""
+def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, fb, g):
+    """Options of defender d against ``inc`` sent by a: each distinct run,
+    plus for that run each skill it allows (Judgment, a frame onto each
+    enemy, the 8's shield, control onto each other enemy)."""
     P = Z[Z_P]
+    m, jev, hp, room, imm = greedy_ctx(S, Z, ip, pp, d, g)
+    dec = np.int64(D_RESP)
     judge = can_judge(S, Z, d)
     frame = Z[Z_V] == 1 and S[d, C_RANK] == 9
     eight = S[d, C_USES] > 0
     control = eight and S[d, C_FL] == 0
     n = 0
+    bs = -1e300
     for s in range(4):
         bits = S[d, C_M + s]
         if bits == 0:
             continue
-        for lo in range(9):
-            if (bits >> lo) & 1 == 0:
-                continue
-            hi = lo
-            while True:
-                k = PID[s, lo, hi]
-                if fb and Z[Z_FM + s] & run_bits(lo, hi) != 0:
-                    pass
-                else:
-                    n = enum_resp_run(S, Z, PT, acts, n, k, d, a, judge, frame, eight, control)
-                nx = hi + 1
-                if nx > 8 or (bits >> nx) & 1 == 0 or PID[s, lo, nx] < 0:
-                    break
-                hi = nx
-    return n
-
-
-@njit(cache=True, inline="always")
-def enum_resp_run(S, Z, PT, acts, n, k, d, a, judge, frame, eight, control):
-    """The options of response run k: plain, plus each skill it allows."""
-    P = Z[Z_P]
-    n = push(acts, n, k, -1, O_NONE, -1)
-    if judge and PT[k, T_HASK] == 1:
-        n = push(acts, n, k, -1, O_JUDG, -1)
-    if frame and PT[k, T_HASA] == 1:
-        for e in range(P):
-            if S[e, C_ALIVE] == 1 and enemy(S, d, e):
-                n = push(acts, n, k, -1, O_FRAME, e)
-    if eight and (S[d, C_FREE] > 0 or PT[k, T_HAS5] == 1):
-        n = push(acts, n, k, -1, O_SHIELD, -1)
-        if control:
-            for b in range(P):
-                if b != a and S[b, C_ALIVE] == 1 and enemy(S, d, b):
-                    n = push(acts, n, k, -1, O_CONTROL, b)
+        row = RUN0 + bits
+        for j in range(1, PID[s, row, 0] + 1):
+            k = PID[s, row, j]
+            lo = PT[k, T_LO]
+            hi = PT[k, T_HI]
+            if fb and Z[Z_FM + s] & run_bits(lo, hi) != 0:
+                pass
+            else:
+                n, bs = emit(S, Z, pp, PT, acts, n, bs, g, d, dec, inc, a, m, jev, hp, room,
+                             imm, k, -1, O_NONE, -1)
+                if judge and PT[k, T_HASK] == 1:
+                    n, bs = emit(S, Z, pp, PT, acts, n, bs, g, d, dec, inc, a, m, jev, hp,
+                                 room, imm, k, -1, O_JUDG, -1)
+                if frame and PT[k, T_HASA] == 1:
+                    for e in range(P):
+                        if S[e, C_ALIVE] == 1 and enemy(S, d, e):
+                            n, bs = emit(S, Z, pp, PT, acts, n, bs, g, d, dec, inc, a, m,
+                                         jev, hp, room, imm, k, -1, O_FRAME, e)
+                if eight and (S[d, C_FREE] > 0 or PT[k, T_HAS5] == 1):
+                    n, bs = emit(S, Z, pp, PT, acts, n, bs, g, d, dec, inc, a, m, jev, hp,
+                                 room, imm, k, -1, O_SHIELD, -1)
+                    if control:
+                        for b in range(P):
+                            if b != a and S[b, C_ALIVE] == 1 and enemy(S, d, b):
+                                n, bs = emit(S, Z, pp, PT, acts, n, bs, g, d, dec, inc, a,
+                                             m, jev, hp, room, imm, k, -1, O_CONTROL, b)
     return n
 
 
@@ -579,28 +606,6 @@ def gscore(S, Z, pp, PT, p, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot):
     return s
 
 
-@njit(cache=True, _nrt=False)
-def greedy_pick(S, Z, ip, pp, PT, acts, n, p, dec, inc, a):
-    """greedy: the first of the best-scoring options in acts[:n]."""
-    m = mult(S, Z, ip, p)
-    jev = 0.0
-    if can_judge(S, Z, p):
-        jev = judgment_ev(S, Z, ip, pp, p) - pp[Q_JEV]
-    hp = S[p, C_HP]
-    room = S[p, C_MAXHP] - hp
-    imm = S[p, C_IMM] > 0
-    best = 0
-    bs = -1e300
-    for i in range(n):
-        k = acts[i, 0]
-        s = gscore(S, Z, pp, PT, p, dec, inc, a, sat_mul(PT[k, T_DMG], m), jev, hp, room, imm,
-                   k, acts[i, 1], acts[i, 2], acts[i, 3])
-        if s > bs:
-            bs = s
-            best = i
-    return best
-
-
 @njit(cache=True, inline="always")
 def script_pick(Z, acts, script, n):
     """Tests: the next script row must match an enumerated option exactly."""
@@ -615,25 +620,25 @@ def script_pick(Z, acts, script, n):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def decide(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
     """One decision of p (D_TURN, D_RESP against ``inc`` from a, D_REVIVE):
     (number of options, index of the chosen one in ``acts``). Every
     enumeration skips forbidden cards unless that leaves no option (ban
-    fallback). One non-inlined call per decision (no reference counting:
-    ``_nrt=False``)."""
+    fallback). greedy scores the options as they are listed and keeps only
+    the best (``emit``). One non-inlined call per decision (no reference
+    counting: ``_nrt=False``)."""
     pol = S[p, C_POL]
+    g = pol == POL_GREEDY
     if dec == D_RESP:
-        n = enum_resp(S, Z, PT, PID, acts, p, a)
+        n = enum_resp(S, Z, ip, pp, PT, PID, acts, p, a, inc, g)
     else:
-        n = enum_plays(S, Z, ip, PT, PID, acts, p, dec)
-    if n == 0:
-        return n, 0
+        n = enum_plays(S, Z, ip, pp, PT, PID, acts, p, dec, g)
+    if n == 0 or g:
+        return n, 0              # greedy: its choice is in acts[0]
     if pol == POL_RANDOM:
         return n, below(st, n)
-    if pol == POL_SCRIPT:
-        return n, script_pick(Z, acts, script, n)
-    return n, greedy_pick(S, Z, ip, pp, PT, acts, n, p, dec, inc, a)
+    return n, script_pick(Z, acts, script, n)
 
 
 # --- damage, deaths, skills -----------------------------------------------------------------
@@ -1970,59 +1975,54 @@ def enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, fb):
         bits = S[p, C_M + s]
         if bits == 0:
             continue
-        for lo in range(9):
-            if (bits >> lo) & 1 == 0:
-                continue
-            hi = lo
-            while True:
-                k = PID[s, lo, hi]
-                if not (fb and Z[Z_FM + s] & run_bits(lo, hi) != 0):
-                    has4 = PT[k, T_HAS4] == 1
-                    has5 = PT[k, T_HAS5] == 1
-                    hurts = dec == D_TURN and pdmg3(S, ip, PT, PID, p, k) > 0
-                    for t in range(-1, P):
-                        if dec == D_TURN:
-                            if hurts:
-                                if t < 0 or S[t, C_ALIVE] == 0 or not enemy(S, p, t):
-                                    continue
-                                if jt >= 0 and t != jt:
-                                    continue
-                            elif t >= 0:
-                                break
+        row = RUN0 + bits
+        for j in range(1, PID[s, row, 0] + 1):
+            k = PID[s, row, j]
+            lo = PT[k, T_LO]
+            hi = PT[k, T_HI]
+            if not (fb and Z[Z_FM + s] & run_bits(lo, hi) != 0):
+                has4 = PT[k, T_HAS4] == 1
+                has5 = PT[k, T_HAS5] == 1
+                hurts = dec == D_TURN and pdmg3(S, ip, PT, PID, p, k) > 0
+                for t in range(-1, P):
+                    if dec == D_TURN:
+                        if hurts:
+                            if t < 0 or S[t, C_ALIVE] == 0 or not enemy(S, p, t):
+                                continue
+                            if jt >= 0 and t != jt:
+                                continue
                         elif t >= 0:
                             break
-                        n = push3(acts, n, k, t, O_NONE, -1)
-                        if blood and has5:
+                    elif t >= 0:
+                        break
+                    n = push3(acts, n, k, t, O_NONE, -1)
+                    if blood and has5:
+                        for e in range(P):
+                            if S[e, C_ALIVE] == 1 and enemy(S, p, e):
+                                n = push3(acts, n, k, t, O_BLOOD, e)
+                    if has4:
+                        if refl:
+                            n = push3(acts, n, k, t, O_REFLECT, -1)
+                        if dev:
+                            n = push3(acts, n, k, t, O_DEVOUR, -1)
+                        if ramp:
+                            n = push3(acts, n, k, t, O_RAMP, -1)
+                        if frz:
                             for e in range(P):
                                 if S[e, C_ALIVE] == 1 and enemy(S, p, e):
-                                    n = push3(acts, n, k, t, O_BLOOD, e)
-                        if has4:
-                            if refl:
-                                n = push3(acts, n, k, t, O_REFLECT, -1)
-                            if dev:
-                                n = push3(acts, n, k, t, O_DEVOUR, -1)
-                            if ramp:
-                                n = push3(acts, n, k, t, O_RAMP, -1)
-                            if frz:
-                                for e in range(P):
-                                    if S[e, C_ALIVE] == 1 and enemy(S, p, e):
-                                        n = push3(acts, n, k, t, O_FRZSK, e)
-                                        n = push3(acts, n, k, t, O_FRZSH, e)
-                nx = hi + 1
-                if nx > 8 or (bits >> nx) & 1 == 0 or PID[s, lo, nx] < 0:
-                    break
-                hi = nx
+                                    n = push3(acts, n, k, t, O_FRZSK, e)
+                                    n = push3(acts, n, k, t, O_FRZSH, e)
     return n
 
 
 @njit(cache=True, _nrt=False)
 def enum_v3(S, Z, ip, PT, PID, acts, p, dec, a, inc):
     """Options without forbidden cards, else all (ban fallback)."""
-    if Z[Z_FORB] == 1:
-        n = enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, True)
-        if n > 0:
-            return n
-    return enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, False)
+    fb = Z[Z_FORB] == 1
+    n = enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, fb)
+    if n == 0 and fb:
+        n = enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, not fb)
+    return n
 
 
 @njit(cache=True, inline="always")
@@ -2081,105 +2081,65 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
         bits = S[p, C_M + s]
         if bits == 0:
             continue
-        for lo in range(9):
-            if (bits >> lo) & 1 == 0:
-                continue
-            hi = lo
-            while True:
-                k = PID[s, lo, hi]
-                if not (fb and Z[Z_FM + s] & run_bits(lo, hi) != 0):
-                    has4 = PT[k, T_HAS4] == 1
-                    has5 = PT[k, T_HAS5] == 1
-                    dmg = pdmg3(S, ip, PT, PID, p, k)
-                    hurts = dec == D_TURN and dmg > 0
-                    heal = PT[k, T_HEAL]
-                    s0 = run_base(pp, PT, k)
-                    ramp_v = float(S[p, C_HN] - PT[k, T_LEN])
-                    # the common term, added after the option's own term
-                    ht = 0.0
-                    cadd = False
-                    c = 0.0
-                    dadd = False
-                    dc = 0.0
+        row = RUN0 + bits
+        for j in range(1, PID[s, row, 0] + 1):
+            k = PID[s, row, j]
+            lo = PT[k, T_LO]
+            hi = PT[k, T_HI]
+            if not (fb and Z[Z_FM + s] & run_bits(lo, hi) != 0):
+                has4 = PT[k, T_HAS4] == 1
+                has5 = PT[k, T_HAS5] == 1
+                dmg = pdmg3(S, ip, PT, PID, p, k)
+                hurts = dec == D_TURN and dmg > 0
+                heal = PT[k, T_HEAL]
+                s0 = run_base(pp, PT, k)
+                ramp_v = float(S[p, C_HN] - PT[k, T_LEN])
+                # the common term, added after the option's own term
+                ht = 0.0
+                cadd = False
+                c = 0.0
+                dadd = False
+                dc = 0.0
+                if dec == D_TURN:
+                    ht = pp[Q_HEAL] * min(heal, room)
+                else:
+                    ie = 0 if has4 else inc_p
+                    cadd, c = od_term3(S, Z, ip, pp, a, sat_add(dmg, heal) - ie, hp)
+                    if dev and has4:
+                        dadd, dc = od_term3(S, Z, ip, pp, a,
+                                            sat_add(sat_add(dmg, inc), heal) - ie, hp)
+                for t in range(-1, P):
                     if dec == D_TURN:
-                        ht = pp[Q_HEAL] * min(heal, room)
-                    else:
-                        ie = 0 if has4 else inc_p
-                        cadd, c = od_term3(S, Z, ip, pp, a, sat_add(dmg, heal) - ie, hp)
-                        if dev and has4:
-                            dadd, dc = od_term3(S, Z, ip, pp, a,
-                                                sat_add(sat_add(dmg, inc), heal) - ie, hp)
-                    for t in range(-1, P):
-                        if dec == D_TURN:
-                            if hurts:
-                                if t < 0 or S[t, C_ALIVE] == 0 or not enemy(S, p, t):
-                                    continue
-                                if jt >= 0 and t != jt:
-                                    continue
-                            elif t >= 0:
-                                break
+                        if hurts:
+                            if t < 0 or S[t, C_ALIVE] == 0 or not enemy(S, p, t):
+                                continue
+                            if jt >= 0 and t != jt:
+                                continue
                         elif t >= 0:
                             break
-                        if dec == D_TURN and dmg > 0:
-                            cadd = True
-                            c = hit_value(S, Z, pp, t, est_incoming(S, ip, t, dmg))
-                        # O_NONE
-                        sc = s0
-                        if dec == D_TURN:
-                            sc += ht
-                        if cadd:
-                            sc += c
-                        ok, better = take3(n, sc, bs)
-                        if ok:
-                            if better:
-                                if sc > bs:
-                                    bs = sc
-                                bk, bt, bo, bot = k, t, O_NONE, -1
-                            n += 1
-                        if blood and has5:
-                            for e in range(P):
-                                if S[e, C_ALIVE] == 1 and enemy(S, p, e):
-                                    sc = s0 + (float(est_incoming(S, ip, e, ip[P_BTD]) * ip[P_BTR])
-                                               - pp[Q_SKILL])
-                                    if dec == D_TURN:
-                                        sc += ht
-                                    if cadd:
-                                        sc += c
-                                    ok, better = take3(n, sc, bs)
-                                    if ok:
-                                        if better:
-                                            if sc > bs:
-                                                bs = sc
-                                            bk, bt, bo, bot = k, t, O_BLOOD, e
-                                        n += 1
-                        if has4:
-                            if refl:
-                                sc = s0
-                                amt = sat_mul(inc, ip[P_REFLM])
-                                for q in range(P):
-                                    if q != p and S[q, C_ALIVE] == 1:
-                                        v = 0.5 * hit_value(S, Z, pp, q, est_incoming(S, ip, q, amt))
-                                        sc += v if enemy(S, p, q) else -v
-                                ok, better = take3(n, sc, bs)
-                                if ok:
-                                    if better:
-                                        if sc > bs:
-                                            bs = sc
-                                        bk, bt, bo, bot = k, t, O_REFLECT, -1
-                                    n += 1
-                            if dev:
-                                sc = s0
-                                if dadd:
-                                    sc += dc
-                                ok, better = take3(n, sc, bs)
-                                if ok:
-                                    if better:
-                                        if sc > bs:
-                                            bs = sc
-                                        bk, bt, bo, bot = k, t, O_DEVOUR, -1
-                                    n += 1
-                            if ramp:
-                                sc = s0 + ramp_v
+                    elif t >= 0:
+                        break
+                    if dec == D_TURN and dmg > 0:
+                        cadd = True
+                        c = hit_value(S, Z, pp, t, est_incoming(S, ip, t, dmg))
+                    # O_NONE
+                    sc = s0
+                    if dec == D_TURN:
+                        sc += ht
+                    if cadd:
+                        sc += c
+                    ok, better = take3(n, sc, bs)
+                    if ok:
+                        if better:
+                            if sc > bs:
+                                bs = sc
+                            bk, bt, bo, bot = k, t, O_NONE, -1
+                        n += 1
+                    if blood and has5:
+                        for e in range(P):
+                            if S[e, C_ALIVE] == 1 and enemy(S, p, e):
+                                sc = s0 + (float(est_incoming(S, ip, e, ip[P_BTD]) * ip[P_BTR])
+                                           - pp[Q_SKILL])
                                 if dec == D_TURN:
                                     sc += ht
                                 if cadd:
@@ -2189,42 +2149,77 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
                                     if better:
                                         if sc > bs:
                                             bs = sc
-                                        bk, bt, bo, bot = k, t, O_RAMP, -1
+                                        bk, bt, bo, bot = k, t, O_BLOOD, e
                                     n += 1
-                            if frz:
-                                for e in range(P):
-                                    if S[e, C_ALIVE] == 1 and enemy(S, p, e):
-                                        r = S[e, C_RANK]
-                                        sc = s0 + (2.0 if (r == 7 or r == 10 or S[e, C_BTU] > 0)
-                                                   else -1.0)
-                                        if dec == D_TURN:
-                                            sc += ht
-                                        if cadd:
-                                            sc += c
-                                        ok, better = take3(n, sc, bs)
-                                        if ok:
-                                            if better:
-                                                if sc > bs:
-                                                    bs = sc
-                                                bk, bt, bo, bot = k, t, O_FRZSK, e
-                                            n += 1
-                                        sc = s0 + (2.0 if S[e, C_SHB] != 0 and S[e, C_FRSH] == 0
-                                                   else -1.0)
-                                        if dec == D_TURN:
-                                            sc += ht
-                                        if cadd:
-                                            sc += c
-                                        ok, better = take3(n, sc, bs)
-                                        if ok:
-                                            if better:
-                                                if sc > bs:
-                                                    bs = sc
-                                                bk, bt, bo, bot = k, t, O_FRZSH, e
-                                            n += 1
-                nx = hi + 1
-                if nx > 8 or (bits >> nx) & 1 == 0 or PID[s, lo, nx] < 0:
-                    break
-                hi = nx
+                    if has4:
+                        if refl:
+                            sc = s0
+                            amt = sat_mul(inc, ip[P_REFLM])
+                            for q in range(P):
+                                if q != p and S[q, C_ALIVE] == 1:
+                                    v = 0.5 * hit_value(S, Z, pp, q, est_incoming(S, ip, q, amt))
+                                    sc += v if enemy(S, p, q) else -v
+                            ok, better = take3(n, sc, bs)
+                            if ok:
+                                if better:
+                                    if sc > bs:
+                                        bs = sc
+                                    bk, bt, bo, bot = k, t, O_REFLECT, -1
+                                n += 1
+                        if dev:
+                            sc = s0
+                            if dadd:
+                                sc += dc
+                            ok, better = take3(n, sc, bs)
+                            if ok:
+                                if better:
+                                    if sc > bs:
+                                        bs = sc
+                                    bk, bt, bo, bot = k, t, O_DEVOUR, -1
+                                n += 1
+                        if ramp:
+                            sc = s0 + ramp_v
+                            if dec == D_TURN:
+                                sc += ht
+                            if cadd:
+                                sc += c
+                            ok, better = take3(n, sc, bs)
+                            if ok:
+                                if better:
+                                    if sc > bs:
+                                        bs = sc
+                                    bk, bt, bo, bot = k, t, O_RAMP, -1
+                                n += 1
+                        if frz:
+                            for e in range(P):
+                                if S[e, C_ALIVE] == 1 and enemy(S, p, e):
+                                    r = S[e, C_RANK]
+                                    sc = s0 + (2.0 if (r == 7 or r == 10 or S[e, C_BTU] > 0)
+                                               else -1.0)
+                                    if dec == D_TURN:
+                                        sc += ht
+                                    if cadd:
+                                        sc += c
+                                    ok, better = take3(n, sc, bs)
+                                    if ok:
+                                        if better:
+                                            if sc > bs:
+                                                bs = sc
+                                            bk, bt, bo, bot = k, t, O_FRZSK, e
+                                        n += 1
+                                    sc = s0 + (2.0 if S[e, C_SHB] != 0 and S[e, C_FRSH] == 0
+                                               else -1.0)
+                                    if dec == D_TURN:
+                                        sc += ht
+                                    if cadd:
+                                        sc += c
+                                    ok, better = take3(n, sc, bs)
+                                    if ok:
+                                        if better:
+                                            if sc > bs:
+                                                bs = sc
+                                            bk, bt, bo, bot = k, t, O_FRZSH, e
+                                        n += 1
     if n > 0:
         push(acts, 0, bk, bt, bo, bot)
     return n
@@ -2250,11 +2245,11 @@ def greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a):
     of options."""
     hp = S[p, C_HP]
     room = S[p, C_MAXHP] - hp
-    if Z[Z_FORB] == 1:
-        n = greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, True)
-        if n > 0:
-            return n
-    return greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, False)
+    fb = Z[Z_FORB] == 1
+    n = greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb)
+    if n == 0 and fb:
+        n = greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, not fb)
+    return n
 
 
 @njit(cache=True, _nrt=False)

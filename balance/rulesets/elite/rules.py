@@ -231,12 +231,18 @@ T_SUIT, T_LO, T_HI, T_LEN, T_DMG, T_HEAL, T_HAS4, T_HAS5, T_HASA, T_HASK = range
 NT = 10
 
 
+RUN0 = 9                     # PID rows RUN0 + mask: the runs of a suit's 9-bit hand mask
+
+
 def play_table(values: dict) -> tuple[np.ndarray, np.ndarray]:
     """All runs: ``PT[k]`` = suit, lo, hi, length, damage, heal, has a 4,
-    has a 5, has an A, has a K; ``PID[suit, lo, hi]`` = k or -1."""
+    has a 5, has an A, has a K. ``PID[suit, lo, hi]`` = k or -1 (lo, hi <
+    9); ``PID[suit, RUN0 + mask]`` = the number of runs a hand holding the
+    ranks in the 9-bit ``mask`` of that suit can play, then their ids, by
+    lowest then highest rank (kernels list options in this order)."""
     adj = bool(values["six_j_adjacent"])
     rows = []
-    PID = np.full((4, 9, 9), -1, np.int64)
+    ids = np.full((4, 9, 9), -1, np.int64)
     for s in range(4):
         for lo in range(9):
             for hi in range(lo, 9):
@@ -247,9 +253,24 @@ def play_table(values: dict) -> tuple[np.ndarray, np.ndarray]:
                     d, h = card_value(s, r, values)
                     dmg += d
                     heal += h
-                PID[s, lo, hi] = len(rows)
+                ids[s, lo, hi] = len(rows)
                 rows.append((s, lo, hi, hi - lo + 1, dmg, heal, int(lo <= R_4 <= hi),
                              int(lo <= R_5 <= hi), int(lo == R_A), int(hi == R_K)))
+    lists = [[[] for _ in range(512)] for _ in range(4)]
+    for s in range(4):
+        for mask in range(512):
+            for lo in range(9):
+                for hi in range(lo, 9):
+                    if ids[s, lo, hi] < 0 or (mask >> hi) & 1 == 0:
+                        break
+                    lists[s][mask].append(ids[s, lo, hi])
+    width = 1 + max(len(x) for per in lists for x in per)
+    PID = np.full((4, RUN0 + 512, max(width, 9)), -1, np.int64)
+    PID[:, :9, :9] = ids
+    for s in range(4):
+        for mask in range(512):
+            PID[s, RUN0 + mask, 0] = len(lists[s][mask])
+            PID[s, RUN0 + mask, 1:1 + len(lists[s][mask])] = lists[s][mask]
     return np.array(rows, np.int64), PID
 
 
