@@ -29,14 +29,14 @@ SEAT_COLUMNS = ("role", "suit", "team", "won", "hp", "max_hp", "score", "kills",
 
 
 def vectors(values, ban=None):
-    """(int params + the ban code of each card kind, float policy params,
-    play table, play ids) for kernels."""
+    """(int params + the ban code of each card kind, float policy params +
+    greedy's value of each run itself, play table, play ids) for kernels."""
     space = SPEC.space
     ip, _ = to_kernel(space.rules(values))
     ip = np.concatenate([ip, ban_vector(ban, rules.N_KINDS)])
     _, pp = to_kernel(space.policy(values))
     PT, PID = rules.play_table(values)
-    return ip, pp, PT, PID
+    return ip, np.concatenate([pp, rules.run_values(pp, PT)]), PT, PID
 
 
 def simulate_range(values, seed, start, stop, n_players, policy_ids, check=False, ban=None):

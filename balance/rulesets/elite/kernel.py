@@ -70,14 +70,12 @@ P_JDMG = IDX["judgment_damage"]
 P_C7 = IDX["combined_seven_plays"]
 P_C8 = IDX["combined_eight_uses"]
 P_BAN = len(IDX)          # ip[P_BAN + kind]: records.BAN_* code per card kind (vectors())
-Q_FOUR = PIDX["four_value"]
-Q_FIVE = PIDX["five_value"]
-Q_CARD = PIDX["card_value"]
 Q_HEAL = PIDX["heal_value"]
 Q_KILL = PIDX["kill_bonus"]
 Q_SKILL = PIDX["skill_cost"]
 Q_JEV = PIDX["judgment_min_ev"]
 Q_OVER = PIDX["overkill_value"]
+Q_RUN = len(PIDX)          # pp[Q_RUN + k]: greedy's value of run k itself (rules.run_values)
 
 # --- seat state columns ----------------------------------------------------
 (C_HP, C_MAXHP, C_ALIVE, C_RANK, C_SUIT, C_KEY, C_HN, C_GEN, C_TEAM, C_POL,
@@ -575,7 +573,7 @@ def gscore(S, Z, pp, PT, p, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot):
     k's damage with p's multipliers, ``jev`` the Judgment value, ``imm`` p
     is immune."""
     heal = PT[k, T_HEAL]
-    s = pp[Q_FIVE] * PT[k, T_HAS5] - pp[Q_FOUR] * PT[k, T_HAS4] - pp[Q_CARD] * PT[k, T_LEN]
+    s = pp[Q_RUN + k]
     if dec != D_RESP:
         s += pp[Q_HEAL] * min(heal, room)
         if dmg > 0:
@@ -1046,7 +1044,8 @@ def play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, 
            draws_after_play(S[p, C_HN], PT[k, T_HAS5], ip))
     if dmg > 0 and t >= 0 and (died >> p) & 1 == 0 and (died >> t) & 1 == 0:
         exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, t, dmg)
-    resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID)
+    if Z[Z_PA] >= 0:             # a revived rogue's attack is waiting
+        resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID)
 
 
 @njit(cache=True, _nrt=False)
@@ -2041,7 +2040,7 @@ def est_incoming(S, ip, t, amount):
 def run_base(pp, PT, k):
     """greedy's value of run k itself: + a 5, - a spent 4, - its cards
     (the first term of every v3 option score)."""
-    return pp[Q_FIVE] * PT[k, T_HAS5] - pp[Q_FOUR] * PT[k, T_HAS4] - pp[Q_CARD] * PT[k, T_LEN]
+    return pp[Q_RUN + k]
 
 
 @njit(cache=True, inline="always")

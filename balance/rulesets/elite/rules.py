@@ -274,6 +274,16 @@ def play_table(values: dict) -> tuple[np.ndarray, np.ndarray]:
     return np.array(rows, np.int64), PID
 
 
+def run_values(pp: np.ndarray, PT: np.ndarray) -> np.ndarray:
+    """greedy's value of each run itself, the first term of every option's
+    score: + ``five_value`` for a 5, - ``four_value`` for a spent 4, -
+    ``card_value`` per card (the kernels read it at ``pp[len(PIDX) + k]``;
+    the same float operations in the same order as computing it there)."""
+    def term(name, col):
+        return pp[PIDX[name]] * PT[:, col].astype(np.float64)
+    return term("five_value", T_HAS5) - term("four_value", T_HAS4) - term("card_value", T_LEN)
+
+
 def play_name(PT: np.ndarray, k: int) -> str:
     s, lo, hi = (int(x) for x in PT[k, :3])
     return SUIT_SYM[s] + "".join(RANKS[r] for r in range(lo, hi + 1))
