@@ -48,6 +48,8 @@ class Batch:
 
     @staticmethod
     def concat(parts: list["Batch"]) -> "Batch":
+        if len(parts) == 1:
+            return parts[0]      # nothing to join: no copy
         parts = sorted(parts, key=lambda b: b.start)
         for a, b in zip(parts, parts[1:]):
             if a.start + a.n != b.start:
