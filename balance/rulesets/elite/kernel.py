@@ -390,9 +390,12 @@ def enum_plays(S, Z, ip, pp, PT, PID, acts, p, dec, g):
     """Options without forbidden cards (ban code 2); if every option holds
     one, the unbanned options (fallback). ``g``: greedy (see ``emit``)."""
     fb = Z[Z_FORB] == 1
-    n = enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, fb, g)
-    if n == 0 and fb:
-        n = enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, not fb, g)
+    n = 0
+    for _ in range(2):           # one call site (see enum_resp)
+        n = enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, fb, g)
+        if n > 0 or not fb:
+            break
+        fb = False
     return n
 
 
@@ -400,9 +403,12 @@ def enum_plays(S, Z, ip, pp, PT, PID, acts, p, dec, g):
 def enum_resp(S, Z, ip, pp, PT, PID, acts, d, a, inc, g):
     """Response options without forbidden cards, else all (fallback)."""
     fb = Z[Z_FORB] == 1
-    n = enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, fb, g)
-    if n == 0 and fb:
-        n = enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, not fb, g)
+    n = 0
+    for _ in range(2):           # one call site: LLVM inlines enum_resp_f once
+        n = enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, fb, g)
+        if n > 0 or not fb:
+            break
+        fb = False
     return n
 
 
@@ -436,7 +442,7 @@ def emit(S, Z, pp, PT, acts, n, bs, g, p, dec, inc, a, m, jev, hp, room, imm, k,
     return n + 1, bs
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, fb, g):
     """Options of a turn (D_TURN) or of a rogue's revive (D_REVIVE, runs
     with a 5): each distinct run x each legal target when it deals damage
@@ -480,7 +486,7 @@ def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, fb, g):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, fb, g):
     """Options of defender d against ``inc`` sent by a: each distinct run,
     plus for that run each skill it allows (Judgment, a frame onto each
@@ -754,7 +760,7 @@ def die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, kil
         eliminate(S, pile, Z, tr, t)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src, amount):
     """One damage instance from src to t (exchange damage)."""
     if amount < 0:
