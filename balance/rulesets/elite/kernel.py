@@ -1593,7 +1593,7 @@ def fix_mark(S, p, kind):
         S[p, C_RM + kind] = S[p, C_H + kind]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def play_cards3(S, pile, Z, masks, counts, ip, PT, PID, p, k):
     """Remove run k from p's hand (marked copies first); return its damage."""
     dmg = pdmg3(S, ip, PT, PID, p, k)
@@ -1959,7 +1959,7 @@ def push3(acts, n, k, t, o, ot):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, fb):
     """v3 options. Turn (D_TURN): each distinct run x each legal target when
     it deals damage (the joint-attack target only, when there is one), x
@@ -2024,9 +2024,12 @@ def enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, fb):
 def enum_v3(S, Z, ip, PT, PID, acts, p, dec, a, inc):
     """Options without forbidden cards, else all (ban fallback)."""
     fb = Z[Z_FORB] == 1
-    n = enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, fb)
-    if n == 0 and fb:
-        n = enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, not fb)
+    n = 0
+    for _ in range(2):           # one call site (see enum_resp)
+        n = enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, fb)
+        if n > 0 or not fb:
+            break
+        fb = False
     return n
 
 
@@ -2058,7 +2061,7 @@ def take3(n, sc, bs):
     return True, sc > bs or n == 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
     """greedy for v3, enumeration and scoring in one pass: the options of
     ``enum3`` in the same order (at most MAXA), each scored with the same
@@ -2251,9 +2254,12 @@ def greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a):
     hp = S[p, C_HP]
     room = S[p, C_MAXHP] - hp
     fb = Z[Z_FORB] == 1
-    n = greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb)
-    if n == 0 and fb:
-        n = greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, not fb)
+    n = 0
+    for _ in range(2):           # one call site (see enum_resp)
+        n = greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb)
+        if n > 0 or not fb:
+            break
+        fb = False
     return n
 
 
@@ -2514,7 +2520,7 @@ def end_turn3(S, Z, tr, p):
 
 
 # --- v3 duels ---------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def duel_draw(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
     """Cards a duelist draws go to the bottom of its face-down pile."""
     for _ in range(n):
@@ -2528,7 +2534,7 @@ def duel_draw(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
         S[p, C_DQN] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def duel_play(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     """The top card of p's pile (refilled when empty), or -1."""
     if S[p, C_DQN] == 0:
@@ -2543,7 +2549,7 @@ def duel_play(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     return c
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def duel_after(st, S, pile, Z, tr, masks, counts, ip, pp, p, c):
     if c % 9 == R_5:
         duel_draw(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_FIVE])
