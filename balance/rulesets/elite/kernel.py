@@ -1071,7 +1071,7 @@ def play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, 
         resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def end_turn(S, Z, tr, p):
     """Durations count the target's turns: an effect of N rounds covers its
     next N turns and ends when the N-th of them ends."""
@@ -1091,7 +1091,7 @@ def end_turn(S, Z, tr, p):
                 ev(tr, Z, E_EFFECT_END, p, 2, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def next_turn(S, Z, key):
     """Next seat after turn-order key ``key``: the largest key below it
     among seats still in, else the largest key (a new round). Returns
@@ -1110,7 +1110,7 @@ def next_turn(S, Z, key):
     return top, True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def sides_left(S, Z):
     """Number of sides (seats, or teams) with a character/general in play."""
     P = Z[Z_P]
