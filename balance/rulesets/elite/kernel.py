@@ -2078,6 +2078,31 @@ def take3(n, sc, bs):
     return True, sc > bs or n == 0
 
 
+@njit(cache=True, inline="always")
+def keep3(n, bs, sc, bk, bt, bo, bot, k, t, o, ot):
+    """greedy3_f: count option (k, t, o, ot) scored ``sc`` and keep it when
+    it is the new best; returns (n, best score, best option)."""
+    ok, better = take3(n, sc, bs)
+    if ok:
+        if better:
+            if sc > bs:
+                bs = sc
+            bk, bt, bo, bot = k, t, np.int64(o), np.int64(ot)
+        n += 1
+    return n, bs, bk, bt, bo, bot
+
+
+@njit(cache=True, inline="always")
+def common3(sc, dec, ht, cadd, c):
+    """greedy3_f: the terms every option of a run and target shares, added
+    after the option's own term (turn: heal; a hit or the OD bounce)."""
+    if dec == D_TURN:
+        sc += ht
+    if cadd:
+        sc += c
+    return sc
+
+
 @njit(cache=True, _nrt=False, forceinline=True)
 def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
     """greedy for v3, enumeration and scoring in one pass: the options of
@@ -2148,34 +2173,16 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
                         cadd = True
                         c = hit_value(S, Z, pp, t, est_incoming(S, ip, t, dmg))
                     # O_NONE
-                    sc = s0
-                    if dec == D_TURN:
-                        sc += ht
-                    if cadd:
-                        sc += c
-                    ok, better = take3(n, sc, bs)
-                    if ok:
-                        if better:
-                            if sc > bs:
-                                bs = sc
-                            bk, bt, bo, bot = k, t, O_NONE, -1
-                        n += 1
+                    sc = common3(s0, dec, ht, cadd, c)
+                    n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot, k, t, O_NONE, -1)
                     if blood and has5:
                         for e in range(P):
                             if S[e, C_ALIVE] == 1 and enemy(S, p, e):
                                 sc = s0 + (float(est_incoming(S, ip, e, ip[P_BTD]) * ip[P_BTR])
                                            - pp[Q_SKILL])
-                                if dec == D_TURN:
-                                    sc += ht
-                                if cadd:
-                                    sc += c
-                                ok, better = take3(n, sc, bs)
-                                if ok:
-                                    if better:
-                                        if sc > bs:
-                                            bs = sc
-                                        bk, bt, bo, bot = k, t, O_BLOOD, e
-                                    n += 1
+                                sc = common3(sc, dec, ht, cadd, c)
+                                n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot,
+                                    k, t, O_BLOOD, e)
                     if has4:
                         if refl:
                             sc = s0
@@ -2184,67 +2191,33 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
                                 if q != p and S[q, C_ALIVE] == 1:
                                     v = 0.5 * hit_value(S, Z, pp, q, est_incoming(S, ip, q, amt))
                                     sc += v if enemy(S, p, q) else -v
-                            ok, better = take3(n, sc, bs)
-                            if ok:
-                                if better:
-                                    if sc > bs:
-                                        bs = sc
-                                    bk, bt, bo, bot = k, t, O_REFLECT, -1
-                                n += 1
+                            n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot,
+                                k, t, O_REFLECT, -1)
                         if dev:
                             sc = s0
                             if dadd:
                                 sc += dc
-                            ok, better = take3(n, sc, bs)
-                            if ok:
-                                if better:
-                                    if sc > bs:
-                                        bs = sc
-                                    bk, bt, bo, bot = k, t, O_DEVOUR, -1
-                                n += 1
+                            n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot,
+                                k, t, O_DEVOUR, -1)
                         if ramp:
                             sc = s0 + ramp_v
-                            if dec == D_TURN:
-                                sc += ht
-                            if cadd:
-                                sc += c
-                            ok, better = take3(n, sc, bs)
-                            if ok:
-                                if better:
-                                    if sc > bs:
-                                        bs = sc
-                                    bk, bt, bo, bot = k, t, O_RAMP, -1
-                                n += 1
+                            sc = common3(sc, dec, ht, cadd, c)
+                            n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot,
+                                k, t, O_RAMP, -1)
                         if frz:
                             for e in range(P):
                                 if S[e, C_ALIVE] == 1 and enemy(S, p, e):
                                     r = S[e, C_RANK]
                                     sc = s0 + (2.0 if (r == 7 or r == 10 or S[e, C_BTU] > 0)
                                                else -1.0)
-                                    if dec == D_TURN:
-                                        sc += ht
-                                    if cadd:
-                                        sc += c
-                                    ok, better = take3(n, sc, bs)
-                                    if ok:
-                                        if better:
-                                            if sc > bs:
-                                                bs = sc
-                                            bk, bt, bo, bot = k, t, O_FRZSK, e
-                                        n += 1
+                                    sc = common3(sc, dec, ht, cadd, c)
+                                    n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot,
+                                        k, t, O_FRZSK, e)
                                     sc = s0 + (2.0 if S[e, C_SHB] != 0 and S[e, C_FRSH] == 0
                                                else -1.0)
-                                    if dec == D_TURN:
-                                        sc += ht
-                                    if cadd:
-                                        sc += c
-                                    ok, better = take3(n, sc, bs)
-                                    if ok:
-                                        if better:
-                                            if sc > bs:
-                                                bs = sc
-                                            bk, bt, bo, bot = k, t, O_FRZSH, e
-                                        n += 1
+                                    sc = common3(sc, dec, ht, cadd, c)
+                                    n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot,
+                                        k, t, O_FRZSH, e)
     if n > 0:
         push(acts, 0, bk, bt, bo, bot)
     return n
