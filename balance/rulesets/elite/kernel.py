@@ -395,6 +395,12 @@ def run_bits(lo, hi):
 
 
 @njit(cache=True, inline="always")
+def forbidden(Z, PT, s, k):
+    """Run k (of suit s) holds a forbidden card kind (ban code 2)."""
+    return Z[Z_FM + s] & run_bits(PT[k, T_LO], PT[k, T_HI]) != 0
+
+
+@njit(cache=True, inline="always")
 def enum_plays(S, Z, ip, pp, PT, PID, acts, p, dec, g):
     """Options without forbidden cards (ban code 2); if every option holds
     one, the unbanned options (fallback). ``g``: greedy (see ``emit``)."""
@@ -471,9 +477,7 @@ def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, fb, g):
         row = RUN0 + bits
         for j in range(1, PID[s, row, 0] + 1):
             k = PID[s, row, j]
-            lo = PT[k, T_LO]
-            hi = PT[k, T_HI]
-            if fb and Z[Z_FM + s] & run_bits(lo, hi) != 0:
+            if fb and forbidden(Z, PT, s, k):
                 pass
             elif dec != D_REVIVE or PT[k, T_HAS5] == 1:
                 jk = judge and PT[k, T_HASK] == 1
@@ -516,9 +520,7 @@ def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, fb, g):
         row = RUN0 + bits
         for j in range(1, PID[s, row, 0] + 1):
             k = PID[s, row, j]
-            lo = PT[k, T_LO]
-            hi = PT[k, T_HI]
-            if fb and Z[Z_FM + s] & run_bits(lo, hi) != 0:
+            if fb and forbidden(Z, PT, s, k):
                 pass
             else:
                 n, bs = emit(S, Z, pp, PT, acts, n, bs, g, d, dec, inc, a, m, jev, hp, room,
@@ -639,8 +641,8 @@ def decide(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
     (number of options, index of the chosen one in ``acts``). Every
     enumeration skips forbidden cards unless that leaves no option (ban
     fallback). greedy scores the options as they are listed and keeps only
-    the best (``emit``). One non-inlined call per decision (no reference
-    counting: ``_nrt=False``)."""
+    the best (``emit``). The enumerators are inlined by LLVM into the one
+    place each is called (``forceinline``)."""
     pol = S[p, C_POL]
     g = pol == POL_GREEDY
     if dec == D_RESP:
@@ -2000,9 +2002,7 @@ def enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, fb):
         row = RUN0 + bits
         for j in range(1, PID[s, row, 0] + 1):
             k = PID[s, row, j]
-            lo = PT[k, T_LO]
-            hi = PT[k, T_HI]
-            if not (fb and Z[Z_FM + s] & run_bits(lo, hi) != 0):
+            if not (fb and forbidden(Z, PT, s, k)):
                 has4 = PT[k, T_HAS4] == 1
                 has5 = PT[k, T_HAS5] == 1
                 hurts = dec == D_TURN and pdmg3(S, ip, PT, PID, p, k) > 0
@@ -2134,9 +2134,7 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
         row = RUN0 + bits
         for j in range(1, PID[s, row, 0] + 1):
             k = PID[s, row, j]
-            lo = PT[k, T_LO]
-            hi = PT[k, T_HI]
-            if not (fb and Z[Z_FM + s] & run_bits(lo, hi) != 0):
+            if not (fb and forbidden(Z, PT, s, k)):
                 has4 = PT[k, T_HAS4] == 1
                 has5 = PT[k, T_HAS5] == 1
                 dmg = pdmg3(S, ip, PT, PID, p, k)

@@ -277,8 +277,9 @@ def play_table(values: dict) -> tuple[np.ndarray, np.ndarray]:
 def run_values(pp: np.ndarray, PT: np.ndarray) -> np.ndarray:
     """greedy's value of each run itself, the first term of every option's
     score: + ``five_value`` for a 5, - ``four_value`` for a spent 4, -
-    ``card_value`` per card (the kernels read it at ``pp[len(PIDX) + k]``;
-    the same float operations in the same order as computing it there)."""
+    ``card_value`` per card. The kernels read it at ``pp[len(PIDX) + k]``;
+    it is the same float operations, in the same order, that they once did
+    per option, so scores are unchanged."""
     def term(name, col):
         return pp[PIDX[name]] * PT[:, col].astype(np.float64)
     return term("five_value", T_HAS5) - term("four_value", T_HAS4) - term("card_value", T_LEN)
