@@ -83,9 +83,9 @@ def main():
     print(f"balance {balance.__version__}, numba {numba.__version__}, {os.cpu_count()} cpus, "
           f"{nthreads} numba threads")
     print(f"{'configuration':<28} {'threads':>7} {'games/s':>12} {'ns/turn':>9} {'turns/game':>10}"
-          f" {'ns/play':>9}")
-    print("(ns/play: per turn or exchange response; the same as ns/turn where a ruleset has "
-          "no exchanges)")
+          f" {'ns/play':>9} {'plays/turn':>10}")
+    print("(a play: a turn's play or an exchange response; ns/play = ns/turn where a ruleset "
+          "has no exchanges)")
     for name in args.ruleset or registry.names():
         spec = registry.get(name)
         for cfg in spec.extra.get("bench", []):
@@ -94,7 +94,7 @@ def main():
             rn = kernel_speed(name, cfg, g, nthreads)
             for t, r in ((1, r1), (nthreads, rn)):
                 print(f"{cfg['label']:<28} {t:>7} {r[0]:>12,.0f} {r[1]:>9.1f} {r[3]:>10.1f}"
-                      f" {r[4]:>9.1f}")
+                      f" {r[4]:>9.1f} {r[1] / r[4]:>10.2f}")
             print(f"{'':<28} scaling 1 -> {nthreads} threads: {rn[0] / r1[0]:.2f}x")
     if args.quick or args.ruleset:
         return

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import registry, stats
+from . import jit, registry, stats
 from .errors import BalanceError
 from .records import BAN_CODES, Batch, mask_bit
 
@@ -180,6 +180,7 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
             path = ckdir / f"games-{a}-{b}.npz" if ckdir is not None else None
             part = _load_chunk(path, a, b) if path is not None and path.exists() else None
             if part is None:
+                jit.notice(s.spec, "run")
                 kw = {} if ban is None else {"ban": ban}
                 part = s.spec.simulate_range(s.values, s.seed, a, b, s.n_players,
                                              s.policy_ids, check, **kw)

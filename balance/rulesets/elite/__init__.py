@@ -67,6 +67,12 @@ def trace_game(values, seed, game, n_players, policy_ids, ban=None):
         size *= 4
 
 
+def _kernels():
+    """The compiled entry points (``core.jit``): batches, and traced games."""
+    from . import kernel
+    return {"run": kernel.play_blocks, "replay": kernel.entry}
+
+
 def _summary(result):
     """Headline figures: v2 scores, points per kill, team results, Judgment
     self-kills; v1 revives and frames; exchange lengths for both."""
@@ -200,6 +206,13 @@ BENCH = [   # "games": per measurement in scripts/bench.py (elite games are long
      "games": 40_000},
     {"label": "elite v3 4p greedy", "players": 4, "policies": ["greedy"], "params": {"version": 3},
      "games": 20_000},
+    # random scores no option: the cost of a play without greedy's scoring (README, Speed)
+    {"label": "elite v1 4p random", "players": 4, "policies": ["random"], "params": {"version": 1},
+     "games": 40_000},
+    {"label": "elite v2 4p random", "players": 4, "policies": ["random"], "params": {"version": 2},
+     "games": 10_000},
+    {"label": "elite v3 4p random", "players": 4, "policies": ["random"], "params": {"version": 3},
+     "games": 20_000},
 ]
 
 SPEC = RulesetSpec(
@@ -221,7 +234,8 @@ SPEC = RulesetSpec(
     roles=rules.roles,
     ban_modes=("remove", "forbid"),
     docs="balance/rulesets/elite/README.md",
-    extra={"summary": _summary, "bench": BENCH,
+    extra={"summary": _summary, "bench": BENCH, "kernels": _kernels,
+           "compile_time": "about 2 minutes",
            "headline": ("reflect_multiplier", "rampage_multiplier", "kingkong_multiplier",
                         "dragon_multiplier")},
 )

@@ -41,6 +41,12 @@ def trace_game(values, seed, game, n_players, policy_ids, ban=None):
     return Batch(game, games, seats, masks, counts.sum(axis=0)), tr[:n]
 
 
+def _kernels():
+    """The compiled entry points (``core.jit``): batches, and traced games."""
+    from . import kernel
+    return {"run": kernel.play_blocks, "replay": kernel._trace_one}
+
+
 def _summary(result):
     g = result.games
     return {"combos_per_game": float(g["combos"].mean()),
@@ -64,7 +70,7 @@ SPEC = RulesetSpec(
     format_trace=format_trace,
     docs="balance/rulesets/talisman/README.md",
     ban_modes=("remove", "forbid"),
-    extra={"summary": _summary,
+    extra={"summary": _summary, "kernels": _kernels, "compile_time": "about 20 s",
            "headline": ("hp", "thunder_damage", "generating_per_card"),
            "bench": [
                {"label": "talisman 2p greedy", "players": 2, "policies": ["greedy"]},

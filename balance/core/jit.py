@@ -1,0 +1,52 @@
+"""Tell the user when a kernel is about to be compiled.
+
+A ruleset's kernels are compiled by numba on their first use on a machine
+(elite: about two minutes) and loaded from numba's on-disk cache afterwards.
+Without a word, that first run looks hung. A ruleset lists its kernels in
+``spec.extra["kernels"]``, a function returning {use: dispatcher} ("run"
+for batches, "replay" for traced games; a function, so that the registry
+does not import the kernel modules), and the rough compile time in
+``spec.extra["compile_time"]``; :func:`notice` prints one line to standard
+error when a kernel has neither been compiled in this process nor cached on
+disk for this machine.
+
+Whether the cache holds a kernel is read from numba's cache index through
+its internal API (``numba.core.caching``, stable since numba 0.49); should
+that API change, :func:`on_disk` answers None and no notice is printed.
+"""
+from __future__ import annotations
+
+import sys
+
+_told: set[tuple[str, str]] = set()
+
+
+def on_disk(dispatcher) -> bool | None:
+    """Does numba's cache hold ``dispatcher`` compiled from its current
+    source for this machine? None when that cannot be told."""
+    try:
+        cache = dispatcher._cache
+        index = cache._cache_file._load_index()     # {} when missing or stale
+        here = cache._index_key((), dispatcher.targetctx.codegen())[1:]
+        return any(key[1:] == here for key in index)
+    except Exception:
+        return None
+
+
+def needs_compile(dispatcher) -> bool:
+    """True only when ``dispatcher`` is certainly compiled on its next call."""
+    return not dispatcher.overloads and on_disk(dispatcher) is False
+
+
+def notice(spec, use: str, stream=None) -> bool:
+    """Print, once per process and kernel, that ``spec``'s kernel for
+    ``use`` is being compiled; returns whether it printed."""
+    kernels = spec.extra.get("kernels")
+    d = kernels().get(use) if kernels is not None else None
+    if d is None or (spec.name, use) in _told or not needs_compile(d):
+        return False
+    _told.add((spec.name, use))
+    took = spec.extra.get("compile_time", "a while")
+    print(f"balance: compiling the {spec.name} kernel for this machine ({took}, first use only; "
+          f"later runs load it from numba's cache)", file=stream or sys.stderr, flush=True)
+    return True

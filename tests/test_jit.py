@@ -1,0 +1,66 @@
+"""The first-compile notice (core.jit): told from numba's cache index."""
+import importlib.util
+import io
+import sys
+
+import numba
+import pytest
+
+from balance.core import jit, registry
+
+SRC = '''
+from numba import njit
+
+@njit(cache=True)
+def twice(x):
+    return 2 * x
+'''
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_on_disk_follows_numba_cache(tmp_path, monkeypatch):
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "jitmod.py"
+    path.write_text(SRC)
+    first = load(path, "jitmod_a")
+    assert jit.on_disk(first.twice) is False
+    assert jit.needs_compile(first.twice)
+    assert first.twice(21) == 42              # compiled now, and saved to the cache
+    assert not jit.needs_compile(first.twice)
+    again = load(path, "jitmod_b")            # a new process would see this dispatcher
+    assert not again.twice.overloads
+    assert jit.on_disk(again.twice) is True
+    assert not jit.needs_compile(again.twice)
+    path.write_text(SRC.replace("2 * x", "3 * x"))   # changed source: the cache is stale
+    changed = load(path, "jitmod_c")
+    assert jit.on_disk(changed.twice) is False
+
+
+def test_on_disk_unknown_is_not_a_compile():
+    assert jit.on_disk(object()) is None
+    assert not jit.needs_compile(type("D", (), {"overloads": {}})())
+
+
+@pytest.mark.parametrize("name", ["talisman", "elite"])
+def test_notice_once_per_kernel(name, monkeypatch):
+    spec = registry.get(name)
+    assert set(spec.extra["kernels"]()) == {"run", "replay"}
+    monkeypatch.setattr(jit, "_told", set())
+    monkeypatch.setattr(jit, "needs_compile", lambda d: True)
+    out = io.StringIO()
+    assert jit.notice(spec, "run", out)
+    assert not jit.notice(spec, "run", out)   # once per process
+    assert jit.notice(spec, "replay", out)
+    text = out.getvalue()
+    assert text.count(f"compiling the {name} kernel") == 2
+    assert spec.extra["compile_time"] in text
+    monkeypatch.setattr(jit, "needs_compile", lambda d: False)
+    monkeypatch.setattr(jit, "_told", set())
+    assert not jit.notice(spec, "run", out)
+    assert not jit.notice(spec, "nothing", out)
