@@ -193,11 +193,12 @@ def setbit(masks, p, which, kind):
 # --- saturating arithmetic (damage never overflows or wraps) --------------------
 @njit(cache=True, inline="always")
 def sat_mul(a, b):
-    """a x b for a, b >= 0, saturating at SAT = 2**62."""
+    """a x b for a, b >= 0, saturating at SAT = 2**62 (0 when a or b <= 0)."""
+    if a < LIM31 and b < LIM31:
+        # < 2**62 = SAT: no integer division, and no branch on the signs, on the hot path
+        return max(a, np.int64(0)) * max(b, np.int64(0))
     if a <= 0 or b <= 0:
         return np.int64(0)
-    if a < LIM31 and b < LIM31:
-        return a * b             # < 2**62 = SAT: no integer division on the hot path
     if a > SAT // b:
         return SAT
     r = a * b
