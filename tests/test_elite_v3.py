@@ -154,6 +154,7 @@ def test_rampage_marks_exactly_the_damage_cards_in_hand():
     t.arrange({0: ["D2", "C3", "H6", "D6"], 1: ["S4", "C4"]}, deck=FILLER)
     t.S[0, K.C_RM + 3 * 9 + 1] = 1
     t.S[0, K.C_RM + 2 * 9 + 2] = 1
+    assert t.col(0, K.C_RMANY) == 1                            # set by the shield above
     t.script((0, "D2", 1), (1, "S4"), (0, "D6", 1), (1, "C4"))
     t.turn(0)
     t.turn(0)
@@ -167,6 +168,7 @@ def test_rampage_dragon_products_saturate():
     t = table(ids=("S10", "H9"), rampage_multiplier=10**12, dragon_multiplier=10**12)
     t.arrange({0: ["DK"], 1: ["S4"]}, deck=FILLER)
     t.S[0, K.C_RM + 3 * 9 + 8] = 1
+    t.S[0, K.C_RMANY] = 1                                      # its cards carry marks
     t.S[0, K.C_SHB] |= 4
     t.S[0, K.C_DRG] = 2
     t.script((0, "DK", 1), (1, "S4"))

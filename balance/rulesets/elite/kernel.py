@@ -100,6 +100,7 @@ GMAX = 8
  C_LEO, C_DRG, C_BIRD, C_KIT, C_ZMB, C_PEND, C_KLR, C_PREHP, C_PREMAX, C_DQH, C_DQN,
  C_NREF, C_NRAMP, C_NDEV, C_NFRZ, C_NBLOOD, C_NIGN, C_NEXT, C_NMINE, C_NSTEAL, C_STORMU,
  C_POUCHU, C_DUELW, C_DUELL, C_BUYS, C_DEATHS, C_BTOFF) = range(C_G + GMAX, C_G + GMAX + 39)
+C_RMANY = C_G + GMAX + 39        # 1 once p's cards were marked (so C_RM may be > 0), until out
 C_RM = C_G + GMAX + 40           # 36 counts: rampage-marked cards per kind
 NCAP = 36 * 6
 C_DQ = C_RM + 36                 # duel pile: ring buffer of NCAP card kinds
@@ -1599,9 +1600,10 @@ def pdmg3(S, ip, PT, PID, p, k):
     s = PT[k, T_SUIT]
     base = PT[k, T_DMG]
     marked = np.int64(0)
-    for r in range(PT[k, T_LO], PT[k, T_HI] + 1):
-        if S[p, C_RM + s * 9 + r] > 0:
-            marked += PT[PID[s, r, r], T_DMG]
+    if S[p, C_RMANY] != 0:       # (almost always 0: only a 9's shield marks cards)
+        for r in range(PT[k, T_LO], PT[k, T_HI] + 1):
+            if S[p, C_RM + s * 9 + r] > 0:
+                marked += PT[PID[s, r, r], T_DMG]
     if marked > 0:
         base = sat_add(base - marked, sat_mul(marked, ip[P_RAMPM]))
     return sat_mul(base, mult3(S, ip, p))
@@ -1618,9 +1620,10 @@ def play_cards3(S, pile, Z, masks, counts, ip, PT, PID, p, k):
     """Remove run k from p's hand (marked copies first); return its damage."""
     dmg = pdmg3(S, ip, PT, PID, p, k)
     s = PT[k, T_SUIT]
-    for r in range(PT[k, T_LO], PT[k, T_HI] + 1):
-        if S[p, C_RM + s * 9 + r] > 0:
-            S[p, C_RM + s * 9 + r] -= 1
+    if S[p, C_RMANY] != 0:
+        for r in range(PT[k, T_LO], PT[k, T_HI] + 1):
+            if S[p, C_RM + s * 9 + r] > 0:
+                S[p, C_RM + s * 9 + r] -= 1
     remove_play(S, pile, Z, masks, counts, p, PT, k)
     return dmg
 
@@ -1650,6 +1653,7 @@ def mark_rampage(S, Z, tr, PT, PID, p):
         if PT[PID[kind // 9, kind % 9, kind % 9], T_DMG] > 0:
             S[p, C_RM + kind] = S[p, C_H + kind]
             n += S[p, C_H + kind]
+    S[p, C_RMANY] = 1
     S[p, C_NRAMP] += 1
     if Z[Z_ON]:
         ev(tr, Z, E_RAMP, p, n, 0, 0, 0, 0)
@@ -1665,6 +1669,7 @@ def eliminate3(S, pile, Z, tr, t):
     discard_hand(S, pile, Z, t)
     for kind in range(36):
         S[t, C_RM + kind] = 0
+    S[t, C_RMANY] = 0
     if Z[Z_JOINT] == t + 1:
         Z[Z_JOINT] = 0
     if Z[Z_ON]:
