@@ -5,7 +5,10 @@
 
 Prints, for mixed 4-player games (seats greedy, random, greedy, random):
 - the win rate of each policy's seats in v1, v2 and v3;
-- v3 with some of greedy's parameters changed;
+- v3 with some of greedy's parameters changed (``hand_damage_value`` > 0
+  makes greedy keep its damage cards, and then it beats random);
+- the win rate of each character in all-greedy v3 games, with and without
+  ``hand_damage_value``;
 - from traced v3 games: in duels between a greedy and a random seat, who
   was the killer, who won, and the damage of each side's duel plays.
 """
@@ -70,9 +73,18 @@ def main():
         w = win_rates(a.games, a.seed, {"version": v})
         print(f"  v{v}: greedy {w['greedy']:.3f}  random {w['random']:.3f}")
     for extra in ({"card_value": 1.0}, {"card_value": 100.0}, {"four_value": 10.0},
-                  {"kill_bonus": 0.0}, {"overkill_value": 0.0}):
+                  {"kill_bonus": 0.0}, {"overkill_value": 0.0}, {"hand_damage_value": 1.0},
+                  {"hand_damage_value": 4.0}, {"hand_damage_value": 16.0}):
         w = win_rates(a.games, a.seed, {"version": 3, **extra})
         print(f"  v3 {extra}: greedy {w['greedy']:.3f}  random {w['random']:.3f}")
+    print(f"all-greedy 4-player v3 games, {a.games:,} games, seed {a.seed}: win rate by character")
+    for hv in (0.0, 4.0):
+        r = balance.simulate("elite", games=a.games, seed=a.seed, players=4, policies=["greedy"],
+                             params={"version": 3, "hand_damage_value": hv}, progress=False)
+        w = r.by_role()
+        print(f"  hand_damage_value {hv:g}: " + ", ".join(
+            f"{role.split()[0]} {x:.3f} [{lo:.3f}, {hi:.3f}]"
+            for role, x, lo, hi in zip(w.index, w["win_rate"], w["ci_low"], w["ci_high"])))
     n, dmg = duels(a.traced, a.seed)
     tot = sum(n.values())
     won = n[("killer", "greedy")] + n[("victim", "greedy")]

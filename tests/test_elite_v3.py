@@ -7,6 +7,7 @@ policy play the scripted rows exactly (a row that is not a legal option
 counts as a script error).
 """
 import numpy as np
+import pytest
 
 from balance.rulesets.elite import kernel as K
 from balance.rulesets.elite.scenario import Table
@@ -384,6 +385,18 @@ def test_gift_pack_on_drawing_exactly_the_last_card():
     assert t.col(1, K.C_DIAM) == 20 and len(ev(t, K.E_GIFT)) == 1
     t.draw(1, 4)                       # 0 left: a reshuffle first, no gift
     assert t.col(1, K.C_DIAM) == 20
+    assert t.check() == 0
+
+
+@pytest.mark.parametrize("value,played", [(0.0, 13), (4.0, 2)])
+def test_greedy_hand_damage_value_keeps_damage_cards(value, played):
+    """greedy's hand_damage_value: a play costs this x its cards' damage.
+    At 0 (the contract's greedy) the 8 kills the 9 with ♦K (13 >= 9 HP); at
+    4 the ♦K would cost 52, more than the kill is worth, and it plays ♦2."""
+    t = table(ids=("S8", "H9"), policies="greedy", hand_damage_value=value)
+    t.arrange({0: ["DK", "D2"], 1: ["C2"]}, deck=FILLER)
+    t.turn(0)
+    assert play_dmg(t)[0] == played
     assert t.check() == 0
 
 

@@ -85,6 +85,10 @@ Q_SKILL = PIDX["skill_cost"]
 Q_JEV = PIDX["judgment_min_ev"]
 Q_OVER = PIDX["overkill_value"]
 Q_RUN = len(PIDX)          # pp[Q_RUN + k]: greedy's value of run k itself (rules.run_values)
+# numba's cache is keyed on this file alone: the constants above are frozen
+# into the cached kernel, so a change of rules.IDX or PIDX (a parameter added)
+# must come with a change of this file, or an old cache reads shifted slots.
+# PIDX now ends with hand_damage_value (session 4).
 
 # --- seat state columns ----------------------------------------------------
 (C_HP, C_MAXHP, C_ALIVE, C_RANK, C_SUIT, C_KEY, C_HN, C_GEN, C_TEAM, C_POL,

@@ -177,6 +177,11 @@ class PolicyParams:
     judgment_min_ev: float = param(0.0, doc="greedy, v2 9/10: trigger Judgment when its expected value "
                                             "(enemy HP and kills minus own side's, over the 4 suits) exceeds this",
                                    bounds=(-1e6, 1e6), sweep=(-5.0, 0.0, 2.0, 5.0))
+    hand_damage_value: float = param(0.0, doc="greedy: value of each point of damage kept in hand (the "
+                                              "cards' own values, no multipliers): a play costs this x its "
+                                              "damage. 0 = the contract's myopic greedy; in v3 the duel plays "
+                                              "the hand that is left (README: greedy loses to random in v3)",
+                                     bounds=(0.0, 1e6), sweep=(0.0, 1.0, 4.0, 16.0))
 
 
 IDX = kernel_index(Params)
@@ -277,12 +282,15 @@ def play_table(values: dict) -> tuple[np.ndarray, np.ndarray]:
 def run_values(pp: np.ndarray, PT: np.ndarray) -> np.ndarray:
     """greedy's value of each run itself, the first term of every option's
     score: + ``five_value`` for a 5, - ``four_value`` for a spent 4, -
-    ``card_value`` per card. The kernels read it at ``pp[len(PIDX) + k]``;
-    it is the same float operations, in the same order, that they once did
-    per option, so scores are unchanged."""
+    ``card_value`` per card, - ``hand_damage_value`` per point of the
+    cards' damage. The kernels read it at ``pp[len(PIDX) + k]``; it is the
+    same float operations, in the same order, that they once did per
+    option, so scores are unchanged (and ``hand_damage_value`` = 0 changes
+    no score: x - 0.0 = x)."""
     def term(name, col):
         return pp[PIDX[name]] * PT[:, col].astype(np.float64)
-    return term("five_value", T_HAS5) - term("four_value", T_HAS4) - term("card_value", T_LEN)
+    return (term("five_value", T_HAS5) - term("four_value", T_HAS4) - term("card_value", T_LEN)
+            - term("hand_damage_value", T_DMG))
 
 
 def play_name(PT: np.ndarray, k: int) -> str:
