@@ -64,3 +64,17 @@ def test_notice_once_per_kernel(name, monkeypatch):
     monkeypatch.setattr(jit, "_told", set())
     assert not jit.notice(spec, "run", out)
     assert not jit.notice(spec, "nothing", out)
+
+
+@pytest.mark.parametrize("name", ["talisman", "elite"])
+def test_kernels_cached_by_ruleset_fingerprint(name):
+    """numba caches a kernel under a folder named by the fingerprint of all
+    of its ruleset's files, so a change of rules.py alone (parameter slots
+    frozen into the kernel) never loads a stale kernel; numba's own setting
+    is restored after the kernel module."""
+    import importlib
+    K = importlib.import_module(f"balance.rulesets.{name}.kernel")
+    folder = jit.cache_dir(f"balance.rulesets.{name}")
+    assert folder.name == f"balance-{name}-{registry.fingerprint(name)}"
+    assert K.play_blocks._cache._cache_path.startswith(str(folder))
+    assert numba.config.CACHE_DIR != str(folder)

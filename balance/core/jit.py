@@ -1,4 +1,4 @@
-"""Tell the user when a kernel is about to be compiled.
+"""Where kernels are cached, and telling the user when one is compiled.
 
 A ruleset's kernels are compiled by numba on their first use on a machine
 (elite: about two minutes) and loaded from numba's on-disk cache afterwards.
@@ -16,9 +16,49 @@ that API change, :func:`on_disk` answers None and no notice is printed.
 """
 from __future__ import annotations
 
+import os
+import shutil
 import sys
+from pathlib import Path
 
 _told: set[tuple[str, str]] = set()
+_saved: list = []
+
+
+def cache_dir(package: str) -> Path:
+    """numba's cache folder for the kernels of ruleset ``package``: under
+    NUMBA_CACHE_DIR (else the package's ``__pycache__``), named by the
+    ruleset's fingerprint (``registry.fingerprint``: all its Python files).
+
+    numba keys its cache on the kernel's own file: constants a kernel takes
+    from ``rules.py`` (parameter slots, tables) are frozen into the cached
+    code, so after a change of ``rules.py`` alone numba would load a kernel
+    that reads the wrong slots. A folder per fingerprint cannot be stale."""
+    from . import registry
+    name = package.rsplit(".", 1)[-1]
+    base = os.environ.get("NUMBA_CACHE_DIR") or str(
+        Path(sys.modules[package].__file__).parent / "__pycache__")
+    return Path(base) / f"balance-{name}-{registry.fingerprint(name)}"
+
+
+def kernel_cache_begin(package: str) -> None:
+    """First statement of a kernel module, before its ``njit(cache=True)``
+    functions: numba caches them in :func:`cache_dir` (it reads the folder
+    when a function is decorated). Folders of older fingerprints of the
+    same ruleset are removed. :func:`kernel_cache_end` restores numba's
+    setting at the end of the module."""
+    from numba.core import config
+    d = cache_dir(package)
+    for old in d.parent.glob(d.name.rsplit("-", 1)[0] + "-*"):
+        if old != d and old.is_dir():
+            shutil.rmtree(old, ignore_errors=True)
+    _saved.append(config.CACHE_DIR)
+    config.CACHE_DIR = str(d)
+
+
+def kernel_cache_end() -> None:
+    from numba.core import config
+    config.CACHE_DIR = _saved.pop()
 
 
 def on_disk(dispatcher) -> bool | None:

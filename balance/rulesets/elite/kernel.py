@@ -46,10 +46,13 @@ import numpy as np
 from numba import njit
 from numba import types as nt
 
+from ...core import jit
 from ...core.records import BLOCK
 from ...core.rng import below, game_state, shuffle
 from .rules import (IDX, PIDX, POLICY_SCRIPT, RUN0, T_DMG, T_HAS4, T_HAS5, T_HASA, T_HASK,
                     T_HEAL, T_HI, T_LEN, T_LO, T_SUIT)
+
+jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 SAT = np.int64(1) << np.int64(62)
 LIM31 = np.int64(1) << np.int64(31)     # a, b < LIM31: a x b < SAT
@@ -85,10 +88,8 @@ Q_SKILL = PIDX["skill_cost"]
 Q_JEV = PIDX["judgment_min_ev"]
 Q_OVER = PIDX["overkill_value"]
 Q_RUN = len(PIDX)          # pp[Q_RUN + k]: greedy's value of run k itself (rules.run_values)
-# numba's cache is keyed on this file alone: the constants above are frozen
-# into the cached kernel, so a change of rules.IDX or PIDX (a parameter added)
-# must come with a change of this file, or an old cache reads shifted slots.
-# PIDX now ends with hand_damage_value (session 4).
+# (these slots are frozen into the compiled kernel: its cache folder is named
+# by the fingerprint of every file of the ruleset, core.jit.cache_dir)
 
 # --- seat state columns ----------------------------------------------------
 (C_HP, C_MAXHP, C_ALIVE, C_RANK, C_SUIT, C_KEY, C_HN, C_GEN, C_TEAM, C_POL,
@@ -2740,3 +2741,6 @@ def resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID):
                 champ = q
                 continue
         champ = duel(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, champ, q)
+
+
+jit.kernel_cache_end()

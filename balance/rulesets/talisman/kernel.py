@@ -25,9 +25,12 @@ import numpy as np
 from numba import njit
 from numba import types as nt
 
+from ...core import jit
 from ...core.records import BLOCK
 from ...core.rng import below, game_state, shuffle
 from .rules import GEN_TABLE, IDX, OVER_TABLE, PIDX
+
+jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 # --- parameter slots -----------------------------------------------------
 P_HP = IDX["hp"]
@@ -958,3 +961,6 @@ def _trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr,
     play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts, spbest,
               games, seats, masks, 0, counts, 0, tr, True, False)
     return Z[Z_TR]
+
+
+jit.kernel_cache_end()
