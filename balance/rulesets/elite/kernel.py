@@ -408,13 +408,16 @@ def forbidden(Z, PT, s, k):
 
 
 @njit(cache=True, inline="always")
-def enum_plays(S, Z, ip, pp, PT, PID, acts, p, dec, g):
-    """Options without forbidden cards (ban code 2); if every option holds
-    one, the unbanned options (fallback). ``g``: greedy (see ``emit``)."""
+def ban_fallback(Z, f, args):
+    """The ban fallback of every decision: ``f(*args, fb)`` lists the
+    options without forbidden cards (ban code 2, ``fb``); if every option
+    holds one, it lists them all. ``f`` (an option enumerator) is a
+    compile-time argument, and this loop is its one call site, so LLVM
+    inlines it once (``forceinline``). Returns the number of options."""
     fb = Z[Z_FORB] == 1
     n = 0
-    for _ in range(2):           # one call site (see enum_resp)
-        n = enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, fb, g)
+    for _ in range(2):
+        n = f(*(args + (fb,)))
         if n > 0 or not fb:
             break
         fb = False
@@ -422,16 +425,15 @@ def enum_plays(S, Z, ip, pp, PT, PID, acts, p, dec, g):
 
 
 @njit(cache=True, inline="always")
+def enum_plays(S, Z, ip, pp, PT, PID, acts, p, dec, g):
+    """Options of a turn or revive (``g``: greedy, see ``emit``)."""
+    return ban_fallback(Z, enum_plays_f, (S, Z, ip, pp, PT, PID, acts, p, dec, g))
+
+
+@njit(cache=True, inline="always")
 def enum_resp(S, Z, ip, pp, PT, PID, acts, d, a, inc, g):
-    """Response options without forbidden cards, else all (fallback)."""
-    fb = Z[Z_FORB] == 1
-    n = 0
-    for _ in range(2):           # one call site: LLVM inlines enum_resp_f once
-        n = enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, fb, g)
-        if n > 0 or not fb:
-            break
-        fb = False
-    return n
+    """Response options of d against ``inc`` from a."""
+    return ban_fallback(Z, enum_resp_f, (S, Z, ip, pp, PT, PID, acts, d, a, inc, g))
 
 
 @njit(cache=True, inline="always")
@@ -465,7 +467,7 @@ def emit(S, Z, pp, PT, acts, n, bs, g, p, dec, inc, a, m, jev, hp, room, imm, k,
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, fb, g):
+def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, g, fb):
     """Options of a turn (D_TURN) or of a rogue's revive (D_REVIVE, runs
     with a 5): each distinct run x each legal target when it deals damage
     (x Judgment or not when the run holds a K and p can judge)."""
@@ -507,7 +509,7 @@ def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, fb, g):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, fb, g):
+def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, g, fb):
     """Options of defender d against ``inc`` sent by a: each distinct run,
     plus for that run each skill it allows (Judgment, a frame onto each
     enemy, the 8's shield, control onto each other enemy)."""
@@ -2050,15 +2052,8 @@ def enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, fb):
 
 @njit(cache=True, _nrt=False)
 def enum_v3(S, Z, ip, PT, PID, acts, p, dec, a, inc):
-    """Options without forbidden cards, else all (ban fallback)."""
-    fb = Z[Z_FORB] == 1
-    n = 0
-    for _ in range(2):           # one call site (see enum_resp)
-        n = enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, fb)
-        if n > 0 or not fb:
-            break
-        fb = False
-    return n
+    """v3 options (random and script policies), with the ban fallback."""
+    return ban_fallback(Z, enum3, (S, Z, ip, PT, PID, acts, p, dec, a, inc))
 
 
 @njit(cache=True, inline="always")
@@ -2252,14 +2247,7 @@ def greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a):
     of options."""
     hp = S[p, C_HP]
     room = S[p, C_MAXHP] - hp
-    fb = Z[Z_FORB] == 1
-    n = 0
-    for _ in range(2):           # one call site (see enum_resp)
-        n = greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb)
-        if n > 0 or not fb:
-            break
-        fb = False
-    return n
+    return ban_fallback(Z, greedy3_f, (S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room))
 
 
 @njit(cache=True, _nrt=False)
