@@ -8,7 +8,7 @@
 Figures printed:
 - games/s and ns per player-turn (one turn of one seat; the best of five
   timed repeats, since the machines are shared) for each benchmark
-  configuration a ruleset declares in ``spec.extra["bench"]``, on 1 thread and
+  configuration a ruleset declares in ``spec.bench``, on 1 thread and
   on all threads, and the scaling between them;
 - talisman: 1,000,000 greedy 2-player games, wall time after compilation;
 - cold compile (empty numba cache) and cached start of a whole
@@ -88,7 +88,7 @@ def main():
           "has no exchanges)")
     for name in args.ruleset or registry.names():
         spec = registry.get(name)
-        for cfg in spec.extra.get("bench", []):
+        for cfg in spec.bench:
             g = min(args.games, cfg.get("games", args.games))
             r1 = kernel_speed(name, cfg, g, 1)
             rn = kernel_speed(name, cfg, g, nthreads)

@@ -145,5 +145,5 @@ def test_simulate_tables_and_summary():
     r1 = balance.simulate("elite", games=500, seed=2, players=2, policies=["random"],
                           params={"version": 1}, progress=False)
     assert "revives_per_game" in r1.summary
-    bench = balance.ruleset("elite").extra["bench"]
+    bench = balance.ruleset("elite").bench
     assert {b["params"]["version"] for b in bench} == {1, 2, 3}

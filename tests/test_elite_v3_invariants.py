@@ -97,11 +97,11 @@ def test_v3_summary_and_default_version():
     assert {"per_game", "won_by_character"} <= set(sm["duels"])
     assert {"mean", "median"} <= set(sm["diamonds_at_end"])
     assert {"leopard", "dragon", "birds", "medical_kit"} <= set(sm["shop_per_game"])
-    bench = balance.ruleset("elite").extra["bench"]
+    bench = balance.ruleset("elite").bench
     assert {"label": "elite v3 4p greedy", "players": 4, "policies": ["greedy"],
             "params": {"version": 3}} in [{k: v for k, v in b.items() if k != "games"}
                                           for b in bench]
-    assert balance.ruleset("elite").extra["headline"][0] == "reflect_multiplier"
+    assert balance.ruleset("elite").headline[0] == "reflect_multiplier"
 
 
 # --- card bans (all versions) -----------------------------------------------------------

@@ -50,7 +50,7 @@ def test_on_disk_unknown_is_not_a_compile():
 @pytest.mark.parametrize("name", ["talisman", "elite"])
 def test_notice_once_per_kernel(name, monkeypatch):
     spec = registry.get(name)
-    assert set(spec.extra["kernels"]()) == {"run", "replay"}
+    assert set(spec.kernels()) == {"run", "replay"}
     monkeypatch.setattr(jit, "_told", set())
     monkeypatch.setattr(jit, "needs_compile", lambda d: True)
     out = io.StringIO()
@@ -59,7 +59,7 @@ def test_notice_once_per_kernel(name, monkeypatch):
     assert jit.notice(spec, "replay", out)
     text = out.getvalue()
     assert text.count(f"compiling the {name} kernel") == 2
-    assert spec.extra["compile_time"] in text
+    assert spec.compile_time in text
     monkeypatch.setattr(jit, "needs_compile", lambda d: False)
     monkeypatch.setattr(jit, "_told", set())
     assert not jit.notice(spec, "run", out)

@@ -4,3 +4,10 @@ error and exits with code 2."""
 
 class BalanceError(ValueError):
     """Bad input from the user (ruleset, policy, parameter, file, count)."""
+
+
+def did_you_mean(value, known) -> str:
+    """``"; did you mean 'x'?"`` for the closest of ``known``, else ``""``."""
+    import difflib
+    close = difflib.get_close_matches(str(value), [str(k) for k in known], n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""

@@ -2,13 +2,13 @@
 
 A ruleset's kernels are compiled by numba on their first use on a machine
 (elite: about two minutes) and loaded from numba's on-disk cache afterwards.
-Without a word, that first run looks hung. A ruleset lists its kernels in
-``spec.extra["kernels"]``, a function returning {use: dispatcher} ("run"
-for batches, "replay" for traced games; a function, so that the registry
-does not import the kernel modules), and the rough compile time in
-``spec.extra["compile_time"]``; :func:`notice` prints one line to standard
-error when a kernel has neither been compiled in this process nor cached on
-disk for this machine.
+Without a word, that first run looks hung. A ruleset's kernel module lists
+its kernels in ``KERNELS``, {use: dispatcher} ("run" for batches, "replay"
+for traced games; read through ``spec.kernels()``, so that the registry
+never imports a kernel module), and the spec gives the rough compile time
+(``spec.compile_time``); :func:`notice` prints one line to standard error
+when a kernel has neither been compiled in this process nor cached on disk
+for this machine.
 
 Whether the cache holds a kernel is read from numba's cache index through
 its internal API (``numba.core.caching``, stable since numba 0.49); should
@@ -81,12 +81,13 @@ def needs_compile(dispatcher) -> bool:
 def notice(spec, use: str, stream=None) -> bool:
     """Print, once per process and kernel, that ``spec``'s kernel for
     ``use`` is being compiled; returns whether it printed."""
-    kernels = spec.extra.get("kernels")
-    d = kernels().get(use) if kernels is not None else None
-    if d is None or (spec.name, use) in _told or not needs_compile(d):
+    if (spec.name, use) in _told:
+        return False
+    d = spec.kernels().get(use)
+    if d is None or not needs_compile(d):
         return False
     _told.add((spec.name, use))
-    took = spec.extra.get("compile_time", "a while")
-    print(f"balance: compiling the {spec.name} kernel for this machine ({took}, first use only; "
+    print(f"balance: compiling the {spec.name} kernel for this machine ({spec.compile_time}, "
+          f"first use only; "
           f"later runs load it from numba's cache)", file=stream or sys.stderr, flush=True)
     return True

@@ -22,13 +22,12 @@ module-level integer constants such as ``P_HP = IDX["hp"]``.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .errors import BalanceError
+from .errors import BalanceError, did_you_mean
 
 
 @dataclass(frozen=True)
@@ -140,9 +139,7 @@ def coerce(info: ParamInfo, value) -> Any:
 
 
 def unknown_key_error(key: str, known) -> BalanceError:
-    close = difflib.get_close_matches(key, list(known), n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return BalanceError(f"unknown parameter {key!r}{hint} "
+    return BalanceError(f"unknown parameter {key!r}{did_you_mean(key, known)} "
                         f"(see `balance params` for the list)")
 
 
@@ -186,6 +183,11 @@ class ParamSpace:
 
     def policy(self, values: dict):
         return self.policy_cls(**{f.name: values[f.name] for f in dataclasses.fields(self.policy_cls)})
+
+    def vectors(self, values: dict) -> tuple[np.ndarray, np.ndarray]:
+        """(int64 rule parameters, float64 policy parameters) for a kernel,
+        in declaration order (:func:`kernel_index` gives the slots)."""
+        return to_kernel(self.rules(values))[0], to_kernel(self.policy(values))[1]
 
 
 def to_kernel(obj) -> tuple[np.ndarray, np.ndarray]:

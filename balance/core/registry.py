@@ -1,60 +1,23 @@
 """Ruleset registry: name -> :class:`RulesetSpec`.
 
 Commands reach a ruleset only through this registry, so adding a ruleset is
-one new package under ``balance/rulesets/`` plus one line in ``_MODULES``.
+one new package under ``balance/rulesets/`` plus one line in ``_MODULES``
+(the contract a package meets: ``core.spec``).
 Ruleset packages are imported lazily (their numba kernels load on first use).
 """
 from __future__ import annotations
 
-import difflib
+import contextlib
 import importlib
-from dataclasses import dataclass, field
-from typing import Any, Callable
 
-from .errors import BalanceError
-from .params import ParamSpace
+from .errors import BalanceError, did_you_mean
+from .spec import RulesetSpec, SpecError
 
 # name -> module that defines SPEC
 _MODULES = {
     "talisman": "balance.rulesets.talisman",
     "elite": "balance.rulesets.elite",
 }
-
-
-@dataclass
-class RulesetSpec:
-    """Everything the generic runner, statistics and CLI need from a ruleset.
-
-    ``simulate_range(values, seed, start, stop, n_players, policy_ids, check,
-    ban)`` plays games [start, stop) of ``seed`` and returns a
-    :class:`balance.core.records.Batch`; ``check`` counts broken invariants
-    per game, ``ban`` is None or int64[K] of ``records.BAN_*`` codes per card
-    kind. ``trace_game(values, seed, game, n_players, policy_ids, ban)`` returns ``(Batch of one game, events int64[:, 8])``
-    and ``format_trace(events, values, n_players, policies)`` turns the events
-    into readable lines.
-    """
-    name: str
-    title: str
-    version: Callable[[dict], str]           # ruleset version for given values
-    players: tuple[int, int]
-    space: ParamSpace
-    policies: dict[str, int]                 # name -> kernel id
-    policy_docs: dict[str, str]
-    card_kinds: Callable[[dict], list[str]]
-    game_columns: tuple[str, ...]            # first: winner, turns, rounds, end_reason
-    seat_columns: tuple[str, ...]            # ruleset-specific per-seat ints
-    end_reasons: tuple[str, ...]
-    simulate_range: Callable[..., Any]
-    trace_game: Callable[..., Any]
-    format_trace: Callable[..., list]
-    check_values: Callable[[dict, int], None] = lambda values, n_players: None
-    roles: Callable[[dict], dict[int, str]] | None = None   # role id -> label
-    ban_modes: tuple[str, ...] = ()          # supported card bans: "remove", "forbid"
-    docs: str = ""
-    extra: dict = field(default_factory=dict)
-
-    def n_kinds(self, values: dict) -> int:
-        return len(self.card_kinds(values))
 
 
 _cache: dict[str, RulesetSpec] = {}
@@ -66,42 +29,69 @@ def names() -> list[str]:
 
 def get(name: str) -> RulesetSpec:
     if name not in _MODULES:
-        close = difflib.get_close_matches(name, list(_MODULES), n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise BalanceError(f"unknown ruleset {name!r}{hint} "
+        raise BalanceError(f"unknown ruleset {name!r}{did_you_mean(name, _MODULES)} "
                            f"(known: {', '.join(_MODULES)})")
     if name not in _cache:
-        _cache[name] = importlib.import_module(_MODULES[name]).SPEC
+        spec = getattr(importlib.import_module(_MODULES[name]), "SPEC", None)
+        if not isinstance(spec, RulesetSpec):
+            raise SpecError(f"ruleset {name!r}: {_MODULES[name]} defines no SPEC = RulesetSpec(...)")
+        if spec.name != name:
+            raise SpecError(f"ruleset {name!r}: its SPEC is named {spec.name!r}")
+        _cache[name] = spec
     return _cache[name]
+
+
+@contextlib.contextmanager
+def registered(name: str, module: str):
+    """Register ruleset ``name`` (package ``module``) for the duration of a
+    ``with`` block: a throwaway ruleset in a test, or a designer's ruleset
+    outside this package."""
+    if name in _MODULES:
+        raise ValueError(f"ruleset {name!r} is already registered")
+    _MODULES[name] = module
+    try:
+        yield get(name)
+    finally:
+        del _MODULES[name]
+        _cache.pop(name, None)
+        _fingerprints.pop(name, None)
 
 
 def policy_id(spec: RulesetSpec, name: str) -> int:
     if name not in spec.policies:
-        close = difflib.get_close_matches(name, list(spec.policies), n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise BalanceError(f"unknown policy {name!r} for {spec.name}{hint} "
+        raise BalanceError(f"unknown policy {name!r} for {spec.name}"
+                           f"{did_you_mean(name, spec.policies)} "
                            f"(known: {', '.join(spec.policies)})")
     return spec.policies[name]
 
 
 _fingerprints: dict[str, str] = {}
 
+# core files whose functions, constants or layouts are compiled into a kernel
+# (rng, the shared njit helpers, layouts, parameter slots) or that turn a
+# kernel's output into a Batch (records, spec)
+CORE_FILES = ("rng.py", "kernel.py", "layout.py", "params.py", "records.py", "spec.py",
+              "parallel.py")
+
 
 def fingerprint(name: str) -> str:
     """A hash of the code that decides a ruleset's games: its package's
-    Python files plus the core RNG and record layout. Stored results (resumable
-    chunks, sweep points) carry it, so results of an older kernel are never
-    reused after the rules or policies change."""
+    Python files plus every core file compiled into its kernel or used to
+    build its tables (:data:`CORE_FILES`). Kernels are cached in a folder
+    named by it (``core.jit.cache_dir``) and stored results (resumable
+    chunks, sweep points) carry it, so neither a stale kernel nor a result
+    of an older one is ever reused."""
     if name not in _fingerprints:
         import hashlib
         from pathlib import Path
         mod = importlib.import_module(_MODULES[name])
-        files = sorted(Path(mod.__file__).parent.glob("*.py"))
+        pkg = Path(mod.__file__).parent
         core = Path(__file__).parent
-        files += [core / "rng.py", core / "records.py"]
+        files = [(f.relative_to(pkg).as_posix(), f) for f in sorted(pkg.rglob("*.py"))]
+        files += [(f"core/{f}", core / f) for f in CORE_FILES]
         h = hashlib.sha256()
-        for f in files:
-            h.update(f.name.encode())
+        for rel, f in files:
+            h.update(rel.encode())
             h.update(f.read_bytes())
         _fingerprints[name] = h.hexdigest()[:16]
     return _fingerprints[name]

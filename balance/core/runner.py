@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from . import jit, registry, stats
-from .errors import BalanceError
+from .errors import BalanceError, did_you_mean
 from .records import BAN_CODES, Batch, mask_bit
 
 MAX_SEED = 2**63 - 1
@@ -125,10 +125,8 @@ def setup(ruleset: str, *, seed: int = 0, players: int | None = None, policies=N
         kinds = spec.card_kinds(values)
         for k, mode in ban.items():
             if k not in kinds:
-                import difflib
-                close = difflib.get_close_matches(str(k), kinds, n=1)
-                hint = f"; did you mean {close[0]!r}?" if close else ""
-                raise BalanceError(f"unknown card kind {k!r} for {spec.name}{hint}")
+                raise BalanceError(f"unknown card kind {k!r} for {spec.name}"
+                                   f"{did_you_mean(k, kinds)}")
             if mode not in spec.ban_modes:
                 raise BalanceError(f"card kind {k!r}: ban mode {mode!r} is not supported by "
                                    f"{spec.name} (supported: {', '.join(spec.ban_modes) or 'none'})")
@@ -313,9 +311,8 @@ class Result:
             role = self.by_role()
             if role is not None:
                 out["by_role"] = table(role)
-            extra = self.spec.extra.get("summary")
-            if extra is not None:
-                out.update(extra(self))
+            if self.spec.summary is not None:
+                out.update(self.spec.summary(self))
             self._cache["summary"] = out
         return self._cache["summary"]
 

@@ -3,7 +3,7 @@
 ``report`` plays, for one configuration (ruleset, parameters, players,
 policies, seed): the main run, the interventional card table, the matchup
 matrix of the policies and a sweep of each headline parameter
-(``spec.extra["headline"]``), then writes ``report.md``, ``report.html``
+(``spec.headline``), then writes ``report.md``, ``report.html``
 (figures embedded, so the file stands alone), the PNG figures and CSV
 tables into one folder. Finished pieces are kept in ``OUT/.points`` (ignored
 by git), so an interrupted report resumes. The report ends with the exact
@@ -208,7 +208,7 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     if mres is not None:
         mres.save(out)
     sweeps = {}
-    for key in spec.extra.get("headline", ()):
+    for key in spec.headline:
         if key not in spec.space.infos or not spec.space.infos[key].sweep:
             continue
         sres = sweep_fn(ruleset, {key: None}, sweep_games, seed, P, policies, params,

@@ -1,10 +1,8 @@
 """Magic Elite 魔法精英, versions 1, 2 and 3 (contract: shared/rules/elite.md)."""
 import numpy as np
 
-from ...core.parallel import run_blocks
-from ...core.params import ParamSpace, to_kernel
-from ...core.records import Batch, alloc, ban_vector
-from ...core.registry import RulesetSpec
+from ...core.params import ParamSpace
+from ...core.spec import RulesetSpec
 from . import rules
 from .replay import format_trace
 
@@ -28,49 +26,13 @@ SEAT_COLUMNS = ("role", "suit", "team", "won", "hp", "max_hp", "score", "kills",
                 "duels_lost", "diamonds", "purchases", "zombie", "deaths")
 
 
-def vectors(values, ban=None):
-    """(int params + the ban code of each card kind, float policy params +
-    greedy's value of each run itself, play table, play ids) for kernels."""
-    space = SPEC.space
-    ip, _ = to_kernel(space.rules(values))
-    ip = np.concatenate([ip, ban_vector(ban, rules.N_KINDS)])
-    _, pp = to_kernel(space.policy(values))
+def kernel_args(values, ban):
+    """The kernel's arrays after the policy ids: int parameters + the ban
+    code of each card kind, float policy parameters + greedy's value of each
+    run itself, the play table and the play ids (``rules.play_table``)."""
+    ip, pp = SPEC.space.vectors(values)
     PT, PID = rules.play_table(values)
-    return ip, np.concatenate([pp, rules.run_values(pp, PT)]), PT, PID
-
-
-def simulate_range(values, seed, start, stop, n_players, policy_ids, check=False, ban=None):
-    from . import kernel
-    ip, pp, PT, PID = vectors(values, ban)
-    n = stop - start
-    games, seats, masks, counts = alloc(n, n_players, kernel.NG, kernel.NSEAT, rules.N_KINDS)
-    errors = np.zeros(n, np.int64)
-    run_blocks(kernel.run_batch, n, np.uint64(seed), np.int64(start), np.int64(n),
-               np.int64(n_players), np.ascontiguousarray(policy_ids, dtype=np.int64), ip, pp,
-               PT, PID, bool(check), games, seats, masks, counts, errors)
-    return Batch(start, games, seats, masks, counts.sum(axis=0), errors)
-
-
-def trace_game(values, seed, game, n_players, policy_ids, ban=None):
-    from . import kernel
-    ip, pp, PT, PID = vectors(values, ban)
-    pol = np.ascontiguousarray(policy_ids, dtype=np.int64)
-    size = 1 << 16
-    while True:
-        # the trace buffer grows until the whole game fits (long OD chains)
-        games, seats, masks, counts = alloc(1, n_players, kernel.NG, kernel.NSEAT, rules.N_KINDS)
-        tr = np.zeros((size, 8), np.int64)
-        n = kernel.trace_one(np.uint64(seed), np.int64(game), np.int64(n_players), pol, ip, pp,
-                             PT, PID, games, seats, masks, counts, tr)
-        if n < size:
-            return Batch(game, games, seats, masks, counts.sum(axis=0)), tr[:n]
-        size *= 4
-
-
-def _kernels():
-    """The compiled entry points (``core.jit``): batches, and traced games."""
-    from . import kernel
-    return {"run": kernel.play_blocks, "replay": kernel.entry}
+    return np.concatenate([ip, ban]), np.concatenate([pp, rules.run_values(pp, PT)]), PT, PID
 
 
 def _summary(result):
@@ -195,7 +157,7 @@ def _summary_v3(result):
     return out
 
 
-BENCH = [   # "games": per measurement in scripts/bench.py (elite games are long)
+BENCH = (   # "games": per measurement in scripts/bench.py (elite games are long)
     {"label": "elite v1 4p greedy", "players": 4, "policies": ["greedy"], "params": {"version": 1},
      "games": 40_000},
     {"label": "elite v2 4p greedy", "players": 4, "policies": ["greedy"], "params": {"version": 2},
@@ -213,7 +175,7 @@ BENCH = [   # "games": per measurement in scripts/bench.py (elite games are long
      "games": 10_000},
     {"label": "elite v3 4p random", "players": 4, "policies": ["random"], "params": {"version": 3},
      "games": 20_000},
-]
+)
 
 SPEC = RulesetSpec(
     name="elite",
@@ -227,15 +189,17 @@ SPEC = RulesetSpec(
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
     end_reasons=rules.END_REASONS,
-    simulate_range=simulate_range,
-    trace_game=trace_game,
+    kernel="balance.rulesets.elite.kernel",
+    kernel_args=kernel_args,
+    trace_rows=1 << 16,
     format_trace=format_trace,
     check_values=rules.check_values,
     roles=rules.roles,
     ban_modes=("remove", "forbid"),
     docs="balance/rulesets/elite/README.md",
-    extra={"summary": _summary, "bench": BENCH, "kernels": _kernels,
-           "compile_time": "about 2 minutes",
-           "headline": ("reflect_multiplier", "rampage_multiplier", "kingkong_multiplier",
-                        "dragon_multiplier")},
+    summary=_summary,
+    bench=BENCH,
+    compile_time="about 2 minutes",
+    headline=("reflect_multiplier", "rampage_multiplier", "kingkong_multiplier",
+              "dragon_multiplier"),
 )

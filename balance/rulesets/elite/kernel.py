@@ -47,6 +47,7 @@ from numba import njit
 from numba import types as nt
 
 from ...core import jit
+from ...core.kernel import ev, setbit  # before kernel_cache_begin: cached with core
 from ...core.records import BLOCK
 from ...core.rng import below, game_state, shuffle
 from .rules import (IDX, PIDX, POLICY_SCRIPT, RUN0, T_DMG, T_HAS4, T_HAS5, T_HASA, T_HASK,
@@ -167,33 +168,6 @@ D_TURN, D_RESP, D_REVIVE = range(3)
 (E_REFLECT, E_BLOCK, E_RAMP, E_DEVOUR, E_FREEZE, E_THAW, E_STEAL, E_BLOOD, E_TICK, E_BLOODEND,
  E_IGNORE, E_EXTEND, E_BURY, E_MINE, E_GIFT, E_BUY, E_BIRDS, E_LEOPARD, E_STORM, E_POUCH,
  E_DUEL, E_DPLAY, E_DUELEND, E_ZOMBIE, E_KIT, E_DEATH3, E_RESTART, E_DUELQ) = range(26, 54)
-
-
-# an explicit signature: otherwise numba compiles a version of ``ev`` for
-# every combination of constant arguments at its call sites (there were 91)
-@njit(nt.void(nt.int64[:, ::1], nt.int64[::1], nt.int64, nt.int64, nt.int64, nt.int64, nt.int64,
-              nt.int64, nt.int64), cache=True, _nrt=False)
-def ev(tr, Z, etype, seat, a, b, c, d, e):
-    """Append one trace row (call sites test Z[Z_ON] first, so batch runs
-    pay nothing for tracing; not inlined: ~80 call sites would each copy it,
-    which only costs compile time)."""
-    if Z[Z_ON]:
-        k = Z[Z_TR]
-        if k < tr.shape[0]:
-            tr[k, 0] = etype
-            tr[k, 1] = Z[Z_TURN]
-            tr[k, 2] = seat
-            tr[k, 3] = a
-            tr[k, 4] = b
-            tr[k, 5] = c
-            tr[k, 6] = d
-            tr[k, 7] = e
-            Z[Z_TR] = k + 1
-
-
-@njit(cache=True, inline="always")
-def setbit(masks, p, which, kind):
-    masks[p, which, kind >> 6] |= np.uint64(1) << np.uint64(kind & 63)
 
 
 # --- saturating arithmetic (damage never overflows or wraps) --------------------
@@ -2730,5 +2704,8 @@ def resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID):
                 continue
         champ = duel(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, champ, q)
 
+
+# what core.jit watches for the first-compile notice (spec.kernels())
+KERNELS = {"run": play_blocks, "replay": entry}
 
 jit.kernel_cache_end()

@@ -44,7 +44,8 @@ class Table:
 
     def __init__(self, players: int = 2, params: dict | None = None, policies="greedy",
                  seed: int = 0, game: int = 0, trace: int = 200_000, ban: dict | None = None):
-        from . import SPEC, vectors
+        from ...core.records import ban_vector
+        from . import SPEC, kernel_args
         self.values = SPEC.space.resolve(params)
         SPEC.check_values(self.values, players)
         self.P = players
@@ -59,7 +60,7 @@ class Table:
             banv = np.zeros(rules.N_KINDS, np.int64)
             for k, mode in ban.items():
                 banv[rules.card_kinds().index(k)] = BAN_CODES[mode]
-        self.ip, self.pp, self.PT, self.PID = vectors(self.values, banv)
+        self.ip, self.pp, self.PT, self.PID = kernel_args(self.values, ban_vector(banv, rules.N_KINDS))
         self.st, self.S, self.pile, self.Z, self.acts, _ = K.work(players)
         self.script_rows = np.full((256, 4), -1, np.int64)
         self.n_script = 0

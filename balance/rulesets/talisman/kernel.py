@@ -26,6 +26,7 @@ from numba import njit
 from numba import types as nt
 
 from ...core import jit
+from ...core.kernel import BAN_FORBID, BAN_REMOVE, ev, setbit  # before kernel_cache_begin
 from ...core.records import BLOCK
 from ...core.rng import below, game_state, shuffle
 from .rules import GEN_TABLE, IDX, OVER_TABLE, PIDX
@@ -72,7 +73,6 @@ Z_DECK, Z_DISC, Z_TURN, Z_TR, Z_NC = range(5)
 # of the cold compile time.
 I64 = nt.int64
 A1, A2 = nt.int64[::1], nt.int64[:, ::1]
-SIG_EV = nt.void(A2, A1, I64, I64, I64, I64, I64, I64, I64)
 
 # game record columns (spec.game_columns) and seat columns (spec.seat_columns)
 G_WINNER, G_TURNS, G_ROUNDS, G_END, G_COMBOS, G_CASTS = range(6)
@@ -91,29 +91,6 @@ E_TURN, E_SKIP, E_DRAW, E_RESHUFFLE, E_DISCARD, E_PLACE, E_CAST, E_COMBO = range
 E_DAMAGE, E_HEAL, E_STEAL, E_WIND, E_GUARD, E_GAMBLE, E_DESTROY, E_OUT = range(9, 17)
 E_END, E_PASS, E_DEAL = range(17, 20)
 END_LAST, END_CAP = 0, 1
-BAN_NONE, BAN_REMOVE, BAN_FORBID = 0, 1, 2     # per card kind (core.records)
-
-
-@njit(SIG_EV, cache=True, _nrt=False)
-def ev(tr, Z, etype, seat, a, b, c, d, e):
-    """Append one event to the trace (callers test ``on`` first, so batch
-    runs neither call this nor evaluate its arguments)."""
-    k = Z[Z_TR]
-    if k < tr.shape[0]:
-        tr[k, 0] = etype
-        tr[k, 1] = Z[Z_TURN]
-        tr[k, 2] = seat
-        tr[k, 3] = a
-        tr[k, 4] = b
-        tr[k, 5] = c
-        tr[k, 6] = d
-        tr[k, 7] = e
-        Z[Z_TR] = k + 1
-
-
-@njit(cache=True, inline="always")
-def setbit(masks, p, which, kind):
-    masks[p, which, kind >> 6] |= np.uint64(1) << np.uint64(kind & 63)
 
 
 # --- combos --------------------------------------------------------------
@@ -962,5 +939,8 @@ def _trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr,
               games, seats, masks, 0, counts, 0, tr, True, False)
     return Z[Z_TR]
 
+
+# what core.jit watches for the first-compile notice (spec.kernels())
+KERNELS = {"run": play_blocks, "replay": _trace_one}
 
 jit.kernel_cache_end()

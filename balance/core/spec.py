@@ -1,0 +1,207 @@
+"""The ruleset contract: :class:`RulesetSpec`, and the skeleton every
+ruleset shares (allocate the records, call the parallel kernel, build the
+:class:`~balance.core.records.Batch`; trace one game).
+
+A ruleset is one package under ``balance/rulesets/`` whose ``__init__``
+defines ``SPEC = RulesetSpec(...)``, plus one line in
+``registry._MODULES``. What the package provides (the table is also in
+``docs/ruleset.md``):
+
+- ``rules.py``: the ``Params`` and ``PolicyParams`` dataclasses (``param()``
+  fields), the policy ids, card kinds, end reasons;
+- ``layout.py``: the game and seat column names and the kernel's state
+  slots, as plain constants (``replay`` and tests import it, never the
+  compiled code);
+- a kernel module (``spec.kernel``, imported on first use) with
+  ``run_batch(b0, b1, seed, start, n_games, n_players, policy_ids, *args,
+  check, games, seats, masks, counts, errors)``,
+  ``trace_one(seed, game, n_players, policy_ids, *args, games, seats, masks,
+  counts, tr) -> number of events`` and ``KERNELS``, {"run": dispatcher,
+  "replay": dispatcher} for the first-compile notice (``core.jit``);
+  ``*args`` are the arrays ``spec.kernel_args(values, ban)`` returns;
+- ``replay.py``: ``format_trace(events, values, n_players, policies)``.
+
+A spec that lacks a required field, or whose fields disagree (a headline
+parameter that is not declared, a bench configuration with an unknown
+policy, columns that do not start with the four every table has), fails
+when it is built, with a message naming the ruleset and the field.
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from .params import ParamSpace
+from .parallel import run_blocks
+from .records import BAN_CODES, Batch, alloc, ban_vector
+
+FIRST_GAME_COLUMNS = ("winner", "turns", "rounds", "end_reason")
+
+
+class SpecError(TypeError):
+    """A ruleset package that does not meet the contract (a developer's
+    error, raised when the package is registered)."""
+
+
+_REQUIRED = object()
+
+
+def _req(doc: str):
+    return field(default=_REQUIRED, metadata={"doc": doc})
+
+
+def _opt(default, doc: str):
+    if callable(default) or isinstance(default, (list, dict)):
+        return field(default_factory=lambda: default, metadata={"doc": doc})
+    return field(default=default, metadata={"doc": doc})
+
+
+def _no_check(values: dict, n_players: int) -> None:
+    return None
+
+
+@dataclass
+class RulesetSpec:
+    """Everything the runner, statistics, workflow and CLI need from a ruleset."""
+    name: str = _req("the ruleset's slug, as on the command line")
+    title: str = _req("the game's name, for headers")
+    version: Callable[[dict], str] = _req("the rules version for given parameter values")
+    players: tuple = _req("(fewest, most) players")
+    space: ParamSpace = _req("rule and policy parameters (core.params)")
+    policies: dict = _req("policy name -> kernel id; the first is the default")
+    policy_docs: dict = _req("policy name -> one line on what it does")
+    card_kinds: Callable[[dict], list] = _req("card kind names for given parameter values")
+    game_columns: tuple = _req("per-game record columns, starting with " + ", ".join(FIRST_GAME_COLUMNS))
+    seat_columns: tuple = _req("per-seat record columns")
+    end_reasons: tuple = _req("end reason names, by code")
+    kernel: str = _req("module path of the kernel (run_batch, trace_one, KERNELS), "
+                       "imported on first use")
+    kernel_args: Callable[[dict, np.ndarray], tuple] = _req(
+        "(values, ban codes per card kind) -> the arrays the kernel takes after the policy ids")
+    format_trace: Callable[..., list] = _req("(events, values, n_players, policies) -> lines")
+    compile_time: str = _req("rough cold-compile time, printed by the first-compile notice")
+    headline: tuple = _req("parameters the report sweeps, most important first")
+    bench: tuple = _req("configurations scripts/bench.py measures: dicts with label, "
+                        "players, policies and optional params and games")
+    docs: str = _req("path of the ruleset's README (rules decisions, not implemented)")
+    summary: Callable | None = _opt(None, "(Result) -> dict of extra headline figures")
+    check_values: Callable[[dict, int], None] = _opt(_no_check, "raise BalanceError for a "
+                                                     "parameter combination the rules forbid")
+    roles: Callable[[dict], dict] | None = _opt(None, "role code -> label (seat column 'role')")
+    ban_modes: tuple = _opt((), "supported card bans: 'remove', 'forbid'")
+    trace_rows: int = _opt(1 << 14, "first size of the trace buffer (it grows until a game fits)")
+
+    def __post_init__(self):
+        name = self.name if self.name is not _REQUIRED else "?"
+        missing = [f for f in dataclasses.fields(self) if getattr(self, f.name) is _REQUIRED]
+        if missing:
+            raise SpecError(f"ruleset {name!r}: missing required field(s): " + "; ".join(
+                f"{f.name} ({f.metadata['doc']})" for f in missing))
+
+        def bad(fld, why):
+            raise SpecError(f"ruleset {name!r}: field {fld!r}: {why}")
+
+        self.players = tuple(self.players)
+        if len(self.players) != 2 or not 1 <= self.players[0] <= self.players[1]:
+            bad("players", f"{self.players} is not (fewest, most) with 1 <= fewest <= most")
+        for cols in ("game_columns", "seat_columns"):
+            v = tuple(getattr(self, cols))
+            if len(set(v)) != len(v):
+                bad(cols, f"repeated names {sorted({c for c in v if v.count(c) > 1})}")
+            setattr(self, cols, v)
+        if self.game_columns[:4] != FIRST_GAME_COLUMNS:
+            bad("game_columns", f"must start with {FIRST_GAME_COLUMNS}, "
+                                f"got {self.game_columns[:4]}")
+        if not self.policies:
+            bad("policies", "at least one policy is needed")
+        if len(set(self.policies.values())) != len(self.policies):
+            bad("policies", "two policies share a kernel id")
+        if set(self.policy_docs) != set(self.policies):
+            bad("policy_docs", f"documents {sorted(self.policy_docs)}, "
+                               f"policies are {sorted(self.policies)}")
+        for k in self.headline:
+            if k not in self.space.infos:
+                bad("headline", f"{k!r} is not a declared parameter")
+        if not self.bench:
+            bad("bench", "at least one configuration is needed")
+        for cfg in self.bench:
+            if not {"label", "players", "policies"} <= set(cfg):
+                bad("bench", f"{cfg} lacks label, players or policies")
+            if not self.players[0] <= cfg["players"] <= self.players[1]:
+                bad("bench", f"{cfg['label']!r}: {cfg['players']} players is out of range")
+            for p in cfg["policies"]:
+                if p not in self.policies:
+                    bad("bench", f"{cfg['label']!r}: unknown policy {p!r}")
+            for k in cfg.get("params", {}):
+                if k not in self.space.infos:
+                    bad("bench", f"{cfg['label']!r}: unknown parameter {k!r}")
+        for m in self.ban_modes:
+            if m not in BAN_CODES:
+                bad("ban_modes", f"{m!r} is not one of {sorted(BAN_CODES)}")
+        if not isinstance(self.kernel, str):
+            bad("kernel", "a module path (a string), so that the kernel loads on first use")
+        if not self.compile_time:
+            bad("compile_time", "say roughly how long the first compile takes")
+
+    # --- derived ----------------------------------------------------------------------
+    def n_kinds(self, values: dict) -> int:
+        return len(self.card_kinds(values))
+
+    def kernel_module(self):
+        """The compiled kernel (imported, so compiled or loaded, on first use)."""
+        return importlib.import_module(self.kernel)
+
+    def kernels(self) -> dict:
+        """{"run": dispatcher, "replay": dispatcher}: what core.jit watches."""
+        return self.kernel_module().KERNELS
+
+    # --- the skeleton -----------------------------------------------------------------
+    def simulate_range(self, values, seed, start, stop, n_players, policy_ids, check=False,
+                       ban=None) -> Batch:
+        """Play games [start, stop) of ``seed`` on all threads; ``check``
+        counts broken invariants per game; ``ban`` is None or int64[K] of
+        ``records.BAN_*`` codes per card kind."""
+        K = self.kernel_module()
+        nk = self.n_kinds(values)
+        args = self.kernel_args(values, ban_vector(ban, nk))
+        n = stop - start
+        games, seats, masks, counts = alloc(n, n_players, len(self.game_columns),
+                                            len(self.seat_columns), nk)
+        errors = np.zeros(n, np.int64)
+        run_blocks(K.run_batch, n, np.uint64(seed), np.int64(start), np.int64(n),
+                   np.int64(n_players), _pol(policy_ids), *args, bool(check),
+                   games, seats, masks, counts, errors)
+        return Batch(start, games, seats, masks, counts.sum(axis=0), errors)
+
+    def trace_game(self, values, seed, game, n_players, policy_ids, ban=None):
+        """(Batch of game ``game`` alone, its events int64[n, 8]); the trace
+        buffer grows until the whole game fits."""
+        K = self.kernel_module()
+        nk = self.n_kinds(values)
+        args = self.kernel_args(values, ban_vector(ban, nk))
+        size = self.trace_rows
+        while True:
+            games, seats, masks, counts = alloc(1, n_players, len(self.game_columns),
+                                                len(self.seat_columns), nk)
+            tr = np.zeros((size, 8), np.int64)
+            n = int(K.trace_one(np.uint64(seed), np.int64(game), np.int64(n_players),
+                                _pol(policy_ids), *args, games, seats, masks, counts, tr))
+            if n < size:
+                return Batch(game, games, seats, masks, counts.sum(axis=0)), tr[:n]
+            size *= 4
+
+
+def _pol(policy_ids) -> np.ndarray:
+    return np.ascontiguousarray(policy_ids, dtype=np.int64)
+
+
+def field_docs() -> list[tuple[str, bool, str]]:
+    """(field, required, what it is) for every field: the contract's table."""
+    return [(f.name, f.default is _REQUIRED, f.metadata["doc"])
+            for f in dataclasses.fields(RulesetSpec)]
+
+

@@ -1,0 +1,111 @@
+"""Hash the tables of fixed configurations, to show that a refactor or a
+speed change leaves every result identical.
+
+    python scripts/result_hashes.py --out before.json          # record
+    python scripts/result_hashes.py --compare before.json      # check (exit 1 on a change)
+
+Covers elite v1/v2/v3 at 2-4 players, greedy/random/mixed seats, teams,
+10**12 multipliers, ``six_j_adjacent``, bans in both modes, ``max_exchange=5``
+and check mode on and off (35 configurations), and talisman at 2-4 players
+with every policy and bans. Each hash covers the game and seat tables, the
+draw/play masks, the card counts and, in check mode, the error counts.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+
+import numpy as np
+
+from balance.core import runner
+
+GAMES = {"elite": 600, "talisman": 3000}
+
+ELITE = []
+for v in (1, 2, 3):
+    for P in (2, 3, 4):
+        for pol in ("greedy", "random"):
+            ELITE.append((f"v{v} {P}p {pol}", P, [pol], {"version": v}, None, False))
+    ELITE.append((f"v{v} 4p mixed", 4, ["greedy", "random", "greedy", "random"],
+                  {"version": v}, None, False))
+    ELITE.append((f"v{v} 3p greedy check", 3, ["greedy"], {"version": v}, None, True))
+ELITE += [
+    ("v2 4p greedy teams", 4, ["greedy"], {"version": 2, "teams": True}, None, False),
+    ("v2 4p random teams check", 4, ["random"], {"version": 2, "teams": True}, None, True),
+    ("v3 4p greedy x1e12", 4, ["greedy"], {"version": 3, "reflect_multiplier": 10**12,
+                                           "rampage_multiplier": 10**12}, None, False),
+    ("v1 4p greedy max_exchange=5", 4, ["greedy"], {"version": 1, "max_exchange": 5}, None, False),
+    ("v1 4p greedy forbid", 4, ["greedy"], {"version": 1},
+     {"spade-A": "forbid", "heart-6": "forbid"}, False),
+    ("v3 4p greedy remove", 4, ["greedy"], {"version": 3}, {"diamond-4": "remove"}, False),
+    ("v3 4p greedy forbid", 4, ["greedy"], {"version": 3}, {"club-5": "forbid"}, False),
+    ("v2 3p greedy six_j_adjacent", 3, ["greedy"], {"version": 2, "six_j_adjacent": True},
+     None, False),
+]
+TALISMAN = []
+for P in (2, 3, 4):
+    for pol in ("greedy", "patient", "random"):
+        TALISMAN.append((f"{P}p {pol}", P, [pol], {}, None, False))
+TALISMAN += [
+    ("3p mixed", 3, ["greedy", "patient", "random"], {}, None, False),
+    ("2p greedy check", 2, ["greedy"], {}, None, True),
+    ("3p random hp=40 check", 3, ["random"], {"hp": 40}, None, True),
+    ("2p greedy forbid", 2, ["greedy"], {}, {"thunder": "forbid"}, False),
+    ("2p greedy remove", 2, ["greedy"], {}, {"steal": "remove"}, False),
+]
+
+
+def digest(b) -> str:
+    h = hashlib.sha256()
+    for a in (b.games, b.seats, b.masks, b.counts):
+        h.update(np.ascontiguousarray(a).tobytes())
+    if b.errors is not None:
+        h.update(np.ascontiguousarray(b.errors).tobytes())
+    return h.hexdigest()[:16]
+
+
+def hashes(rulesets) -> dict:
+    out = {}
+    for name, configs in (("elite", ELITE), ("talisman", TALISMAN)):
+        if name not in rulesets:
+            continue
+        for label, P, pols, params, ban, check in configs:
+            if ban:
+                from balance.core import registry
+                kinds = registry.get(name).card_kinds(registry.get(name).space.resolve(params))
+                ban = {k: m for k, m in ban.items() if k in kinds}
+            s = runner.setup(name, seed=7, players=P, policies=pols, params=params, ban=ban)
+            b = runner.play_range(s, 0, GAMES[name], progress=False, check=check)
+            out[f"{name} {label}"] = digest(b)
+            print(f"{name} {label}: {out[f'{name} {label}']}", flush=True)
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", help="write the hashes to this JSON file")
+    ap.add_argument("--compare", help="compare with hashes recorded in this JSON file")
+    ap.add_argument("--ruleset", action="append", choices=("elite", "talisman"),
+                    help="only these rulesets (default: both)")
+    a = ap.parse_args(argv)
+    got = hashes(a.ruleset or ("elite", "talisman"))
+    if a.out:
+        with open(a.out, "w") as f:
+            json.dump(got, f, indent=1, sort_keys=True)
+    if a.compare:
+        with open(a.compare) as f:
+            want = json.load(f)
+        diff = [k for k in got if k in want and want[k] != got[k]]
+        missing = [k for k in got if k not in want]
+        print(f"{len(got) - len(diff) - len(missing)} identical, {len(diff)} changed"
+              + (f", {len(missing)} not recorded" if missing else ""))
+        for k in diff:
+            print(f"  CHANGED {k}: {want[k]} -> {got[k]}")
+        return 1 if diff else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
