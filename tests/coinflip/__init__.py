@@ -1,0 +1,31 @@
+"""A throwaway ruleset (tests only): seats flip coins in turn, first to
+``target`` heads wins. It proves the contract (core.spec) is enough: it is
+registered under a temporary entry and runs through run, replay and report."""
+from dataclasses import dataclass
+
+from balance.core.params import ParamSpace, param
+from balance.core.spec import RulesetSpec
+
+
+@dataclass(frozen=True)
+class Params:
+    target: int = param(3, doc="heads to win", bounds=(1, 50), sweep=(2, 4))
+    max_turns: int = param(1000, doc="turn cap", bounds=(1, 10_000))
+
+
+@dataclass(frozen=True)
+class PolicyParams:
+    pass
+
+
+SPEC = RulesetSpec(
+    name="coin", title="Coin flip", version=lambda v: "1", players=(2, 3),
+    space=ParamSpace(Params, PolicyParams), policies={"steady": 0, "bold": 1},
+    policy_docs={"steady": "flips once", "bold": "flips twice, scores only on two heads"},
+    card_kinds=lambda v: ["tails", "heads"], game_columns=("winner", "turns", "rounds", "end_reason"),
+    seat_columns=("heads",), end_reasons=("target", "turn_cap"),
+    kernel=__name__ + ".kernel", kernel_args=lambda v, ban: (SPEC.space.vectors(v)[0],),
+    format_trace=lambda ev, v, P, pol: [f"turn {t}: P{p} flips {'heads' if c else 'tails'}, {h} heads"
+                                        for _, t, p, c, h, *_ in ev.tolist()],
+    compile_time="a few seconds", headline=("target",), docs="tests/coinflip/__init__.py",
+    bench=({"label": "coin 2p", "players": 2, "policies": ["steady"]},))

@@ -1,0 +1,46 @@
+"""The coin-flip kernel (tests only): the contract's run_batch, trace_one, KERNELS."""
+import numpy as np
+from numba import njit
+
+from balance.core.kernel import ev, setbit
+from balance.core.records import BLOCK
+from balance.core.rng import below, game_state
+
+NG, NSEAT = 4, 1
+
+
+@njit
+def play(seed, game, pol, ip, grow, srow, masks, counts, tr, on):
+    st, Z, P = np.full(1, game_state(seed, game)), np.zeros(4, np.int64), len(pol)
+    for t in range(ip[1]):
+        p, Z[2] = t % P, t + 1
+        for _ in range(1 + pol[p]):          # bold flips twice: both must be heads
+            c = below(st, 2)
+            counts[0, c] += 1
+            setbit(masks, p, 0, c)
+            if on:
+                ev(tr, Z, 1, p, c, srow[p, 0] + c, 0, 0, 0)
+            if c == 0:
+                break
+        else:
+            srow[p, 0] += 1 + pol[p]
+        if srow[p, 0] >= ip[0]:
+            grow[0], grow[1], grow[2], grow[3] = p, t + 1, t // P + 1, 0
+            return Z[3]
+    grow[0], grow[1], grow[2], grow[3] = -1, ip[1], (ip[1] + P - 1) // P, 1
+    return Z[3]
+
+
+@njit(nogil=True)
+def run_batch(b0, b1, seed, start, n, P, pol, ip, check, games, seats, masks, counts, errors):
+    tr = np.zeros((1, 8), np.int64)
+    for g in range(b0 * BLOCK, min(n, b1 * BLOCK)):
+        play(seed, start + g, pol, ip, games[g], seats[g], masks[g], counts[g // BLOCK], tr, False)
+
+
+@njit
+def trace_one(seed, game, P, pol, ip, games, seats, masks, counts, tr):
+    return play(seed, game, pol, ip, games[0], seats[0], masks[0], counts[0], tr, True)
+
+
+KERNELS = {"run": run_batch, "replay": trace_one}

@@ -1,0 +1,299 @@
+"""The ruleset contract (core.spec), checked for every registered ruleset:
+a new ruleset is tested here the day it is registered, with no test written
+for it. A throwaway coin-flip ruleset (``tests/coinflip``, registered only
+for this module) runs through the same checks: the contract is enough to
+build a ruleset with no change outside its package.
+
+For each ruleset, at a small game count: identical tables on 1 and 2
+threads, chunked and whole, and over ranges merged (in each of its bench
+configurations, so every version is covered); replay of game i equals row i;
+record widths match the declared columns; zero invariant violations in
+check mode for every policy; every declared parameter's bounds enforced by
+the CLI (one line, exit 2); every card kind banned in each supported mode;
+every workflow command completes on a tiny run and writes its files.
+"""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numba
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import balance
+from balance.cli import cli
+from balance.core import jit, registry
+from balance.core.records import BAN_CODES, mask_bit
+from balance.core.runner import Result, play_range, setup, setup_key
+
+HERE = Path(__file__).parent
+NAMES = registry.names() + ["coin"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def coin_registered():
+    sys.path.insert(0, str(HERE))
+    try:
+        with registry.registered("coin", "coinflip"):
+            yield
+    finally:
+        sys.path.remove(str(HERE))
+
+
+def games_for(name):
+    return 300 if name == "elite" else 1000
+
+
+def configs(name):
+    """(players, policies, params) of each bench configuration."""
+    spec = registry.get(name)
+    seen, out = set(), []
+    for cfg in spec.bench:
+        key = (cfg["players"], tuple(cfg["policies"]), json.dumps(cfg.get("params", {}),
+                                                                  sort_keys=True))
+        if key not in seen:
+            seen.add(key)
+            out.append((cfg["players"], list(cfg["policies"]), dict(cfg.get("params", {}))))
+    return out
+
+
+def same(a, b):
+    for f in ("games", "seats", "masks", "counts"):
+        np.testing.assert_array_equal(getattr(a, f), getattr(b, f), err_msg=f)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_threads_chunks_and_ranges_do_not_change_tables(name):
+    n = games_for(name)
+    old = numba.get_num_threads()
+    for players, pols, params in configs(name):
+        s = setup(name, seed=99, players=players, policies=pols, params=params)
+        try:
+            numba.set_num_threads(1)
+            one = play_range(s, 0, n, progress=False)
+            numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+            two = play_range(s, 0, n, progress=False)
+        finally:
+            numba.set_num_threads(old)
+        same(one, two)
+        same(one, play_range(s, 0, n, progress=False, chunk=n // 3 + 7))
+        part = play_range(s, n // 3, n // 2, progress=False)
+        np.testing.assert_array_equal(part.games, one.games[n // 3:n // 2])
+        np.testing.assert_array_equal(part.seats, one.seats[n // 3:n // 2])
+    kw = dict(seed=5, players=registry.get(name).players[0])
+    whole = balance.simulate(name, games=n, **kw)
+    merged = Result.merge([balance.simulate(name, start=a, stop=b, **kw)
+                           for a, b in ((n // 2, n), (0, n // 4), (n // 4, n // 2))])
+    for table in ("games", "seats", "cards"):
+        pd.testing.assert_frame_equal(getattr(merged, table), getattr(whole, table))
+    other = balance.simulate(name, games=n, seed=6, players=kw["players"])
+    assert not np.array_equal(other.batch.games, whole.batch.games)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_replay_is_the_game_run_played(name):
+    from balance.core.replay import replay_game, replay_text
+    spec = registry.get(name)
+    for players, pols, params in configs(name):
+        r = balance.simulate(name, games=200, seed=11, players=players, policies=pols,
+                             params=params)
+        for game in (0, 17, 123, 199):
+            s, one, events = replay_game(name, game=game, seed=11, players=players,
+                                         policies=pols, params=params)
+            np.testing.assert_array_equal(one.games[0], r.batch.games[game])
+            np.testing.assert_array_equal(one.seats[0], r.batch.seats[game])
+            np.testing.assert_array_equal(one.masks[0], r.batch.masks[game])
+            assert events.shape[1] == 8 and len(events) > 0
+        lines = spec.format_trace(events, s.values, players, s.policies)
+        assert lines and all(isinstance(x, str) for x in lines)
+    text = replay_text(name, game=3, seed=1, players=spec.players[0])
+    assert text.splitlines()[0].startswith(spec.title)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_record_widths_match_declared_columns(name):
+    spec = registry.get(name)
+    K = spec.kernel_module()
+    assert K.NG == len(spec.game_columns) and K.NSEAT == len(spec.seat_columns)
+    assert set(K.KERNELS) == {"run", "replay"}
+    P = spec.players[1]
+    r = balance.simulate(name, games=300, seed=2, players=P)
+    g = r.batch.games
+    assert ((g[:, 0] >= -1) & (g[:, 0] < P)).all()                # winner
+    assert (g[:, 1] >= 1).all() and (g[:, 2] >= 1).all()          # turns, rounds
+    assert ((g[:, 3] >= 0) & (g[:, 3] < len(spec.end_reasons))).all()
+    assert list(r.games.columns) == ["game", *spec.game_columns]
+    assert set(spec.seat_columns) <= set(r.seats.columns)
+    assert len(r.cards) == spec.n_kinds(r.setup.values)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_check_mode_finds_no_broken_invariant_for_any_policy(name):
+    spec = registry.get(name)
+    values = spec.space.defaults()
+    for pol in spec.policies:
+        for P in sorted({spec.players[0], spec.players[1]}):
+            b = spec.simulate_range(values, 3, 0, 400, P, [spec.policies[pol]] * P, True)
+            assert b.errors is not None and b.errors.sum() == 0, (pol, P)
+            assert (b.games[:, 1] >= 1).all()
+
+
+def bad_value(info):
+    if info.kind is bool:
+        return "maybe"
+    if info.choices is not None:
+        return max(info.choices) + 1
+    lo, hi = info.bounds
+    return hi + 1 if hi is not None else lo - 1
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_parameter_bound_is_enforced_on_the_command_line(name, tmp_path):
+    spec = registry.get(name)
+    runner = CliRunner()
+    for key, info in spec.space.infos.items():
+        if info.kind is not bool and info.choices is None and info.bounds is None:
+            continue
+        r = runner.invoke(cli, ["run", name, "--games", "1", "--set", f"{key}={bad_value(info)}",
+                                "--out", str(tmp_path / "x")])
+        assert r.exit_code == 2, (key, r.output)
+        err = r.stderr.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("Error:") and key in err[0], (key, err)
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_card_kind_can_be_banned_in_each_mode(name):
+    spec = registry.get(name)
+    values = spec.space.defaults()
+    kinds = spec.card_kinds(values)
+    P = spec.players[0]
+    pol = [next(iter(spec.policies.values()))] * P
+    for mode in spec.ban_modes:
+        for k in range(len(kinds)):
+            ban = np.zeros(len(kinds), np.int64)
+            ban[k] = BAN_CODES[mode]
+            b = spec.simulate_range(values, 4, 0, 64, P, pol, True, ban)
+            assert b.errors.sum() == 0, (mode, kinds[k])
+            if mode == "remove":
+                assert b.counts[0, k] == 0 and not mask_bit(b.masks, 0, k).any(), kinds[k]
+
+
+def test_a_bad_spec_fails_at_registration_naming_the_field():
+    from balance.core.spec import RulesetSpec, SpecError
+    coin = registry.get("coin")
+    fields = {f: getattr(coin, f) for f in coin.__dataclass_fields__}
+    with pytest.raises(SpecError, match="missing required field.*compile_time"):
+        RulesetSpec(**{k: v for k, v in fields.items() if k != "compile_time"})
+    with pytest.raises(SpecError, match="headline.*'nope'"):
+        RulesetSpec(**{**fields, "headline": ("nope",)})
+    with pytest.raises(SpecError, match="bench.*unknown policy"):
+        RulesetSpec(**{**fields, "bench": ({"label": "x", "players": 2, "policies": ["z"]},)})
+    with pytest.raises(SpecError, match="game_columns"):
+        RulesetSpec(**{**fields, "game_columns": ("turns", "winner", "rounds", "end_reason")})
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_checkpointed_run_resumes_and_never_reuses_other_setups(name, tmp_path):
+    ck = tmp_path / "partial"
+    P = registry.get(name).players[0]
+    s = setup(name, seed=21, players=P)
+    whole = play_range(s, 0, 900, progress=False)
+    same(whole, play_range(s, 0, 900, progress=False, chunk=300, checkpoint=ck))
+    files = sorted((ck / setup_key(s)).glob("*.npz"))
+    assert len(files) == 3
+    files[1].write_bytes(b"garbage")        # a chunk cut short is played again
+    same(whole, play_range(s, 0, 900, progress=False, chunk=300, checkpoint=ck))
+    s2 = setup(name, seed=22, players=P)
+    assert setup_key(s2) != setup_key(s)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_first_compile_notice_once_per_kernel(name, monkeypatch):
+    import io
+    spec = registry.get(name)
+    monkeypatch.setattr(jit, "_told", set())
+    monkeypatch.setattr(jit, "needs_compile", lambda d: True)
+    out = io.StringIO()
+    assert jit.notice(spec, "run", out) and not jit.notice(spec, "run", out)
+    assert jit.notice(spec, "replay", out)
+    assert out.getvalue().count(f"compiling the {name} kernel") == 2
+    assert spec.compile_time in out.getvalue()
+
+
+def workflow_commands(name, tmp_path):
+    spec = registry.get(name)
+    key = spec.headline[0]
+    sw = [str(v) for v in spec.space.infos[key].sweep[:2]]
+    pols = list(spec.policies)
+    a, b = spec.space.infos[key].sweep[:2]
+    kind = spec.card_kinds(spec.space.defaults())[0]
+    cmds = {
+        "sweep": (["--vary", f"{key}={','.join(sw)}"], ["sweep.csv", f"sweep_{key}.png"]),
+        "compare": (["--a", f"{key}={a}", "--b", f"{key}={b}"],
+                    ["compare_rates.csv", "compare.json", "compare.png"]),
+        "report": ([], ["report.md", "report.html", "summary.json", "length.png"]),
+    }
+    if spec.ban_modes:
+        cmds["cards"] = (["--kind", kind], ["cards_interventional.csv", "cards.png"])
+    if len(pols) > 1:
+        cmds["matchups"] = (["--policies", ",".join(pols[:2])],
+                            ["matchups_matrix.csv", "matchups.png"])
+    return cmds
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_workflow_commands_complete_on_a_tiny_run(name, tmp_path):
+    runner = CliRunner()
+    for cmd, (args, files) in workflow_commands(name, tmp_path).items():
+        out = tmp_path / cmd
+        games = "60" if cmd == "report" else "200"
+        r = runner.invoke(cli, [cmd, name, "--games", games, "--seed", "1", *args,
+                                "--out", str(out)])
+        assert r.exit_code == 0, (cmd, r.output)
+        for f in files:
+            assert (out / f).exists(), (cmd, f)
+    r = runner.invoke(cli, ["run", name, "--games", "100", "--out", str(tmp_path / "run")])
+    assert r.exit_code == 0, r.output
+    assert json.loads((tmp_path / "run" / "summary.json").read_text())["ruleset"] == name
+    r = runner.invoke(cli, ["replay", name, "--game", "2"])
+    assert r.exit_code == 0 and len(r.output.splitlines()) > 2, r.output
+
+
+def test_listing_commands_load_no_kernel_and_touch_no_cache(tmp_path):
+    """`balance rulesets`, `balance params` and `--help` import no kernel
+    module (kernels load on first use) and write nothing to numba's cache."""
+    code = """
+import sys
+from click.testing import CliRunner
+from balance.cli import cli
+from balance.core import registry
+r = CliRunner()
+for args in (["rulesets"], ["--help"], ["run", "--help"], ["report", "--help"]) + tuple(
+        ["params", n] for n in registry.names()):
+    res = r.invoke(cli, args)
+    assert res.exit_code == 0, (args, res.output)
+print(sorted(m for m in sys.modules if m.startswith("balance")
+             and (m.endswith("kernel") or ".kernel." in m or m.endswith("engine")
+                  or ".engine." in m)))
+"""
+    cache = tmp_path / "numba-cache"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                       cwd=HERE.parent)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[]", p.stdout
+    assert not cache.exists() or not any(cache.rglob("*")), list(cache.rglob("*"))
+
+
+def test_fingerprint_changes_with_each_core_file_compiled_into_kernels(monkeypatch):
+    monkeypatch.setattr(registry, "_fingerprints", {})
+    base = registry.fingerprint("coin")
+    for f in ("kernel.py", "layout.py", "params.py", "rng.py", "records.py", "spec.py"):
+        monkeypatch.setattr(registry, "_fingerprints", {})
+        monkeypatch.setattr(registry, "CORE_FILES", tuple(x for x in registry.CORE_FILES if x != f))
+        assert registry.fingerprint("coin") != base, f
