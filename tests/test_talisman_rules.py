@@ -23,6 +23,7 @@ from balance.core.params import to_kernel
 from balance.core.rng import game_state, python_rng
 from balance.rulesets.talisman import SPEC
 from balance.rulesets.talisman import kernel as K
+from balance.rulesets.talisman import layout as L
 from balance.rulesets.talisman import reference as R
 from balance.rulesets.talisman.rules import (CHAOS, ELEMENTS_ZH, FLUSH, FOUR, GAMBLE,
                                              GENERATING, GUARD, OVERCOMING, STEAL, THUNDER,
@@ -61,25 +62,25 @@ class KernelTable:
         self.V = values["values_per_element"]
         self.P = n_players
         self.ip = to_kernel(SPEC.space.rules(values))[0]
-        self.S = np.zeros((n_players, K.NS), np.int64)
-        self.S[:, K.C_HP] = values["hp"]
-        self.S[:, K.C_ALIVE] = 1
-        self.S[:, K.C_OUT] = -1
-        self.S[:, K.C_NB] = 5 * self.V
-        self.hand = np.zeros((n_players, K.HCAP), np.int64)
-        self.pile = np.zeros((2, K.NC_MAX), np.int64)
-        self.Z = np.zeros(4, np.int64)
+        self.S = np.zeros((n_players, L.NS), np.int64)
+        self.S[:, L.C_HP] = values["hp"]
+        self.S[:, L.C_ALIVE] = 1
+        self.S[:, L.C_OUT] = -1
+        self.S[:, L.C_NB] = 5 * self.V
+        self.hand = np.zeros((n_players, L.HCAP), np.int64)
+        self.pile = np.zeros((2, L.NC_MAX), np.int64)
+        self.Z = np.zeros(L.NZ, np.int64)
         self.tr = np.zeros((256, 8), np.int64)
         self.buf = np.zeros(64, np.int64)
 
     def place(self, p: int, text: str):
         for c in cards(text, self.V):
-            self.S[p, K.C_BITS + c // self.V] |= 1 << (c % self.V)
-            self.S[p, K.C_ARRN] += 1
+            self.S[p, L.C_BITS + c // self.V] |= 1 << (c % self.V)
+            self.S[p, L.C_ARRN] += 1
 
     def array(self, p: int) -> list:
         return [e * self.V + v for e in range(5) for v in range(self.V)
-                if (self.S[p, K.C_BITS + e] >> v) & 1]
+                if (self.S[p, L.C_BITS + e] >> v) & 1]
 
     def sizes(self, p: int) -> dict:
         """combo type -> size, for the available types only."""
@@ -87,13 +88,13 @@ class KernelTable:
         return {ct: int(self.buf[ct]) for ct in range(5) if self.buf[ct] > 0}
 
     def hp(self, p: int) -> int:
-        return int(self.S[p, K.C_HP])
+        return int(self.S[p, L.C_HP])
 
     def discard(self) -> list:
-        return self.pile[1, :self.Z[K.Z_DISC]].tolist()
+        return self.pile[1, :self.Z[L.Z_DISC]].tolist()
 
     def events(self) -> list:
-        return [tuple(int(x) for x in r) for r in self.tr[:self.Z[K.Z_TR]]]
+        return [tuple(int(x) for x in r) for r in self.tr[:self.Z[L.Z_TR]]]
 
     def fire(self, p: int, kind: int, target: int = -1) -> int:
         """Resolve a combo as play_game's combo branch does, with the
@@ -107,7 +108,7 @@ class KernelTable:
                 q = K.next_alive(self.S, q, self.P)
         elif kind == FOUR:
             h = min(amount, int(K.heal_room(self.S, p, self.ip)))
-            self.S[p, K.C_HP] += h
+            self.S[p, L.C_HP] += h
         else:
             if kind == OVERCOMING:
                 K.array_to_discard(self.S, self.pile, self.Z, target, self.V)
@@ -182,7 +183,7 @@ def test_metal_wood_only_overcoming():
     k.place(1, "土3 土4 火6")
     assert k.sizes(0) == {OVERCOMING: 2}
     assert k.fire(0, OVERCOMING, 1) == 2
-    assert k.hp(1) == 18 and k.array(1) == [] and k.S[1, K.C_ARRN] == 0
+    assert k.hp(1) == 18 and k.array(1) == [] and k.S[1, L.C_ARRN] == 0
     # the target's array goes first, then the firer's, in card-id order
     assert k.discard() == sorted(cards("土3 土4 火6")) + sorted(cards("金1 金5 木2"))
     g = ref_table(DEFAULTS, 2)
@@ -219,7 +220,7 @@ def test_four_symbols_heal(hp, cap, healed):
     Worked example: 金2 木5 水1 火4, heal 12 (from HP low enough)."""
     values = values_with(hp_cap=cap, hp=max(hp, 1))
     k = KernelTable(values, 2)
-    k.S[0, K.C_HP] = hp
+    k.S[0, L.C_HP] = hp
     k.place(0, "金2 木5 水1 火4")
     assert k.sizes(0)[FOUR] == 12
     assert k.fire(0, FOUR) == 12
@@ -349,13 +350,13 @@ def test_guard_absorbs_one_damage_instance():
     """Specials, 护身咒 guard: negates the next damage instance; guards stack
     as a count; each damage instance consumes one."""
     k = KernelTable(DEFAULTS, 2)
-    k.S[1, K.C_GUARDS] = 2
+    k.S[1, L.C_GUARDS] = 2
     for expected_guards in (1, 0):
         K.damage(k.S, k.Z, k.tr, True, 0, 1, 9)
-        assert k.hp(1) == 20 and k.S[1, K.C_GUARDS] == expected_guards
+        assert k.hp(1) == 20 and k.S[1, L.C_GUARDS] == expected_guards
     K.damage(k.S, k.Z, k.tr, True, 0, 1, 9)
     assert k.hp(1) == 11
-    assert [e[4] for e in k.events() if e[0] == K.E_DAMAGE] == [1, 1, 0]
+    assert [e[4] for e in k.events() if e[0] == L.E_DAMAGE] == [1, 1, 0]
     g = ref_table(DEFAULTS, 2)
     g.seats[0].hand = [special(GUARD), special(GUARD)]
     g.fix_card_set()
@@ -372,11 +373,11 @@ def test_guard_absorbs_one_damage_instance():
 def test_overcoming_destroys_array_even_when_guarded():
     """Combos, overcoming: a guard absorbs the damage, not the destruction."""
     k = KernelTable(DEFAULTS, 2)
-    k.S[1, K.C_GUARDS] = 1
+    k.S[1, L.C_GUARDS] = 1
     k.place(0, "金1 木2")
     k.place(1, "水3 水4 水5")
     k.fire(0, OVERCOMING, 1)
-    assert k.hp(1) == 20 and k.S[1, K.C_GUARDS] == 0 and k.array(1) == []
+    assert k.hp(1) == 20 and k.S[1, L.C_GUARDS] == 0 and k.array(1) == []
     g = ref_table(DEFAULTS, 2)
     g.seats[1].guards = 1
     ref_place(g, 0, "金1 木2")
@@ -389,12 +390,12 @@ def test_straight_flush_one_instance_per_opponent():
     """Combos, straight flush + guard: each opponent takes a separate damage
     instance, so a guard protects only its holder."""
     k = KernelTable(DEFAULTS, 4)
-    k.S[2, K.C_GUARDS] = 1
+    k.S[2, L.C_GUARDS] = 1
     k.place(0, "土5 土6 土7 土8")
     k.fire(0, FLUSH)
     assert [k.hp(q) for q in range(4)] == [20, 12, 20, 12]
     # damage in turn order from the next seat
-    assert [e[2] for e in k.events() if e[0] == K.E_DAMAGE] == [1, 2, 3]
+    assert [e[2] for e in k.events() if e[0] == L.E_DAMAGE] == [1, 2, 3]
 
 
 def test_straight_flush_resolves_on_all_before_removal():
@@ -424,7 +425,7 @@ def test_straight_flush_resolves_on_all_before_removal():
     # kernel: all three instances land before any check for elimination
     k = KernelTable(DEFAULTS, 4)
     for q, hp in ((1, 4), (2, 30), (3, 6)):
-        k.S[q, K.C_HP] = hp
+        k.S[q, L.C_HP] = hp
     k.place(0, "火1 火2 火3")
     k.fire(0, FLUSH)
     assert [k.hp(q) for q in range(4)] == [20, -2, 24, 0]
@@ -502,7 +503,7 @@ def test_wind_cannot_stack_in_play():
                     (4, ["random"] * 4)):
         for game in range(25):
             _, tr = SPEC.trace_game(values, 5, game, P, policy_ids(pols))
-            winds = tr[tr[:, 0] == K.E_WIND]
+            winds = tr[tr[:, 0] == L.E_WIND]
             seen += len(winds)
             assert (winds[:, 4] == 1).all()
     assert seen > 100
@@ -575,12 +576,12 @@ def test_kernel_draw_reshuffles_then_skips():
     masks = np.zeros((2, 2, 1), np.uint64)
     counts = np.zeros((2, 45), np.int64)
     k.pile[1, :3] = cards("金1 金2 金3")
-    k.Z[K.Z_DISC] = 3
+    k.Z[L.Z_DISC] = 3
     got = [K.draw(st, k.S, k.hand, k.pile, k.Z, 0, masks, counts, k.tr, True, False)
            for _ in range(4)]
     assert sorted(got[:3]) == cards("金1 金2 金3") and got[3] == -1
-    assert k.S[0, K.C_HN] == 3 and k.Z[K.Z_DECK] == 0 and k.Z[K.Z_DISC] == 0
-    assert [e[0] for e in k.events()] == [K.E_RESHUFFLE] + [K.E_DRAW] * 3
+    assert k.S[0, L.C_HN] == 3 and k.Z[L.Z_DECK] == 0 and k.Z[L.Z_DISC] == 0
+    assert [e[0] for e in k.events()] == [L.E_RESHUFFLE] + [L.E_DRAW] * 3
     # the reference reshuffles the same way from the same stream
     g = R.Game(DEFAULTS, 2, "random", python_rng(1, 2))
     g.discard = cards("金1 金2 金3")
@@ -592,9 +593,9 @@ def kernel_policy_choice(k: KernelTable, pol: str, p: int, hand: list):
     """The kernel's greedy/patient choice for seat p in a KernelTable position."""
     for i, c in enumerate(hand):
         k.hand[p, i] = c
-    k.S[p, K.C_HN] = len(hand)
+    k.S[p, L.C_HN] = len(hand)
     for s in range(5):          # the kernel keeps a count of each special kind in hand
-        k.S[p, K.C_SPEC + s] = hand.count(5 * k.V + s)
+        k.S[p, L.C_SPEC + s] = hand.count(5 * k.V + s)
     pp = to_kernel(SPEC.space.policy(k.values))[1]
     kinds = len(SPEC.card_kinds(k.values))
     spbest = np.zeros(32, np.int64)
@@ -609,11 +610,11 @@ def test_patient_holds_a_weak_combo():
     min_combo_value (9); greedy fires it at the lowest-HP opponent."""
     k = KernelTable(DEFAULTS, 3)
     k.place(0, "金1 水2")                                  # generating 2: 6 damage
-    k.S[1, K.C_HP], k.S[2, K.C_HP] = 12, 10
-    assert kernel_policy_choice(k, "greedy", 0, cards("木5")) == (K.A_COMBO, GENERATING, 2)
-    assert kernel_policy_choice(k, "patient", 0, cards("木5"))[0] == K.A_PLACE
-    k.S[2, K.C_HP] = 6                                     # now it kills: fire
-    assert kernel_policy_choice(k, "patient", 0, cards("木5")) == (K.A_COMBO, GENERATING, 2)
+    k.S[1, L.C_HP], k.S[2, L.C_HP] = 12, 10
+    assert kernel_policy_choice(k, "greedy", 0, cards("木5")) == (L.A_COMBO, GENERATING, 2)
+    assert kernel_policy_choice(k, "patient", 0, cards("木5"))[0] == L.A_PLACE
+    k.S[2, L.C_HP] = 6                                     # now it kills: fire
+    assert kernel_policy_choice(k, "patient", 0, cards("木5")) == (L.A_COMBO, GENERATING, 2)
 
 
 def test_patient_fires_when_any_opponent_can_be_killed():
@@ -623,9 +624,9 @@ def test_patient_fires_when_any_opponent_can_be_killed():
     generating combo now, so patient should fire it at seat 2."""
     k = KernelTable(DEFAULTS, 3)
     k.place(0, "金1 水2")
-    k.S[1, K.C_HP], k.S[1, K.C_GUARDS] = 3, 1
-    k.S[2, K.C_HP] = 5
-    assert kernel_policy_choice(k, "patient", 0, cards("木5")) == (K.A_COMBO, GENERATING, 2)
+    k.S[1, L.C_HP], k.S[1, L.C_GUARDS] = 3, 1
+    k.S[2, L.C_HP] = 5
+    assert kernel_policy_choice(k, "patient", 0, cards("木5")) == (L.A_COMBO, GENERATING, 2)
 
 
 # --- invariants over many games -------------------------------------------------------
@@ -674,7 +675,7 @@ def test_turn_cap_five():
         for g in range(0, 40, 4):
             _, tr = SPEC.trace_game(values, 1, g, P, policy_ids(pols))
             replay_trace(tr, values, pols)
-            assert tuple(tr[-1][[0, 2, 3, 4]]) == (K.E_END, -1, 1, 5)
+            assert tuple(tr[-1][[0, 2, 3, 4]]) == (L.E_END, -1, 1, 5)
 
 
 # --- an independent check of the kernel's event traces ---------------------------------
@@ -722,10 +723,10 @@ def replay_trace(tr, values: dict, policies: list) -> dict:
 
     while i < len(rows):
         t, tn, p, a, b, c, d, e = rows[i]
-        if t == K.E_DEAL:
+        if t == L.E_DEAL:
             deck -= 1
             hands[p].append(a)
-        elif t == K.E_TURN:
+        elif t == L.E_TURN:
             end_of_turn()
             assert tn == turn + 1, "turns are numbered 1, 2, ..."
             turn = tn
@@ -744,54 +745,54 @@ def replay_trace(tr, values: dict, policies: list) -> dict:
             turn_start_hp = list(hp)
             nxt_t = rows[i + 1][0]
             if skips[p] > 0:
-                assert nxt_t == K.E_SKIP
+                assert nxt_t == L.E_SKIP
             elif deck + disc > 0:
-                assert nxt_t in (K.E_DRAW, K.E_RESHUFFLE), f"turn {tn}: no draw"
+                assert nxt_t in (L.E_DRAW, L.E_RESHUFFLE), f"turn {tn}: no draw"
             else:
-                assert nxt_t not in (K.E_DRAW, K.E_RESHUFFLE, K.E_SKIP)
-            if nxt_t != K.E_SKIP:
+                assert nxt_t not in (L.E_DRAW, L.E_RESHUFFLE, L.E_SKIP)
+            if nxt_t != L.E_SKIP:
                 # the draw (if any) and the hand-limit discards
                 j = i + 1
-                if rows[j][0] == K.E_RESHUFFLE:
+                if rows[j][0] == L.E_RESHUFFLE:
                     j += 1
-                drawn = 1 if rows[j][0] == K.E_DRAW else 0
+                drawn = 1 if rows[j][0] == L.E_DRAW else 0
                 n_disc = 0
-                while rows[j + drawn + n_disc][0] == K.E_DISCARD:
+                while rows[j + drawn + n_disc][0] == L.E_DISCARD:
                     n_disc += 1
                 assert n_disc == max(0, len(hands[p]) + drawn - limit)
                 stats["limit_discards"] += n_disc
-        elif t == K.E_SKIP:
+        elif t == L.E_SKIP:
             assert skips[p] > 0
             skips[p] -= 1
             assert a == skips[p]
-        elif t == K.E_RESHUFFLE:
+        elif t == L.E_RESHUFFLE:
             assert deck == 0 and a == disc and a > 0
             deck, disc = disc, 0
-        elif t == K.E_DRAW:
+        elif t == L.E_DRAW:
             assert deck > 0
             deck -= 1
             hands[p].append(a)
-        elif t == K.E_DISCARD:
+        elif t == L.E_DISCARD:
             hands[p].remove(a)
             disc += 1
-        elif t == K.E_PLACE:
+        elif t == L.E_PLACE:
             assert a < NB and a not in arrays[p]
             hands[p].remove(a)
             arrays[p].append(a)
             assert b == len(arrays[p])
-        elif t == K.E_CAST:
+        elif t == L.E_CAST:
             hands[p].remove(NB + a)
             disc += 1
             if a in (THUNDER, STEAL):
                 assert b != p and alive[b]
             else:
                 assert b == -1
-        elif t == K.E_PASS:
+        elif t == L.E_PASS:
             if policies[p] == "random":
                 # random passes only when nothing is legal: no card to place or
                 # cast (specials always have a target) and no combo
                 assert not hands[p] and not R.find_combos(arrays[p], V)
-        elif t == K.E_DAMAGE:
+        elif t == L.E_DAMAGE:
             # HP only falls here: the one place it rises is E_HEAL below
             assert d == cur and p != cur
             if b:
@@ -801,38 +802,38 @@ def replay_trace(tr, values: dict, policies: list) -> dict:
                 assert guards[p] == 0 and a > 0
                 hp[p] -= a
             assert c == hp[p]
-        elif t == K.E_HEAL:
+        elif t == L.E_HEAL:
             assert a >= 0
             hp[p] += a
             assert b == hp[p]
             if cap and a > 0:
                 assert hp[p] <= cap
-        elif t == K.E_STEAL:
+        elif t == L.E_STEAL:
             if b < 0:
                 assert hands[a] == []
                 stats["steal_empty"] += 1
             else:
                 hands[a].remove(b)
                 hands[p].append(b)
-        elif t == K.E_WIND:
+        elif t == L.E_WIND:
             nxt = (p + 1) % P
             while not alive[nxt]:
                 nxt = (nxt + 1) % P
             assert a == nxt
             skips[a] += 1
             assert b == skips[a]
-        elif t == K.E_GUARD:
+        elif t == L.E_GUARD:
             guards[p] += 1
             assert a == guards[p]
-        elif t == K.E_GAMBLE:
+        elif t == L.E_GAMBLE:
             assert a == len(hands[p])
             disc += a
             hands[p] = []
             # then exactly as many draws by the gambler (reshuffles between)
-            after = [r for r in rows[i + 1:] if r[0] != K.E_RESHUFFLE][:a]
-            assert [(r[0], r[2]) for r in after] == [(K.E_DRAW, p)] * a
+            after = [r for r in rows[i + 1:] if r[0] != L.E_RESHUFFLE][:a]
+            assert [(r[0], r[2]) for r in after] == [(L.E_DRAW, p)] * a
             stats["gambles"] += 1
-        elif t == K.E_COMBO:
+        elif t == L.E_COMBO:
             found = R.find_combos(arrays[p], V)
             assert a in found and c == found[a].size
             assert d == R.combo_amount(values, a, c)
@@ -847,27 +848,27 @@ def replay_trace(tr, values: dict, policies: list) -> dict:
                     q = (q + 1) % P
                 hit = []
                 j = i + 1
-                while j < len(rows) and rows[j][0] == K.E_DAMAGE:
+                while j < len(rows) and rows[j][0] == L.E_DAMAGE:
                     hit.append(rows[j][2])
                     j += 1
                 assert hit == (opp if d > 0 else [])
-                outs = [r[2] for r in rows[j:] if r[0] == K.E_OUT and r[1] == tn]
+                outs = [r[2] for r in rows[j:] if r[0] == L.E_OUT and r[1] == tn]
                 if outs and len(hit) >= 2 and outs[0] != hit[-1]:
                     stats["flush_kills"] += 1
             elif a != FOUR:
                 assert b != p and alive[b]
-        elif t == K.E_DESTROY:
+        elif t == L.E_DESTROY:
             assert a == len(arrays[p])
             disc += a
             arrays[p] = []
-        elif t == K.E_OUT:
+        elif t == L.E_OUT:
             assert alive[p] and hp[p] <= 0
             alive[p] = False
             disc += len(hands[p]) + len(arrays[p])
             hands[p], arrays[p] = [], []
             guards[p] = skips[p] = 0
             stats["outs"] += 1
-        elif t == K.E_END:
+        elif t == L.E_END:
             end_of_turn()
             living = [q for q in range(P) if alive[q]]
             if a == 0:
@@ -880,7 +881,7 @@ def replay_trace(tr, values: dict, policies: list) -> dict:
             raise AssertionError(f"unknown event {rows[i]}")
         conserve()
         i += 1
-    assert rows and rows[-1][0] == K.E_END
+    assert rows and rows[-1][0] == L.E_END
     return stats
 
 
@@ -919,7 +920,7 @@ def test_trace_replay_catches_corruption():
     reshuffle, a turn out of order) makes it fail."""
     values = values_with(hand_limit=4, copies_gamble=8, value_gamble=1.0)
     pols = ["random", "greedy", "patient"]
-    needed = (K.E_DAMAGE, K.E_DISCARD, K.E_RESHUFFLE, K.E_HEAL)
+    needed = (L.E_DAMAGE, L.E_DISCARD, L.E_RESHUFFLE, L.E_HEAL)
     for game in range(100):
         _, tr = SPEC.trace_game(values, 4, game, 3, policy_ids(pols))
         if all((tr[:, 0] == t).any() for t in needed):
@@ -928,7 +929,7 @@ def test_trace_replay_catches_corruption():
         pytest.fail("no trace with every event needed")
     replay_trace(tr, values, pols)
     first = {t: int(np.flatnonzero(tr[:, 0] == t)[0]) for t in needed}
-    second_turn = int(np.flatnonzero(tr[:, 0] == K.E_TURN)[1])
+    second_turn = int(np.flatnonzero(tr[:, 0] == L.E_TURN)[1])
 
     def bumped(row, col, by):
         m = tr.copy()
@@ -936,10 +937,10 @@ def test_trace_replay_catches_corruption():
         return m
 
     corrupted = [
-        bumped(first[K.E_DAMAGE], 3, 1),                 # damage amount
-        np.delete(tr, first[K.E_DISCARD], axis=0),       # a discard goes missing
-        bumped(first[K.E_HEAL], 3, 30),                  # heal past the cap
-        bumped(first[K.E_RESHUFFLE], 3, -1),             # reshuffle short of the pile
+        bumped(first[L.E_DAMAGE], 3, 1),                 # damage amount
+        np.delete(tr, first[L.E_DISCARD], axis=0),       # a discard goes missing
+        bumped(first[L.E_HEAL], 3, 30),                  # heal past the cap
+        bumped(first[L.E_RESHUFFLE], 3, -1),             # reshuffle short of the pile
         bumped(second_turn, 2, 1),                       # the wrong seat plays
     ]
     for m in corrupted:

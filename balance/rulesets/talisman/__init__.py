@@ -1,7 +1,7 @@
 """Talisman Poker 符咒游戏 (contract: shared/rules/talisman.md)."""
 from ...core.params import ParamSpace
 from ...core.spec import RulesetSpec
-from . import rules
+from . import layout, rules
 from .replay import format_trace
 
 
@@ -27,9 +27,9 @@ SPEC = RulesetSpec(
     policies=rules.POLICIES,
     policy_docs=rules.POLICY_DOCS,
     card_kinds=rules.card_kinds,
-    game_columns=("winner", "turns", "rounds", "end_reason", "combos", "casts"),
-    seat_columns=("hp", "out_turn", "damage_dealt", "healed", "combos", "casts", "guards_left"),
-    end_reasons=rules.END_REASONS,
+    game_columns=layout.GAME_COLUMNS,
+    seat_columns=layout.SEAT_COLUMNS,
+    end_reasons=layout.END_REASONS,
     kernel="balance.rulesets.talisman.kernel",
     kernel_args=kernel_args,
     format_trace=format_trace,

@@ -29,7 +29,16 @@ from ...core import jit
 from ...core.kernel import BAN_FORBID, BAN_REMOVE, ev, setbit  # before kernel_cache_begin
 from ...core.records import BLOCK
 from ...core.rng import below, game_state, shuffle
-from .rules import GEN_TABLE, IDX, OVER_TABLE, PIDX
+from ...core.layout import index
+from .layout import (A_CAST, A_COMBO, A_PASS, A_PLACE, C_ALIVE, C_ARRN, C_BITS, C_CASTS,
+                     C_COMBOS, C_DMG, C_GUARDS, C_HEALED, C_HN, C_HP, C_JUNK, C_NB, C_OUT,
+                     C_SKIPS, C_SPEC, E_CAST, E_COMBO, E_DAMAGE, E_DEAL, E_DESTROY, E_DISCARD,
+                     E_DRAW, E_END, E_GAMBLE, E_GUARD, E_HEAL, E_OUT, E_PASS, E_PLACE,
+                     E_RESHUFFLE, E_SKIP, E_STEAL, E_TURN, E_WIND, END_CAP, END_LAST,
+                     GAME_COLUMNS, HCAP, NC_MAX, NS, NZ, POL_PATIENT, POL_RANDOM, SEAT_COLUMNS,
+                     Z_DECK, Z_DISC, Z_NC, Z_TR, Z_TURN)
+from .rules import (CHAOS, FLUSH, FOUR, GEN_TABLE, GENERATING, GUARD, IDX, OVER_TABLE,
+                    OVERCOMING, PIDX, STEAL, THUNDER, WIND)
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
@@ -55,17 +64,24 @@ Q_GAMBLE = PIDX["value_gamble"]
 Q_DESTROY = PIDX["destroy_value"]
 Q_HEALV = PIDX["heal_value"]
 
-# --- state columns -------------------------------------------------------
-C_HP, C_ALIVE, C_GUARDS, C_SKIPS, C_HN, C_ARRN, C_DMG, C_COMBOS, C_CASTS, C_OUT, C_HEALED = range(11)
-C_BITS = 11
-C_SPEC = C_BITS + 5     # five columns: copies of each special kind in hand
-C_NB = C_SPEC + 5       # the number of basic kinds (special kind k is card NB + k)
-C_JUNK = C_NB + 1       # scratch: branch-free updates of a basic card's "special count"
-NS = C_JUNK + 1
-HCAP = 40
+# --- record columns, by name (layout) -----------------------------------------
+GI = index(GAME_COLUMNS)
+G_WINNER = GI["winner"]
+G_TURNS = GI["turns"]
+G_ROUNDS = GI["rounds"]
+G_END = GI["end_reason"]
+G_COMBOS = GI["combos"]
+G_CASTS = GI["casts"]
+SI = index(SEAT_COLUMNS)
+S_HP = SI["hp"]
+S_OUT = SI["out_turn"]
+S_DMG = SI["damage_dealt"]
+S_HEALED = SI["healed"]
+S_COMBOS = SI["combos"]
+S_CASTS = SI["casts"]
+S_GUARDS = SI["guards_left"]
+
 SM = 8            # offset of the array summary in the per-game int buffer
-NC_MAX = 12 * 5 + 5 * 12
-Z_DECK, Z_DISC, Z_TURN, Z_TR, Z_NC = range(5)
 
 # Explicit signatures for the functions that are compiled on their own: numba
 # otherwise compiles one extra version per combination of constant (literal)
@@ -73,24 +89,6 @@ Z_DECK, Z_DISC, Z_TURN, Z_TR, Z_NC = range(5)
 # of the cold compile time.
 I64 = nt.int64
 A1, A2 = nt.int64[::1], nt.int64[:, ::1]
-
-# game record columns (spec.game_columns) and seat columns (spec.seat_columns)
-G_WINNER, G_TURNS, G_ROUNDS, G_END, G_COMBOS, G_CASTS = range(6)
-NG = 6
-S_HP, S_OUT, S_DMG, S_HEALED, S_COMBOS, S_CASTS, S_GUARDS = range(7)
-NSEAT = 7
-
-# actions
-A_PASS, A_PLACE, A_CAST, A_COMBO = range(4)
-THUNDER, WIND, GUARD, STEAL, GAMBLE = range(5)
-FLUSH, GENERATING, OVERCOMING, FOUR, CHAOS = range(5)
-POL_RANDOM, POL_GREEDY, POL_PATIENT = range(3)
-
-# trace events: row = [type, turn, seat, a, b, c, d, e]
-E_TURN, E_SKIP, E_DRAW, E_RESHUFFLE, E_DISCARD, E_PLACE, E_CAST, E_COMBO = range(1, 9)
-E_DAMAGE, E_HEAL, E_STEAL, E_WIND, E_GUARD, E_GAMBLE, E_DESTROY, E_OUT = range(9, 17)
-E_END, E_PASS, E_DEAL = range(17, 20)
-END_LAST, END_CAP = 0, 1
 
 
 # --- combos --------------------------------------------------------------
@@ -898,7 +896,7 @@ def work(P):
     """One thread's workspace (allocated in Python: the kernels then allocate
     nothing, which keeps them simple to compile)."""
     return (np.zeros((P, NS), np.int64), np.zeros((P, HCAP), np.int64),
-            np.zeros((3, NC_MAX), np.int64), np.zeros(5, np.int64),
+            np.zeros((3, NC_MAX), np.int64), np.zeros(NZ, np.int64),
             np.zeros(SM + 16, np.int64), np.zeros(64, np.int64), np.zeros(1, np.uint64),
             np.zeros((1, 8), np.int64), np.zeros(32, np.int64))
 

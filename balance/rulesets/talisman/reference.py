@@ -58,24 +58,20 @@ from functools import lru_cache
 from itertools import combinations
 
 from ...core.rng import python_rng
-from .rules import (CHAOS, COMBOS, END_REASONS, FLUSH, FOUR, GAMBLE, GENERATING,
-                    GENERATING_CYCLE, GUARD, OVERCOMING, OVERCOMING_CYCLE, SPECIALS, STEAL,
-                    THUNDER, WIND, card_kinds, deck_list)
-
-# The record columns of one game and of one seat (the kernel's Batch rows).
-GAME_COLUMNS = ("winner", "turns", "rounds", "end_reason", "combos", "casts")
-SEAT_COLUMNS = ("hp", "out_turn", "damage_dealt", "healed", "combos", "casts", "guards_left")
+# The record columns (the kernel's Batch rows) and the event codes, laid out
+# like the kernel's trace so that the two logs can be compared row by row,
+# are declared once in ``layout``.
+from .layout import (E_CAST, E_COMBO, E_DAMAGE, E_DEAL, E_DESTROY, E_DISCARD, E_DRAW, E_END,
+                     E_GAMBLE, E_GUARD, E_HEAL, E_OUT, E_PASS, E_PLACE, E_RESHUFFLE, E_SKIP,
+                     E_STEAL, E_TURN, E_WIND, END_REASONS, GAME_COLUMNS, SEAT_COLUMNS)
+from .rules import (CHAOS, COMBOS, FLUSH, FOUR, GAMBLE, GENERATING, GENERATING_CYCLE, GUARD,
+                    OVERCOMING, OVERCOMING_CYCLE, SPECIALS, STEAL, THUNDER, WIND, card_kinds,
+                    deck_list)
 
 # Actions: (kind, arg, target). PLACE: arg = card id; CAST: arg = special
 # index (THUNDER..GAMBLE); COMBO: arg = combo type (FLUSH..CHAOS); target = an
 # opponent's seat or -1.
 PASS, PLACE, CAST, COMBO = range(4)
-
-# Event log rows (type, turn, seat, a, b, c, d, e), numbered and laid out like
-# the kernel's trace so that the two logs can be compared row by row.
-E_TURN, E_SKIP, E_DRAW, E_RESHUFFLE, E_DISCARD, E_PLACE, E_CAST, E_COMBO = range(1, 9)
-E_DAMAGE, E_HEAL, E_STEAL, E_WIND, E_GUARD, E_GAMBLE, E_DESTROY, E_OUT = range(9, 17)
-E_END, E_PASS, E_DEAL = range(17, 20)
 
 POLICY_NAMES = ("random", "greedy", "patient")
 
@@ -720,8 +716,8 @@ def play(values: dict, seed: int, game: int, n_players: int, policies, log: bool
 def record(result: dict, n_kinds: int):
     """A result as the kernel's Batch rows: (game row, seat rows, masks), with
     masks[seat][0 drawn / 1 played][word] = bit k % 64 of word k // 64 for kind k."""
-    game_row = [result["winner"], result["turns"], result["rounds"],
-                END_REASONS.index(result["end_reason"]), result["combos"], result["casts"]]
+    game_row = [END_REASONS.index(result[c]) if c == "end_reason" else result[c]
+                for c in GAME_COLUMNS]
     words = max(1, (n_kinds + 63) // 64)
     seat_rows, masks = [], []
     for s in result["seats"]:

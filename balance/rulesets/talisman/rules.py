@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.params import kernel_index, param
+from .layout import END_REASONS, POL_GREEDY, POL_PATIENT, POL_RANDOM  # noqa: F401  (END_REASONS: the spec's)
 
 ELEMENTS = ("metal", "wood", "water", "fire", "earth")
 ELEMENTS_ZH = ("金", "木", "水", "火", "土")
@@ -25,7 +26,6 @@ METAL, WOOD, WATER, FIRE, EARTH = range(5)
 # 金→水→木→火→土→金 and 金→木→土→水→火→金
 GENERATING_CYCLE = (METAL, WATER, WOOD, FIRE, EARTH)
 OVERCOMING_CYCLE = (METAL, WOOD, EARTH, WATER, FIRE)
-END_REASONS = ("last_standing", "turn_cap")
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ class PolicyParams:
 IDX = kernel_index(Params)
 PIDX = kernel_index(PolicyParams)
 
-POLICIES = {"random": 0, "greedy": 1, "patient": 2}
+POLICIES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "patient": POL_PATIENT}
 POLICY_DOCS = {
     "random": "uniform over the distinct legal actions; random discards; pass only when nothing is legal",
     "greedy": "best combo by immediate value, else best special, else the placement keeping most combos; "
