@@ -7,8 +7,10 @@ import click
 def rate_lines(title, df):
     lines = [f"{title}:"]
     for key, row in df.iterrows():
+        sole = (f"  sole win {row['sole_win_rate']:6.2%} [{row['sole_ci_low']:.2%}, "
+                f"{row['sole_ci_high']:.2%}]" if "sole_win_rate" in row else "")
         lines.append(f"  {str(key):<12} {row['win_rate']:7.2%}  [{row['ci_low']:.2%}, "
-                     f"{row['ci_high']:.2%}]  n={int(row['games'])}")
+                     f"{row['ci_high']:.2%}]{sole}  n={int(row['games'])}")
     return lines
 
 
@@ -22,6 +24,14 @@ def print_summary(result):
     role = result.by_role()
     if role is not None:
         lines += rate_lines("win rate by role", role)
+    f = s["first_mover"]
+    lines.append(f"first mover ({f['turn_order']}): wins {f['win_rate']:.2%} "
+                 f"[{f['ci_low']:.2%}, {f['ci_high']:.2%}]")
+    sh = s.get("shared_wins")
+    if sh is not None:
+        lines.append(f"shared wins: {sh['share']:.2%} of games have several winning seats "
+                     f"(teams, zombies); seat win rates add to {sh['seat_win_rates_sum']:.1%}, "
+                     f"so the fair share is their mean, {sh['fair_share']:.2%}")
     d = s["draws"]
     lines.append(f"draws: {d['share']:.2%} [{d['ci_low']:.2%}, {d['ci_high']:.2%}] "
                  f"({d['count']:,} games)")

@@ -138,14 +138,16 @@ def matchups_cmd(ruleset, run, policy_list, out):
 @click.option("--out", "-o", default=None, type=click.Path(file_okay=False),
               help="Report folder (report.md, report.html, PNGs, CSVs); finished pieces "
                    "are kept in DIR/.points so a re-run resumes.",
-              show_default="reports/RULESET")
+              show_default="out/RULESET/report")
+@click.option("--force", is_flag=True, default=False,
+              help="Replace a finished report already in --out (a committed report is "
+                   "regenerated with the command recorded in it, which has --force).")
 @pass_run
-def report_cmd(ruleset, run, policy_list, sweep_games, cards_games, out):
+def report_cmd(ruleset, run, policy_list, sweep_games, cards_games, out, force):
     """Write a self-contained balance report (Markdown + HTML + PNG) for RULESET."""
-    from ..workflow.report import report
-    out = out or f"reports/{ruleset}"
-    res = report(ruleset, out=out, matchup_policies=policy_list, sweep_games=sweep_games,
-                 cards_games=cards_games, **run)
+    from ..workflow.report import default_out, report
+    res = report(ruleset, out=out or default_out(ruleset), matchup_policies=policy_list,
+                 sweep_games=sweep_games, cards_games=cards_games, force=force, **run)
     click.echo("\n".join(res["findings"]))
     click.echo(f"report written to {res['markdown']} and {res['html']}")
 

@@ -83,9 +83,14 @@ def ranked_bars(ax, labels, value, low, high, significant=None, xlabel="change i
 
 
 def heatmap(ax, matrix, labels, low=None, high=None, title=None):
-    """Win-rate matrix (row beats column) with the interval in each cell."""
+    """Matchup matrix: each cell shows the row policy's share of games won
+    against the column policy, with its interval; the colour is the row's
+    advantage (its share minus the column's, in points), centred at 0, so
+    that shared wins (both sides won: zombies, teams) do not tint a cell."""
     m = np.asarray(matrix, dtype=float)
-    im = ax.imshow(m, vmin=0, vmax=1, cmap="RdBu_r")
+    adv = (m - m.T) * 100
+    lim = max(float(np.nanmax(np.abs(adv))) if np.isfinite(adv).any() else 0.0, 5.0)
+    im = ax.imshow(adv, vmin=-lim, vmax=lim, cmap="RdBu_r")
     ax.set_xticks(range(len(labels)))
     ax.set_xticklabels(labels, rotation=30, ha="right")
     ax.set_yticks(range(len(labels)))
@@ -98,12 +103,12 @@ def heatmap(ax, matrix, labels, low=None, high=None, title=None):
             if low is not None and high is not None:
                 txt += f"\n[{low[i][j]:.1%}, {high[i][j]:.1%}]"
             ax.text(j, i, txt, ha="center", va="center", fontsize=7,
-                    color="white" if abs(m[i, j] - 0.5) > 0.3 else "black")
+                    color="white" if abs(adv[i, j]) > 0.6 * lim else "black")
     ax.set_xlabel("opponent policy")
     ax.set_ylabel("policy (row's share of games won)")
     if title:
         ax.set_title(title, fontsize=9)
-    plt.colorbar(im, ax=ax, fraction=0.046)
+    plt.colorbar(im, ax=ax, fraction=0.046, label="row advantage (points)")
     return ax
 
 

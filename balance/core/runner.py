@@ -206,6 +206,21 @@ def won_matrix(spec, batch: Batch) -> np.ndarray:
     return batch.games[:, 0][:, None] == np.arange(P)[None, :]
 
 
+def shares_wins(spec) -> bool:
+    """Can several seats win one game (teams, zombies, houses)? Then every
+    table shows the sole-win rate beside the win rate, and win rates of the
+    seats may add to more than 100%."""
+    return "won" in spec.seat_columns
+
+
+def first_seats(spec, batch: Batch) -> np.ndarray:
+    """int64[n]: the seat that moved first in each game (the ``first_seat``
+    game column where the rules decide the order, else seat 0)."""
+    if "first_seat" in spec.game_columns:
+        return batch.games[:, spec.game_columns.index("first_seat")].astype(np.int64)
+    return np.zeros(batch.n, np.int64)
+
+
 @dataclass
 class Result:
     """Tables of one run: ``games``, ``seats``, ``cards`` and ``summary``."""
@@ -240,7 +255,10 @@ class Result:
                     "policy": pd.Categorical(np.tile(np.array(self.setup.policies), n))}
             for j, col in enumerate(spec.seat_columns):
                 data[col] = b.seats[:, :, j].reshape(-1)
-            data["won"] = won_matrix(spec, b).reshape(-1)
+            won = won_matrix(spec, b)
+            data["won"] = won.reshape(-1)
+            if shares_wins(spec):
+                data["sole_win"] = (won & (won.sum(axis=1) == 1)[:, None]).reshape(-1)
             if spec.roles is not None and "role" in data:
                 labels = spec.roles(self.setup.values)
                 data["role"] = _label(data["role"], labels)
@@ -281,6 +299,29 @@ class Result:
             return None
         return stats.rate_table(self.seats, "role")
 
+    def first_mover(self) -> dict:
+        """Win rate of the seat that moved first, with its 95% Wilson interval."""
+        won = won_matrix(self.spec, self.batch)
+        first = first_seats(self.spec, self.batch)
+        k = int(won[np.arange(self.batch.n), first].sum())
+        n = self.batch.n
+        lo, hi = stats.wilson(k, n)
+        return {"games": n, "wins": k, "win_rate": k / n if n else float("nan"),
+                "ci_low": float(lo), "ci_high": float(hi), "turn_order": self.spec.turn_order}
+
+    def shared_wins(self) -> dict | None:
+        """Where wins can be shared: how often they were, and what the seat
+        win rates add to (the fair share is their mean, not 1/players)."""
+        if not shares_wins(self.spec):
+            return None
+        won = won_matrix(self.spec, self.batch)
+        n = self.batch.n
+        winners = won.sum(axis=1)
+        return {"games_with_shared_win": int((winners > 1).sum()),
+                "share": float((winners > 1).mean()) if n else float("nan"),
+                "seat_win_rates_sum": float(won.mean(axis=0).sum()) if n else float("nan"),
+                "fair_share": float(won.mean()) if n else float("nan")}
+
     def end_reasons(self) -> pd.Series:
         return self.games["end_reason"].value_counts(sort=False)
 
@@ -311,6 +352,10 @@ class Result:
             role = self.by_role()
             if role is not None:
                 out["by_role"] = table(role)
+            out["first_mover"] = self.first_mover()
+            shared = self.shared_wins()
+            if shared is not None:
+                out["shared_wins"] = shared
             if self.spec.summary is not None:
                 out.update(self.spec.summary(self))
             self._cache["summary"] = out

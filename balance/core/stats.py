@@ -37,13 +37,23 @@ def wilson(k, n, alpha: float = 0.05):
     return lo, hi
 
 
-def rate_table(df: pd.DataFrame, by: str, won: str = "won") -> pd.DataFrame:
-    """Win rate per value of ``by`` with 95% Wilson intervals."""
+def rate_table(df: pd.DataFrame, by: str, won: str = "won", sole: str = "sole_win") -> pd.DataFrame:
+    """Win rate per value of ``by`` with 95% Wilson intervals. Where the
+    table has a ``sole`` column (rulesets whose wins can be shared: teams,
+    zombies, houses), the sole-win rate (the seat's side was the only
+    only winning seat) follows with its own interval."""
     g = df.groupby(by, sort=True)[won].agg(["sum", "count"])
     lo, hi = wilson(g["sum"], g["count"])
-    return pd.DataFrame({"games": g["count"].astype(int), "wins": g["sum"].astype(int),
-                         "win_rate": g["sum"] / g["count"], "ci_low": lo, "ci_high": hi},
-                        index=g.index)
+    out = pd.DataFrame({"games": g["count"].astype(int), "wins": g["sum"].astype(int),
+                        "win_rate": g["sum"] / g["count"], "ci_low": lo, "ci_high": hi},
+                       index=g.index)
+    if sole in df:
+        k = df.groupby(by, sort=True)[sole].sum().astype(int)
+        slo, shi = wilson(k, g["count"])
+        out["sole_wins"] = k
+        out["sole_win_rate"] = k / g["count"]
+        out["sole_ci_low"], out["sole_ci_high"] = slo, shi
+    return out
 
 
 def newcombe_diff(k1, n1, k2, n2):

@@ -8,7 +8,8 @@ equally often. Every lineup plays games [0, n) of the same seed, so each
 deal is played once per lineup.
 
 Matrix entry M[a][b] is the share of games won by a seat of policy a across
-those lineups; M[a][b] + M[b][a] + draws = 1. Its interval treats deals as
+those lineups; M[a][b] + M[b][a] + draws = 1 + shared wins (a game both sides won, as a
+zombie on its master's side in elite v3). Its interval treats deals as
 the independent unit (the lineups of one deal share their cards): the mean
 over deals of a's share of the deal's games, with a normal interval. Policy
 a *dominates* when, against every other policy, a's share minus the
@@ -81,6 +82,14 @@ class MatchupResult:
             if len(sub) == len(self.policies) - 1 and (sub["advantage_low"] > 0).all():
                 out.append(p)
         return out
+
+    def beaten_by_random(self) -> list[str]:
+        """Policies that `random` beats head to head (advantage interval
+        above 0): a finding about those heuristics."""
+        if "random" not in self.policies:
+            return []
+        t = self.table[(self.table["policy"] == "random") & (self.table["advantage_low"] > 0)]
+        return list(t["opponent"])
 
     def figure(self):
         n = len(self.policies)
@@ -156,19 +165,22 @@ def matchups(ruleset: str, policies=None, games: int = 10_000, seed: int = 0, pl
             pol = np.array(lu)
             seat_a = np.flatnonzero(pol == a)
             seat_b = np.flatnonzero(pol == b)
-            wa = o.won[:, seat_a].any(axis=1).astype(float)
-            wb = o.won[:, seat_b].any(axis=1).astype(float)
-            acc = share.setdefault((a, b), [np.zeros(games), np.zeros(games), 0])
+            wa = o.won[:, seat_a].any(axis=1)
+            wb = o.won[:, seat_b].any(axis=1)
+            acc = share.setdefault((a, b), [np.zeros(games, np.int64), np.zeros(games, np.int64),
+                                            0, 0, 0])
             acc[0] += wa
             acc[1] += wb
             acc[2] += 1
+            acc[3] += int((~wa & ~wb).sum())          # draws: counted, never 1 - a - b
+            acc[4] += int((wa & wb).sum())            # both sides won (shared wins)
             if bar is not None:
                 bar.update(1)
     finally:
         if bar is not None:
             bar.close()
     rows = []
-    for (a, b), (wa, wb, L) in share.items():
+    for (a, b), (wa, wb, L, draws, both) in share.items():
         xa, xb = wa / L, wb / L
         for p, q, x, y in ((a, b, xa, xb), (b, a, xb, xa)):
             r, lo, hi, _ = stats.ratio_mean(x, np.ones_like(x))
@@ -176,7 +188,7 @@ def matchups(ruleset: str, policies=None, games: int = 10_000, seed: int = 0, pl
             rows.append({"policy": p, "opponent": q, "lineups": L, "games": games * L,
                          "win_rate": r, "ci_low": max(lo, 0.0), "ci_high": min(hi, 1.0),
                          "opponent_win_rate": float(y.mean()),
-                         "draw_rate": float(1 - x.mean() - y.mean()),
+                         "draw_rate": draws / (games * L), "shared_win_rate": both / (games * L),
                          "advantage": d, "advantage_low": dlo, "advantage_high": dhi})
     base = setup(ruleset, seed=seed, players=n, policies=pols[0], params=params).describe()
     base["policies"] = pols

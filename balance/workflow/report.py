@@ -22,7 +22,8 @@ import numpy as np
 import pandas as pd
 
 from ..core import plots, registry, stats
-from ..core.runner import check_count, machine, setup
+from ..core.errors import BalanceError
+from ..core.runner import check_count, setup
 from .cards import cards as cards_fn
 from .matchups import matchups as matchups_fn
 from .outcome import play_result
@@ -131,9 +132,13 @@ def _inline(text: str) -> str:
 
 
 def _rates_md(df: pd.DataFrame, name: str) -> pd.DataFrame:
-    return pd.DataFrame({name: [str(k) for k in df.index], "games": df["games"].map("{:,}".format),
-                         "win rate": df["win_rate"].map(pct),
-                         "95% Wilson": [ci(a, b) for a, b in zip(df["ci_low"], df["ci_high"])]})
+    t = pd.DataFrame({name: [str(k) for k in df.index], "games": df["games"].map("{:,}".format),
+                      "win rate": df["win_rate"].map(pct),
+                      "95% Wilson": [ci(a, b) for a, b in zip(df["ci_low"], df["ci_high"])]})
+    if "sole_win_rate" in df:
+        t["sole-win rate"] = df["sole_win_rate"].map(pct).to_numpy()
+        t["95% Wilson (sole)"] = [ci(a, b) for a, b in zip(df["sole_ci_low"], df["sole_ci_high"])]
+    return t
 
 
 def command_line(ruleset, out, games, seed, players, policies, params, matchup_policies,
@@ -152,21 +157,31 @@ def command_line(ruleset, out, games, seed, players, policies, params, matchup_p
         parts += ["--sweep-games", str(sweep_games)]
     if cards_games is not None:
         parts += ["--cards-games", str(cards_games)]
-    parts += ["--out", str(out)]
+    parts += ["--out", str(out), "--force"]
     return " ".join(shlex.quote(p) for p in parts)
+
+
+def default_out(ruleset: str) -> str:
+    return f"out/{ruleset}/report"
 
 
 def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=None,
            policies=None, params: dict | None = None, *, matchup_policies=None,
            sweep_games: int | None = None, cards_games: int | None = None,
-           command: str | None = None, progress: bool | None = None) -> dict:
+           command: str | None = None, progress: bool | None = None,
+           force: bool = False) -> dict:
     """Write the balance report of one configuration to ``out`` (default
-    ``reports/RULESET``); returns the paths and the headline findings.
+    ``out/RULESET/report``); returns the paths and the headline findings.
+    A folder that already holds a finished report (``report.md``) is
+    overwritten only with ``force``.
     ``command`` overrides the regenerating command printed in the report
     (by default the canonical ``balance report ...`` line of these arguments)."""
     t0 = time.perf_counter()
     spec = registry.get(ruleset)
-    out = Path(out or f"reports/{ruleset}")
+    out = Path(out or default_out(ruleset))
+    if (out / "report.md").exists() and not force:
+        raise BalanceError(f"{out} already holds a finished report; pass --force to replace it "
+                           f"(or give another --out)")
     games = check_count("games", games)
     sweep_games = check_count("sweep-games", sweep_games if sweep_games is not None else games)
     cards_games = check_count("cards-games", cards_games if cards_games is not None else games)
@@ -219,26 +234,46 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     # --- findings --------------------------------------------------------------
     findings = []
     d = summary["draws"]
-    share_fair = (1 - d["share"]) / P
+    shared = summary.get("shared_wins")
+    # the fair share is the mean of the rates shown: (1 - draws) / players when
+    # one seat wins a game, more where wins are shared (teams, zombies)
+    share_fair = float(by_seat["win_rate"].mean())
+    fair_text = (f"the mean seat win rate of {pct(share_fair)} (wins are shared: seat win "
+                 f"rates add to {pct(shared['seat_win_rates_sum'])})" if shared is not None
+                 else f"an even share of {pct(share_fair)}")
     adv = (by_seat["win_rate"] - share_fair)
     s_top = adv.abs().idxmax()
     r = by_seat.loc[s_top]
     findings.append(f"Seat {s_top} has the largest seat effect: it wins {pct(r.win_rate)} "
-                    f"{ci(r.ci_low, r.ci_high)} of games against an even share of "
-                    f"{pct(share_fair)} ({adv[s_top] * 100:+.1f} points), with "
+                    f"{ci(r.ci_low, r.ci_high)} of games against {fair_text} "
+                    f"({adv[s_top] * 100:+.1f} points), with "
                     f"{', '.join(dict.fromkeys(base.policies))} at every seat as configured.")
+    fm = summary["first_mover"]
+    findings.append(f"The first mover ({spec.turn_order}) wins {pct(fm['win_rate'])} "
+                    f"{ci(fm['ci_low'], fm['ci_high'])} of games against {fair_text} "
+                    f"({(fm['win_rate'] - share_fair) * 100:+.1f} points).")
+    if shared is not None:
+        findings.append(f"Wins can be shared in this ruleset: {pct(shared['share'], 2)} of games "
+                        f"had several winning seats. Win rates count a shared win fully; the "
+                        f"sole-win rate (the seat was the only winner) is shown beside each.")
     if by_role is not None and len(by_role) > 1:
         ro = by_role["win_rate"] - share_fair
         k = ro.abs().idxmax()
         rr = by_role.loc[k]
         findings.append(f"Role {k} has the largest role effect: win rate {pct(rr.win_rate)} "
-                        f"{ci(rr.ci_low, rr.ci_high)} vs an even share of {pct(share_fair)}.")
+                        f"{ci(rr.ci_low, rr.ci_high)} vs {fair_text} "
+                        f"({ro[k] * 100:+.1f} points).")
     if len(set(base.policies)) > 1:
         k = by_policy["win_rate"].idxmax()
         rp = by_policy.loc[k]
         findings.append(f"Policy {k} wins most in this lineup: {pct(rp.win_rate)} "
                         f"{ci(rp.ci_low, rp.ci_high)} per seat.")
     if mres is not None:
+        for q in mres.beaten_by_random():
+            findings.append(f"A finding about the heuristics, not the game: `random` beats "
+                            f"`{q}` head to head (matchup matrix below), so `{q}` plays this "
+                            f"ruleset worse than chance and figures measured under it describe "
+                            f"that heuristic's play.")
         dom = mres.dominant
         if dom:
             findings.append(f"Policy {', '.join(dom)} dominates: it beats every other policy "
@@ -281,7 +316,12 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     doc.h(1, f"Balance report: {spec.title} ({ruleset}, version {version})")
     widest = max(float(np.nanmax(stats.half_width(t["win_rate"], t["ci_low"], t["ci_high"])))
                  for t in [by_seat, by_policy] + ([by_role] if by_role is not None else []))
-    doc.p(f"{P} players, policies {', '.join(base.policies)} (seat 0 first), seed {seed}. "
+    pols = ", ".join(f"`{p}`" for p in dict.fromkeys(base.policies))
+    doc.p(f"**Heuristics.** Every figure below comes from games played by {pols} "
+          f"(matchups: {', '.join(f'`{p}`' for p in (mres.policies if mres else []))}); the "
+          f"findings hold for play of that kind, not necessarily for skilled play.")
+    doc.p(f"{P} players, policies {', '.join(base.policies)}; turn order: {spec.turn_order}; "
+          f"seed {seed}. "
           f"Main run: {games:,} games (widest win-rate interval +/-{widest * 100:.2f} points); "
           f"interventional cards: {cards_games:,} games per card kind; matchups: {games:,} games "
           f"per seat lineup; headline sweeps: {sweep_games:,} games per point. Every game "
@@ -291,7 +331,11 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     doc.bullets(findings)
     doc.h(2, "Win rates")
     doc.p("Win rate of each seat, policy and role with 95% Wilson score intervals; draws "
-          f"separately: {pct(d['share'], 2)} {ci(d['ci_low'], d['ci_high'], 2)} of games.")
+          f"separately: {pct(d['share'], 2)} {ci(d['ci_low'], d['ci_high'], 2)} of games. "
+          f"First mover: {pct(fm['win_rate'])} {ci(fm['ci_low'], fm['ci_high'])}."
+          + (f" Shared wins count fully in the win rate, so rates add to "
+             f"{pct(shared['seat_win_rates_sum'])} over the seats; the sole-win rate is the "
+             f"share of games the seat won alone." if shared is not None else ""))
     doc.table(_rates_md(by_seat, "seat"))
     doc.img(out / "win_by_seat.png", "win rate by seat")
     doc.table(_rates_md(by_policy, "policy"))
@@ -372,8 +416,7 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
                                       for k, v in base.values.items()],
                             "group": [spec.space.infos[k].group for k in base.values]}))
     elapsed = time.perf_counter() - t0
-    doc.p(f"Generated in {elapsed:.0f} s on {machine()['cpus']} CPUs (pieces already on disk "
-          f"in `.points/` are reused). Regenerate with:")
+    doc.p("Pieces already on disk in `.points/` are reused. Regenerate with:")
     doc.code(command)
     md = out / "report.md"
     md.write_text(doc.markdown())

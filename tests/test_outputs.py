@@ -1,0 +1,71 @@
+"""Outputs a designer reads without being misled (issue: shared wins,
+first mover, card power, crossings, safe reports)."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import balance
+from balance.cli import cli
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def test_run_prints_the_first_mover_with_its_interval(tmp_path):
+    r = run("run", "talisman", "--games", 2000, "--players", 3, "--out", tmp_path / "r")
+    assert r.exit_code == 0, r.output
+    line = next(ln for ln in r.output.splitlines() if ln.startswith("first mover"))
+    assert "seat 0 moves first" in line and "[" in line
+    fm = json.loads((tmp_path / "r" / "summary.json").read_text())["first_mover"]
+    won0 = pd.read_parquet(tmp_path / "r" / "seats.parquet").query("seat == 0")["won"].mean()
+    assert fm["win_rate"] == pytest.approx(won0) and fm["ci_low"] < won0 < fm["ci_high"]
+
+
+def test_first_mover_follows_the_recorded_first_seat_in_elite():
+    r = balance.simulate("elite", games=1500, seed=3, players=4, policies="greedy")
+    first = r.games["first_seat"].to_numpy()
+    assert len(set(first.tolist())) > 1                 # identity decides, not seat 0
+    won = r.seats.pivot(index="game", columns="seat", values="won").to_numpy()
+    want = won[np.arange(len(first)), first].mean()
+    assert r.first_mover()["win_rate"] == pytest.approx(want)
+    assert "identity" in r.first_mover()["turn_order"]
+
+
+def test_shared_wins_are_said_and_sole_wins_shown():
+    r = balance.simulate("elite", games=3000, seed=1, players=4, policies="greedy")
+    sh = r.summary["shared_wins"]
+    rates = r.by_seat()
+    assert sh["share"] > 0                               # zombies share their master's win
+    assert sh["seat_win_rates_sum"] == pytest.approx(rates["win_rate"].sum())
+    assert sh["fair_share"] == pytest.approx(rates["win_rate"].mean())
+    assert (rates["sole_win_rate"] <= rates["win_rate"]).all()
+    assert (rates["sole_win_rate"] < rates["win_rate"]).any()
+    # a ruleset where one seat wins a game shows no sole-win columns
+    assert "sole_win_rate" not in balance.simulate("talisman", games=200).by_seat()
+
+
+def test_matchup_draws_are_counted_never_negative(tmp_path):
+    r = run("matchups", "talisman", "--policies", "greedy,random", "--games", 500,
+            "--out", tmp_path / "m")
+    assert r.exit_code == 0, r.output
+    t = pd.read_csv(tmp_path / "m" / "matchups.csv")
+    assert (t["draw_rate"] >= 0).all() and (t["shared_win_rate"] == 0).all()
+    np.testing.assert_allclose(t["win_rate"] + t["opponent_win_rate"] + t["draw_rate"]
+                               - t["shared_win_rate"], 1.0)
+
+
+def test_report_defaults_to_out_and_never_overwrites_a_finished_report(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run("report", "talisman", "--games", 60, "--policy", "greedy")
+    assert r.exit_code == 0, r.output
+    md = (tmp_path / "out" / "talisman" / "report" / "report.md").read_text()
+    assert "Heuristics." in md and "First mover" in md.replace("first mover", "First mover")
+    assert "--force" in md.split("Regenerate with:")[1] and "Generated in" not in md
+    r = run("report", "talisman", "--games", 60, "--policy", "greedy")
+    assert r.exit_code == 2 and "--force" in r.output and "Traceback" not in r.output
+    r = run("report", "talisman", "--games", 60, "--policy", "greedy", "--force")
+    assert r.exit_code == 0, r.output
