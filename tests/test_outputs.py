@@ -69,3 +69,40 @@ def test_report_defaults_to_out_and_never_overwrites_a_finished_report(tmp_path,
     assert r.exit_code == 2 and "--force" in r.output and "Traceback" not in r.output
     r = run("report", "talisman", "--games", 60, "--policy", "greedy", "--force")
     assert r.exit_code == 0, r.output
+
+
+def test_card_power_is_signed_points_strongest_first_with_groups(tmp_path):
+    r = run("cards", "talisman", "--games", 800, "--policy", "greedy", "--out", tmp_path / "c")
+    assert r.exit_code == 0, r.output
+    assert "points" in r.output and "power by" in r.output
+    t = pd.read_csv(tmp_path / "c" / "cards_interventional.csv")
+    np.testing.assert_allclose(t["power"], -t["change"] * 100)
+    np.testing.assert_allclose(t["power_low"], -t["change_high"] * 100)
+    p = t["power"].dropna().to_numpy()
+    assert (np.diff(p) <= 0).all() and t["rank"].tolist() == list(range(1, len(t) + 1))
+    g = pd.read_csv(tmp_path / "c" / "cards_by_group.csv")
+    spec = balance.ruleset("talisman")
+    assert set(g["grouping"]) == set(spec.card_groups)
+    fam = g[g["grouping"] == spec.card_groups[0]]
+    assert fam["kinds"].sum() == len(t)                  # every kind in one family group
+    assert "special" in set(fam["group"])
+
+
+def test_rarely_played_kinds_are_flagged():
+    from balance.workflow.cards import add_power
+    t = pd.DataFrame({"kind": ["a-1", "a-2", "b-1"], "change": [0.01, -0.02, 0.0],
+                      "change_low": [0.0, -0.03, -0.01], "change_high": [0.02, -0.01, 0.01],
+                      "drawn": [100, 100, 100], "played": [0, 3, 50]})
+    out = add_power(t)
+    assert list(out["kind"]) == ["a-2", "b-1", "a-1"]
+    assert dict(zip(out["kind"], out["play_flag"])) == {"a-1": "never played",
+                                                        "a-2": "rarely played", "b-1": ""}
+
+
+def test_compare_prints_differences_in_points(tmp_path):
+    r = run("compare", "talisman", "--a", "hp=20", "--b", "hp=26", "--games", 600,
+            "--out", tmp_path / "c")
+    assert r.exit_code == 0, r.output
+    diff_lines = [ln for ln in r.output.splitlines() if " diff " in ln and "seat" in ln]
+    assert diff_lines and all("points" in ln for ln in diff_lines)
+    assert all("%]" not in ln.split(" diff ")[1] for ln in diff_lines)

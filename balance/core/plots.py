@@ -82,6 +82,25 @@ def ranked_bars(ax, labels, value, low, high, significant=None, xlabel="change i
     return ax
 
 
+def percent_formatter():
+    """Axis labels of rates as percent (0.25 -> 25%)."""
+    from matplotlib.ticker import PercentFormatter
+    return PercentFormatter(1.0, decimals=0)
+
+
+def points_formatter():
+    """Axis labels of rate differences as signed points (0.02 -> +2)."""
+    from matplotlib.ticker import FuncFormatter
+    return FuncFormatter(lambda v, _: f"{v * 100:+.0f}" if v else "0")
+
+
+def describe(ruleset: str, setup: dict, games: int) -> str:
+    """A figure title's first line: ruleset, version, players, policies, games."""
+    pols = ", ".join(dict.fromkeys(setup.get("policies", [])))
+    return (f"{ruleset} v{setup.get('version', '?')}, {setup.get('players', '?')} players, "
+            f"{pols}, {games:,} games")
+
+
 def heatmap(ax, matrix, labels, low=None, high=None, title=None):
     """Matchup matrix: each cell shows the row policy's share of games won
     against the column policy, with its interval; the colour is the row's

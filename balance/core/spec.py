@@ -93,6 +93,9 @@ class RulesetSpec:
                                                      "parameter combination the rules forbid")
     roles: Callable[[dict], dict] | None = _opt(None, "role code -> label (seat column 'role')")
     ban_modes: tuple = _opt((), "supported card bans: 'remove', 'forbid'")
+    card_groups: tuple = _opt(("family", "value"), "names of the two natural groupings of "
+                              "card kinds named FAMILY-VALUE (elite: suit, rank); other kinds "
+                              "are 'special'")
     turn_order: str = _opt("seat 0 moves first, then seat order", "how the rules decide who "
                            "moves first (a 'first_seat' game column records it when not seat 0)")
     trace_rows: int = _opt(1 << 14, "first size of the trace buffer (it grows until a game fits)")

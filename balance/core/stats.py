@@ -56,6 +56,11 @@ def rate_table(df: pd.DataFrame, by: str, won: str = "won", sole: str = "sole_wi
     return out
 
 
+def points(diff, digits: int = 2) -> str:
+    """A difference of two rates in percentage points: 0.0123 -> '+1.23'."""
+    return "n/a" if diff is None or not np.isfinite(diff) else f"{diff * 100:+.{digits}f}"
+
+
 def newcombe_diff(k1, n1, k2, n2):
     """Difference p1 - p2 with Newcombe's hybrid score 95% interval."""
     k1, n1, k2, n2 = (np.asarray(x, dtype=float) for x in (k1, n1, k2, n2))

@@ -35,6 +35,7 @@ from ..core import plots, registry, stats
 from ..core.errors import BalanceError
 from ..core.records import mask_bit
 from ..core.runner import check_count, setup, won_matrix
+from ..core.stats import points as pp
 from .outcome import play_outcome, play_result
 from .store import PointStore
 
@@ -56,7 +57,12 @@ class CardsResult:
     table: pd.DataFrame            # one row per kind (holders), ranked
     groups: pd.DataFrame           # long: kind x group/key
     baseline: object = None        # the baseline Result
+    group_names: tuple = ("family", "value")
     files: list = field(default_factory=list)
+
+    @property
+    def by_group(self) -> pd.DataFrame:
+        return group_power(self.table, self.group_names)
 
     @property
     def method(self) -> str:
@@ -68,19 +74,25 @@ class CardsResult:
         t = self.table
         fig, axes = plots.figure(7.0, 0.18 * len(t) + 1.6)
         ax = axes[0][0]
-        plots.ranked_bars(ax, list(t["kind"]), t["change"], t["change_low"], t["change_high"],
-                          t["significant"], xlabel="holders' win-rate change without the kind "
+        labels = [f"{k} ({f})" if f else k for k, f in zip(t["kind"], t["play_flag"])]
+        plots.ranked_bars(ax, labels, t["power"] / 100, t["power_low"] / 100,
+                          t["power_high"] / 100, t["significant"],
+                          xlabel="card power, points: how much the card helps whoever holds it "
                           "(95% paired interval)")
-        ax.set_title(f"{self.ruleset}: interventional card power ({', '.join(sorted(set(self.mode.values())))}); "
-                     f"dark = significant ({self.correction})", fontsize=9)
+        ax.xaxis.set_major_formatter(plots.points_formatter())
+        ax.set_title(plots.describe(self.ruleset, self.setup, self.games) + "\n"
+                     f"interventional card power ({', '.join(sorted(set(self.mode.values())))}); "
+                     f"dark = significant ({self.correction})", fontsize=8)
         return fig
 
     def save(self, out) -> list[Path]:
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
-        files = [out / "cards_interventional.csv", out / "cards_groups.csv"]
+        files = [out / "cards_interventional.csv", out / "cards_groups.csv",
+                 out / "cards_by_group.csv"]
         self.table.to_csv(files[0], index=False)
         self.groups.to_csv(files[1], index=False)
+        self.by_group.to_csv(files[2], index=False)
         files.append(plots.save(self.figure(), out / "cards.png"))
         files.append(out / "cards.json")
         files[-1].write_text(json.dumps({"setup": self.setup, "games": self.games,
@@ -95,17 +107,84 @@ class CardsResult:
         out = [f"cards {self.ruleset}: {len(t)} card kinds x {self.games:,} games on seed "
                f"{s['seed']} ({', '.join(sorted(set(self.mode.values())))}), {s['players']} players, "
                f"policies {', '.join(s['policies'])}",
-               f"holders' win-rate change without each kind (top {min(top, len(t))} by size; "
-               f"* = significant after {self.correction}):"]
+               f"card power in points (+ helps whoever holds it: minus the holders' win-rate "
+               f"change without the kind), strongest first, top {min(top, len(t))}; "
+               f"* = significant after {self.correction}:"]
         for r in t.head(top).itertuples():
-            out.append(f"  {r.rank:>3}. {r.kind:<12} {r.change:+.2%} [{r.change_low:+.2%}, "
-                       f"{r.change_high:+.2%}]{' *' if r.significant else '  '}  holders "
-                       f"{r.wr_base:.2%} -> {r.wr_ban:.2%} (n={int(r.holders):,}); observational "
-                       f"improvement when drawn {r.improvement_drawn:+.2%}")
+            out.append(f"  {r.rank:>3}. {r.kind:<12} {r.power:+.2f} [{r.power_low:+.2f}, "
+                       f"{r.power_high:+.2f}] points{' *' if r.significant else '  '}  holders "
+                       f"{r.wr_base:.2%} -> {r.wr_ban:.2%} without it (n={int(r.holders):,}); "
+                       f"observational improvement when drawn {pp(r.improvement_drawn)} points"
+                       + (f"  [{r.play_flag}]" if r.play_flag else ""))
+        flagged = t[t["play_flag"] != ""]
+        if len(flagged):
+            out.append(f"never or rarely played by these policies (no effect is not weakness): "
+                       f"{', '.join(flagged['kind'])}")
+        g = self.by_group
+        for name in dict.fromkeys(g["grouping"]):
+            sub = g[g["grouping"] == name]
+            out.append(f"power by {name} (sum of its kinds, points): " + ", ".join(
+                f"{r.group} {r.power_sum:+.1f}" for r in sub.itertuples()))
         n_sig = int(t["significant"].sum())
         out.append(f"{n_sig} of {len(t)} kinds change their holders' win rate significantly")
         out.append(f"method: {self.method}")
         return out
+
+
+RARE = 0.05       # played in fewer than this share of the draws: flagged "rarely played"
+
+
+def add_power(t: pd.DataFrame) -> pd.DataFrame:
+    """Card power as designers read it: ``power`` in points, positive when
+    the card helps whoever holds it (minus the holders' change without it),
+    with its interval; the table sorted from strongest to weakest and
+    ranked; ``play_flag`` marks kinds the policies never or rarely play
+    (plays per draw below RARE), whose "no effect" is not "weak"."""
+    t = t.copy()
+    t["power"] = -t["change"] * 100
+    t["power_low"] = -t["change_high"] * 100
+    t["power_high"] = -t["change_low"] * 100
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t["plays_per_draw"] = np.where(t["drawn"] > 0, t["played"] / np.maximum(t["drawn"], 1),
+                                       np.nan)
+    t["play_flag"] = np.where(t["played"] == 0, "never played",
+                              np.where(t["plays_per_draw"] < RARE, "rarely played", ""))
+    t = t.sort_values("power", ascending=False, na_position="last", kind="stable")
+    t = t.drop(columns=[c for c in ("rank",) if c in t])
+    t.insert(0, "rank", np.arange(1, len(t) + 1))
+    return t.reset_index(drop=True)
+
+
+def kind_groups(kinds, names=("family", "value")) -> dict:
+    """{(group name, group): [kinds]}: kinds named FAMILY-VALUE (``spade-A``,
+    ``water-5``) fall in their family and their value; any other kind
+    (``thunder``, ``big-joker``) is in the group "special"."""
+    out = {}
+    for k in kinds:
+        if "-" in k and not k.endswith("joker"):
+            fam, val = k.split("-", 1)
+            out.setdefault((names[0], fam), []).append(k)
+            out.setdefault((names[1], val), []).append(k)
+        else:
+            out.setdefault((names[0], "special"), []).append(k)
+    return out
+
+
+def group_power(t: pd.DataFrame, names=("family", "value")) -> pd.DataFrame:
+    """Power totals per natural group of kinds (see :func:`kind_groups`):
+    the sum and mean of the kinds' power, how many kinds, how many are
+    significant and how many are never or rarely played."""
+    rows = []
+    by = t.set_index("kind")
+    for (g, key), ks in kind_groups(list(t["kind"]), names).items():
+        sub = by.loc[ks]
+        rows.append({"grouping": g, "group": key, "kinds": len(ks),
+                     "power_sum": float(sub["power"].sum()),
+                     "power_mean": float(sub["power"].mean()),
+                     "significant": int(sub["significant"].sum()),
+                     "never_or_rarely_played": int((sub["play_flag"] != "").sum())})
+    out = pd.DataFrame(rows)
+    return out.sort_values(["grouping", "power_sum"], ascending=[True, False]).reset_index(drop=True)
 
 
 def cards(ruleset: str, games: int = 10_000, seed: int = 0, players=None, policies=None,
@@ -195,11 +274,9 @@ def cards(ruleset: str, games: int = 10_000, seed: int = 0, players=None, polici
     main = long[(long["group"] == "holders") & (long["key"] == "all")].drop(columns=["group", "key"])
     obs = res0.cards.set_index("kind")[list(OBS_COLS)]
     main = main.join(obs, on="kind")
-    main = main.reindex(main["change"].abs().sort_values(ascending=False, na_position="last").index)
-    main.insert(0, "rank", np.arange(1, len(main) + 1))
-    main = main.reset_index(drop=True)
+    main = add_power(main)
     res = CardsResult(ruleset, base.describe(), games, {k: use for k in kinds}, correction,
-                      main, long.reset_index(drop=True), res0)
+                      main, long.reset_index(drop=True), res0, spec.card_groups)
     if out is not None:
         res.save(out)
     return res

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import plots, stats
+from ..core.stats import points as pp
 from ..core.errors import BalanceError
 from ..core.records import mask_bit
 from ..core.runner import Result, check_count, play_range, setup
@@ -80,7 +81,12 @@ class CompareResult:
         ax.set_yticks(y)
         ax.set_yticklabels(labels, fontsize=8)
         ax.axvline(0, color="k", lw=0.8)
-        ax.set_xlabel("win rate B - A (95% interval)")
+        ax.set_xlabel("win rate B - A, points (95% interval)")
+        ax.xaxis.set_major_formatter(plots.points_formatter())
+        fa = ", ".join(f"{k}={v}" for k, v in self.a.items()) or "defaults"
+        fb = ", ".join(f"{k}={v}" for k, v in self.b.items()) or "defaults"
+        ax.set_title(plots.describe(self.ruleset, self.setup_a, self.games)
+                     + f"\nA [{fa}] vs B [{fb}]", fontsize=8)
         ax.legend(fontsize=7)
         ax.grid(axis="x", alpha=0.3)
         return fig
@@ -113,8 +119,8 @@ class CompareResult:
                "win rate B - A: paired 95% interval vs unpaired (width ratio):"]
         for r in self.rates.itertuples():
             out.append(f"  {r.group:<6} {str(r.key):<10} A {r.rate_a:7.2%}  B {r.rate_b:7.2%}  "
-                       f"diff {r.diff:+.2%} [{r.paired_low:+.2%}, {r.paired_high:+.2%}]  "
-                       f"unpaired [{r.unpaired_low:+.2%}, {r.unpaired_high:+.2%}]  "
+                       f"diff {pp(r.diff)} [{pp(r.paired_low)}, {pp(r.paired_high)}] points  "
+                       f"unpaired [{pp(r.unpaired_low)}, {pp(r.unpaired_high)}]  "
                        f"({r.width_ratio:.2f})")
         for r in self.length.itertuples():
             out.append(f"  {r.metric:<17} A {r.a:.4g}  B {r.b:.4g}  diff {r.diff:+.4g} "
@@ -127,9 +133,9 @@ class CompareResult:
         c = self.cards.dropna(subset=["played_diff"])
         if len(c):
             top = c.reindex(c["played_diff"].abs().sort_values(ascending=False).index).head(5)
-            out.append("card kinds whose play share changed most (B - A, share of seat-games "
-                       "that played it): " + ", ".join(
-                           f"{r.kind} {r.played_diff:+.2%} [{r.played_low:+.2%}, {r.played_high:+.2%}]"
+            out.append("card kinds whose play share changed most (B - A, points of the share "
+                       "of seat-games that played it): " + ", ".join(
+                           f"{r.kind} {pp(r.played_diff)} [{pp(r.played_low)}, {pp(r.played_high)}]"
                            for r in top.itertuples()))
         out.append(f"method: {stats.PAIRED_METHOD}; unpaired: {stats.UNPAIRED_METHOD}")
         return out

@@ -282,17 +282,24 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
             findings.append("No policy dominates all others head to head (matchup matrix below).")
     if cres is not None:
         sig = cres.table[cres.table["significant"]]
-        top = sig.head(3)
-        if len(top):
-            items = [f"{t.kind} ({t.change * 100:+.1f} points, 95% interval "
-                     f"[{t.change_low * 100:+.1f}, {t.change_high * 100:+.1f}])"
-                     for t in top.itertuples()]
-            findings.append("Cards whose removal changes their holders' win rate the most: "
-                            + "; ".join(items) + f" ({len(sig)} of {len(cres.table)} kinds "
-                            f"significant after {cres.correction}; negative = the card helps "
-                            f"whoever draws it).")
+        if len(sig):
+            def item(t):
+                return f"{t.kind} ({t.power:+.1f} points [{t.power_low:+.1f}, {t.power_high:+.1f}])"
+            strong = [item(t) for t in sig[sig["power"] > 0].head(3).itertuples()]
+            weak = [item(t) for t in sig[sig["power"] < 0].tail(3).iloc[::-1].itertuples()]
+            findings.append(
+                "Card power (points a card adds to whoever holds it, from playing the same "
+                "seeds without it): " + ("strongest " + "; ".join(strong) if strong else
+                                         "no card helps its holders significantly")
+                + (". Hurting their holders: " + "; ".join(weak) if weak else "")
+                + f" ({len(sig)} of {len(cres.table)} kinds significant after "
+                f"{cres.correction}).")
         else:
             findings.append("No card kind's removal changes its holders' win rate significantly.")
+        flagged = cres.table[cres.table["play_flag"] != ""]
+        if len(flagged):
+            findings.append(f"Never or rarely played by these policies, so their power is "
+                            f"not measured by this play: {', '.join(flagged['kind'])}.")
     capped = summary["end_reasons"].get("turn_cap", 0)
     clo, chi = stats.wilson(capped, summary["games"])
     findings.append(f"Capped games (turn cap {base.values.get('max_turns', '?')} reached, "
@@ -361,15 +368,15 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     doc.p("**Observational** (correlation, like draft analytics' GIH WR and IWD): the win rate "
           "of seats that drew or played a kind vs those that did not, from the main run; a "
           "card drawn more in long games or played by players already ahead shows power it "
-          "may not cause. Both kinds side by side (in win-rate points, with 95% intervals; "
-          "`*` = interventional change significant):")
-    c = cres.table if cres is not None else main.cards.assign(change=np.nan, change_low=np.nan,
-                                                              change_high=np.nan, significant=False)
+          "may not cause. Both kinds side by side, strongest first (in win-rate points, with "
+          "95% intervals; power > 0 = the card helps whoever holds it; `*` = significant):")
+    c = cres.table if cres is not None else main.cards.assign(
+        power=np.nan, power_low=np.nan, power_high=np.nan, significant=False, play_flag="")
     rows = pd.DataFrame({
-        "kind": c["kind"],
-        "interventional change": [f"{pts(x, a, b)}{' *' if s else ''}"
-                                  for x, a, b, s in zip(c["change"], c["change_low"],
-                                                        c["change_high"], c["significant"])],
+        "kind": [f"{k} ({f})" if f else k for k, f in zip(c["kind"], c["play_flag"])],
+        "power": [f"{pts(x / 100, a / 100, b / 100)}{' *' if s else ''}"
+                  for x, a, b, s in zip(c["power"], c["power_low"], c["power_high"],
+                                        c["significant"])],
         "win rate when drawn": c["wr_drawn"].map(pct),
         "improvement when drawn": [pts(x, a, b) for x, a, b in
                                    zip(c["improvement_drawn"], c["improvement_drawn_low"],
@@ -379,8 +386,16 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
                                     zip(c["improvement_played"], c["improvement_played_low"],
                                         c["improvement_played_high"])]})
     if cres is None:
-        rows = rows.drop(columns=["interventional change"])
+        rows = rows.drop(columns=["power"])
     doc.table(rows)
+    if cres is not None:
+        g = cres.by_group
+        doc.p("Power by natural group of kinds (sum and mean of its kinds' power, points):")
+        doc.table(pd.DataFrame({"grouping": g["grouping"], "group": g["group"],
+                                "kinds": g["kinds"], "power (sum)": g["power_sum"].map("{:+.1f}".format),
+                                "power (mean)": g["power_mean"].map("{:+.2f}".format),
+                                "significant": g["significant"],
+                                "never/rarely played": g["never_or_rarely_played"]}))
     if mres is not None:
         doc.h(2, "Matchups")
         doc.p(f"Share of games won by the row policy against the column policy, "
