@@ -106,3 +106,61 @@ def test_compare_prints_differences_in_points(tmp_path):
     diff_lines = [ln for ln in r.output.splitlines() if " diff " in ln and "seat" in ln]
     assert diff_lines and all("points" in ln for ln in diff_lines)
     assert all("%]" not in ln.split(" diff ")[1] for ln in diff_lines)
+
+
+def _fake_rates(x, p, n, rng):
+    from balance.core import stats
+    w = rng.binomial(n, p)
+    lo, hi = stats.wilson(w, n)
+    return pd.DataFrame({"group": ["policy"], "key": ["a"], "games": [n], "wins": [w],
+                         "win_rate": [w / n], "ci_low": [float(lo)], "ci_high": [float(hi)],
+                         "n_games": [n]})
+
+
+def test_refined_crossing_covers_a_known_monotone_curve():
+    """A win rate p(x) = 1 / (1 + exp((x - 23.4) / 6)) crosses 0.5 at 23.4.
+    Grid 0, 10, ..., 50 (an integer parameter), then bisection near the
+    crossing: the 95% interval covers 23.4 in at least 90% of 200 runs, and
+    the integers either side bracket it."""
+    from types import SimpleNamespace
+    from balance.workflow.sweep import _crossings, _refine
+    info = SimpleNamespace(kind=int)
+    spec = SimpleNamespace(space=SimpleNamespace(infos={"hp": info}))
+    true = 23.4
+    p = lambda x: 1 / (1 + np.exp((x - true) / 6))  # noqa: E731
+    rng = np.random.default_rng(5)
+    covered, widths = 0, []
+    for rep in range(200):
+        rows = []
+        for i, x in enumerate(range(0, 51, 10)):
+            r = _fake_rates(x, p(x), 2000, rng)
+            r.insert(0, "hp", x)
+            r.insert(0, "point", i)
+            rows.append(r)
+        table = pd.concat(rows, ignore_index=True)
+        table["refined"] = False
+        tgt = ("policy", "a", 0.5)
+        vary = {"hp": list(range(0, 51, 10))}
+        cross = _crossings(table, vary, tgt)
+
+        def play(extra, label):
+            return _fake_rates(extra["hp"], p(extra["hp"]), 2000, rng)
+        table, cross = _refine(spec, table, cross, vary, tgt, None, 8, play)
+        c = cross.iloc[0]
+        covered += c["ci_low"] <= true <= c["ci_high"]
+        widths.append(c["ci_high"] - c["ci_low"])
+        assert c["above"] - c["below"] in (0, 1) and c["below"] <= c["estimate"] <= c["above"]
+        assert table["refined"].sum() >= 2
+    assert covered / 200 >= 0.9, covered
+    assert np.median(widths) < 5
+
+
+def test_sweep_refines_an_integer_crossing_and_marks_it(tmp_path):
+    r = run("sweep", "talisman", "--vary", "hp=10,40", "--policy", "greedy", "--policy",
+            "random", "--target", "random=0.03", "--games", 1500, "--out", tmp_path / "s")
+    assert r.exit_code == 0, r.output
+    assert "is a whole number" in r.output and "refine" in r.output
+    t = pd.read_csv(tmp_path / "s" / "sweep.csv")
+    assert t["refined"].any() and t["hp"].nunique() > 2
+    c = pd.read_csv(tmp_path / "s" / "crossings.csv").iloc[0]
+    assert c["above"] - c["below"] in (0, 1) and c["below"] <= c["estimate"] <= c["above"]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import click
 
+from ..core.errors import BalanceError
+
 from .common import pass_run, run_options
 
 
@@ -35,19 +37,29 @@ def precision_options(f):
               help="Parameter to sweep and its values (repeatable: the grid of all "
                    "combinations); KEY alone uses its declared sweep candidates.")
 @click.option("--target", default=None, metavar="NAME=RATE",
-              help="Estimate where the win rate of a role, policy or seat (seat0) crosses RATE.")
+              help="Estimate where the win rate of a role, policy or seat (seat0) crosses "
+                   "RATE; new points are played near the crossing until it is precise.")
+@click.option("--target-precision", default=None, type=float, metavar="WIDTH",
+              help="Refine the crossing until its 95% interval is narrower than WIDTH "
+                   "(parameter units).", show_default="the parameter's resolution")
+@click.option("--no-refine", is_flag=True, default=False,
+              help="Estimate the crossing from the grid alone.")
 @run_options
 @precision_options
 @click.option("--out", "-o", default=None, type=click.Path(file_okay=False),
               help="Write sweep.csv, crossings.csv, sweep_KEY.png; finished points are kept "
                    "in DIR/.points so a re-run resumes.", show_default="out/RULESET/sweep")
 @pass_run
-def sweep_cmd(ruleset, run, vary, target, precision, max_games, out):
+def sweep_cmd(ruleset, run, vary, target, target_precision, no_refine, precision, max_games,
+              out):
     """Play a grid of parameter values on the same seeds (paired) and plot win rates."""
     from ..workflow.sweep import parse_vary, sweep
     out = _out(out, ruleset, "sweep")
+    if target_precision is not None and not target_precision > 0:
+        raise BalanceError(f"--target-precision {target_precision}: must be positive")
     res = sweep(ruleset, [parse_vary(v) for v in vary], target=target, precision=precision,
-                max_games=max_games, out=out, **run)
+                max_games=max_games, out=out, refine=not no_refine,
+                target_precision=target_precision, **run)
     click.echo("\n".join(res.lines()))
     if res.precision:
         pts = res.precision["points"]

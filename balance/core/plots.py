@@ -45,15 +45,24 @@ def rate_band(ax, x, rate, low, high, label=None, color=None, marker="o"):
 
 
 def sweep_axes(ax, df, x: str, series: str = "key", target: float | None = None,
-               title: str | None = None, interval_name: str = "95% Wilson", prefix: str = ""):
-    """Win rate against ``x`` for each value of ``series`` in a tidy table
-    with columns win_rate, ci_low, ci_high."""
+               title: str | None = None, interval_name: str = "95% Wilson", prefix: str = "",
+               crossing=None, fair: float | None = None):
+    """Win rate (percent) against ``x`` for each value of ``series`` in a
+    tidy table with columns win_rate, ci_low, ci_high; the target line, the
+    crossing (estimate and its interval) and the fair share when given."""
     for name, sub in df.groupby(series, sort=True, observed=True):
         sub = sub.sort_values(x)
         rate_band(ax, sub[x], sub["win_rate"], sub["ci_low"], sub["ci_high"], label=f"{prefix}{name}")
     set_scale(ax, df[x].unique())
     if target is not None:
-        ax.axhline(target, color="k", ls=":", lw=1)
+        ax.axhline(target, color="k", ls=":", lw=1, label=f"target {target:.0%}")
+    if fair is not None:
+        ax.axhline(fair, color="grey", ls="--", lw=0.8, label=f"fair share {fair:.1%}")
+    if crossing is not None:
+        est, lo, hi = crossing
+        ax.axvspan(lo, hi, color="orange", alpha=0.2, lw=0)
+        ax.axvline(est, color="orange", lw=1.2, label=f"crossing {est:.4g} [{lo:.4g}, {hi:.4g}]")
+    ax.yaxis.set_major_formatter(percent_formatter())
     ax.set_xlabel(x)
     ax.set_ylabel(f"win rate ({interval_name} band)")
     if title:
@@ -131,7 +140,7 @@ def heatmap(ax, matrix, labels, low=None, high=None, title=None):
     return ax
 
 
-def rate_bars(ax, df, title=None):
+def rate_bars(ax, df, title=None, fair=None):
     """Win rates of a rate table (index = key) with Wilson whiskers."""
     keys = [str(k) for k in df.index]
     x = np.arange(len(keys))
@@ -141,6 +150,10 @@ def rate_bars(ax, df, title=None):
            capsize=3)
     ax.set_xticks(x)
     ax.set_xticklabels(keys)
+    ax.yaxis.set_major_formatter(percent_formatter())
+    if fair is not None:
+        ax.axhline(fair, color="grey", ls="--", lw=0.8, label=f"fair share {fair:.1%}")
+        ax.legend(fontsize=7)
     ax.set_ylabel("win rate (95% Wilson)")
     if title:
         ax.set_title(title, fontsize=9)
@@ -167,5 +180,7 @@ def save(fig, path, dpi: int = 110):
     return path
 
 
-def figure(w=6.4, h=4.0, nrows=1, ncols=1):
-    return plt.subplots(nrows, ncols, figsize=(w, h), squeeze=False)
+def figure(w=6.4, h=4.0, nrows=1, ncols=1, sharey=False):
+    """A figure and its 2-D array of axes; ``sharey`` gives panels one y-axis,
+    so that a grid of panels compares at a glance."""
+    return plt.subplots(nrows, ncols, figsize=(w, h), squeeze=False, sharey=sharey)

@@ -260,7 +260,7 @@ class Result:
             if shares_wins(spec):
                 data["sole_win"] = (won & (won.sum(axis=1) == 1)[:, None]).reshape(-1)
             if spec.roles is not None and "role" in data:
-                labels = spec.roles(self.setup.values)
+                labels = spec.role_names(self.setup.values)
                 data["role"] = _label(data["role"], labels)
             W = b.masks.shape[3]
             for w in range(W):

@@ -156,6 +156,12 @@ class RulesetSpec:
     def n_kinds(self, values: dict) -> int:
         return len(self.card_kinds(values))
 
+    def role_names(self, values: dict) -> dict:
+        """role code -> slug, the name tables and options use ("7 glutton"
+        -> "glutton", "10 king kong" -> "king_kong", "7 (x100)" -> "7_x100");
+        ``roles`` keeps the labels for display."""
+        return {k: role_slug(v) for k, v in (self.roles(values) if self.roles else {}).items()}
+
     def kernel_module(self):
         """The compiled kernel (imported, so compiled or loaded, on first use)."""
         return importlib.import_module(self.kernel)
@@ -198,6 +204,17 @@ class RulesetSpec:
             if n < size:
                 return Batch(game, games, seats, masks, counts.sum(axis=0)), tr[:n]
             size *= 4
+
+
+def role_slug(label: str) -> str:
+    """A role label as a name without spaces: lower case, runs of other
+    characters become one '_'; a leading rank number is dropped when a word
+    follows it."""
+    import re
+    words = re.findall(r"[0-9a-z]+", str(label).lower())
+    if len(words) > 1 and words[0].isdigit() and str(label).split()[1][:1].isalpha():
+        words = words[1:]
+    return "_".join(words) or str(label)
 
 
 def _pol(policy_ids) -> np.ndarray:

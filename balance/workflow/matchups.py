@@ -96,7 +96,8 @@ class MatchupResult:
         fig, axes = plots.figure(1.6 * n + 3.0, 1.3 * n + 2.2)
         plots.heatmap(axes[0][0], self.matrix().to_numpy(), self.policies,
                       self.matrix("ci_low").to_numpy(), self.matrix("ci_high").to_numpy(),
-                      title=f"{self.ruleset}: matchups, {self.setup['players']} players, seats rotated")
+                      title=plots.describe(self.ruleset, self.setup, self.games)
+                      + " per lineup\nmatchups, seats rotated: row's share of games won")
         return fig
 
     def save(self, out) -> list[Path]:

@@ -85,7 +85,7 @@ class Outcome:
     # --- derived ----------------------------------------------------------
     def role_labels(self) -> dict:
         spec = self.setup.spec
-        return spec.roles(self.setup.values) if spec.roles is not None else {}
+        return spec.role_names(self.setup.values)
 
     def groups(self) -> dict:
         """{(group, key): (w, c)} per-game wins and seat counts of each group."""

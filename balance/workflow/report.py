@@ -161,6 +161,12 @@ def command_line(ruleset, out, games, seed, players, policies, params, matchup_p
     return " ".join(shlex.quote(p) for p in parts)
 
 
+def share_fair_of(rates: pd.DataFrame) -> float:
+    """The fair share: the mean of the seats' win rates ((1 - draws) /
+    players when one seat wins a game; more where wins are shared)."""
+    return float(rates["win_rate"].mean())
+
+
 def default_out(ruleset: str) -> str:
     return f"out/{ruleset}/report"
 
@@ -205,11 +211,13 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     main.cards.to_csv(out / "cards_observational.csv", index=False)
     (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
     fig, ax = plots.figure(6.0, 3.4)
-    plots.rate_bars(ax[0][0], by_seat, title="win rate by seat")
+    plots.rate_bars(ax[0][0], by_seat, fair=share_fair_of(by_seat),
+                    title=plots.describe(ruleset, base.describe(), games) + "\nwin rate by seat")
     plots.save(fig, out / "win_by_seat.png")
     g = main.games
     fig, ax = plots.figure(6.0, 3.4)
-    plots.length_hist(ax[0][0], g["turns"], title=f"game length, {len(g):,} games")
+    plots.length_hist(ax[0][0], g["turns"], title=plots.describe(ruleset, base.describe(), games)
+                      + "\ngame length")
     plots.save(fig, out / "length.png")
 
     # --- interventional cards, matchups, sweeps ------------------------------
@@ -237,7 +245,7 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     shared = summary.get("shared_wins")
     # the fair share is the mean of the rates shown: (1 - draws) / players when
     # one seat wins a game, more where wins are shared (teams, zombies)
-    share_fair = float(by_seat["win_rate"].mean())
+    share_fair = share_fair_of(by_seat)
     fair_text = (f"the mean seat win rate of {pct(share_fair)} (wins are shared: seat win "
                  f"rates add to {pct(shared['seat_win_rates_sum'])})" if shared is not None
                  else f"an even share of {pct(share_fair)}")

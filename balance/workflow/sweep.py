@@ -74,7 +74,8 @@ def resolve_vary(spec, vary) -> dict[str, list]:
 
 def resolve_target(s, target) -> tuple[str, str, float] | None:
     """``NAME=RATE`` (or a (name, rate) pair) -> (group, key, rate); NAME is a
-    role label, a policy name or a seat (``seat0`` or ``0``)."""
+    role (its slug, ``glutton``, or its label, ``7 glutton``), a policy name or
+    a seat (``seat0`` or ``0``)."""
     if target is None:
         return None
     if isinstance(target, str):
@@ -92,9 +93,11 @@ def resolve_target(s, target) -> tuple[str, str, float] | None:
         raise BalanceError(f"--target {name}={rate}: the rate must be between 0 and 1")
     roles = []
     if s.spec.roles is not None and "role" in s.spec.seat_columns:
-        roles = [str(v) for v in s.spec.roles(s.values).values()]
-    if name in roles:
-        return "role", name, rate
+        slugs = s.spec.role_names(s.values)
+        roles = list(slugs.values())
+        by_label = {str(lab): slugs[k] for k, lab in s.spec.roles(s.values).items()}
+        if name in by_label or name in roles:
+            return "role", by_label.get(name, name), rate
     if name in s.policies:
         return "policy", name, rate
     seat = name[4:].strip() if name.lower().startswith("seat") else name
@@ -129,7 +132,7 @@ class SweepResult:
         combos = list(itertools.product(*[self.vary[k] for k in others]))[:12]
         ncols = min(3, len(combos))
         nrows = (len(combos) + ncols - 1) // ncols
-        fig, axes = plots.figure(5.0 * ncols, 3.6 * nrows, nrows, ncols)
+        fig, axes = plots.figure(5.0 * ncols, 3.6 * nrows, nrows, ncols, sharey=True)
         for i, combo in enumerate(combos):
             ax = axes[i // ncols][i % ncols]
             sub = df
@@ -137,11 +140,23 @@ class SweepResult:
                 sub = sub[sub[k] == v]
             title = ", ".join(f"{k}={v}" for k, v in zip(others, combo)) or None
             plots.sweep_axes(ax, sub, key, target=self.target[2] if self.target else None,
-                             title=title, prefix="seat " if group == "seat" else "")
+                             title=title, prefix="seat " if group == "seat" else "",
+                             crossing=self._crossing_at(key, title),
+                             fair=float(sub["win_rate"].mean()) if len(sub) else None)
         for j in range(len(combos), nrows * ncols):
             axes[j // ncols][j % ncols].axis("off")
-        fig.suptitle(f"{self.ruleset}: win rate by {group} vs {key}", fontsize=10)
+        fig.suptitle(plots.describe(self.ruleset, self.base, self.games)
+                     + f" per point: win rate by {group} vs {key}", fontsize=9)
         return fig
+
+    def _crossing_at(self, key, context):
+        """(estimate, low, high) of the bracketed crossing drawn on a panel."""
+        if self.crossings is None:
+            return None
+        c = self.crossings[(self.crossings["parameter"] == key)
+                           & (self.crossings["context"] == (context or ""))
+                           & self.crossings["bracketed"]]
+        return None if c.empty else tuple(c.iloc[0][["estimate", "ci_low", "ci_high"]])
 
     def save(self, out) -> list[Path]:
         out = Path(out)
@@ -173,8 +188,11 @@ class SweepResult:
         df = self.table[self.table["group"] == g]
         keys = list(self.vary)
         out.append(f"win rate by {g} (95% Wilson):")
-        for _, pt in df.groupby("point", sort=True):
+        for _, pt in sorted(df.groupby("point", sort=True),
+                            key=lambda kv: tuple(kv[1][k].iloc[0] for k in keys)):
             head = " ".join(f"{k}={pt[k].iloc[0]}" for k in keys)
+            if pt["refined"].iloc[0]:
+                head += " *"
             cells = "  ".join(f"{r.key} {r.win_rate:.2%} [{r.ci_low:.2%}, {r.ci_high:.2%}]"
                               for r in pt.itertuples())
             out.append(f"  {head:<24} {cells}  (n={int(pt['n_games'].iloc[0]):,}, "
@@ -188,10 +206,18 @@ class SweepResult:
                     hi = ("<=" if False else "") + f"{r.ci_high:.4g}" + (" (open)" if r.open_high else "")
                     out.append(f"target: {name} win rate = {r.target:.2%} when {r.parameter} = "
                                f"{r.estimate:.4g}, 95% interval [{lo}, {hi}]{ctx}")
+                    if np.isfinite(getattr(r, "below", np.nan)) and r.below == r.above:
+                        out.append(f"  {r.parameter} is a whole number: {int(r.below)} gives "
+                                   f"{r.below_rate:.2%}, on the target")
+                    elif np.isfinite(getattr(r, "below", np.nan)):
+                        out.append(f"  {r.parameter} is a whole number: {int(r.below)} gives "
+                                   f"{r.below_rate:.2%}, {int(r.above)} gives {r.above_rate:.2%}")
                 else:
                     out.append(f"target: the swept range of {r.parameter} does not bracket "
                                f"{name} win rate = {r.target:.2%} (it runs from "
                                f"{r.rate_min:.2%} to {r.rate_max:.2%}){ctx}")
+            if self.table["refined"].any():
+                out.append("* = played near the crossing to refine it (bisection, same seed)")
             out.append(f"crossing method: {stats.CROSSING_METHOD}")
         return out
 
@@ -218,13 +244,21 @@ def _crossings(table, vary, tgt) -> pd.DataFrame:
 def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, policies=None,
           params: dict | None = None, *, target=None, precision: float | None = None,
           max_games: int | None = None, out=None, progress: bool | None = None,
-          store: str | None = None) -> SweepResult:
+          store: str | None = None, refine: bool = True, target_precision: float | None = None,
+          max_refine: int = 8) -> SweepResult:
     """Play the grid of ``vary`` (``{key: [values]}``, or ``{key: None}`` for
     the declared sweep candidates) on the same seeds at every point.
 
     >>> r = sweep("talisman", {"hp": [10, 20, 40]}, games=20_000, seed=1,
     ...           policies=["greedy", "random"], target="greedy=0.9")
     >>> r.table, r.crossings
+
+    With a target, the crossing is refined (``refine``): new points are
+    played by bisection inside the bracket until its interval is narrower
+    than ``target_precision`` (parameter units), the parameter's resolution
+    is reached (integers: the two either side, with their win rates), or
+    ``max_refine`` rounds were played; refined points are in the table
+    (``refined``) and on the plot.
 
     ``out`` writes sweep.csv, crossings.csv, sweep_<key>.png and keeps
     finished points under ``out/.points`` (or ``store``) so that an
@@ -262,12 +296,10 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
                                                                 label=label),
                     Outcome.merge, _outcome_width, eps, games, mg)
                 prec.append({**dict(zip(keys, pt)), **info})
-            r = o.rates()
+            r = _rates_of(o)
             for k, v in zip(keys, pt):
                 r.insert(0, k, v)
             r.insert(0, "point", i)
-            for k, v in o.length().items():
-                r[k] = v
             rows.append(r)
             if bar is not None:
                 bar.update(1)
@@ -276,13 +308,141 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
             bar.close()
     table = pd.concat(rows, ignore_index=True)
     table["key"] = table["key"].astype(str)
-    cross = _crossings(table, vary, tgt) if tgt else None
+    table["refined"] = False
+    cross = None
+    if tgt:
+        cross = _crossings(table, vary, tgt)
+        if refine:
+            table, cross = _refine(spec, table, cross, vary, tgt, target_precision, max_refine,
+                                   lambda extra, label: _point_rates(
+                                       setup(ruleset, seed=seed, players=players,
+                                             policies=policies, params={**params, **extra}),
+                                       games, st, progress, label))
     res = SweepResult(ruleset, vary, base.describe(), table, cross, tgt, games,
                       {"precision": eps, "points": prec} if eps else None,
                       main_group=main_group(base))
     if out is not None:
         res.save(out)
     return res
+
+
+def _rates_of(o: Outcome) -> pd.DataFrame:
+    r = o.rates()
+    for k, v in o.length().items():
+        r[k] = v
+    return r
+
+
+def _point_rates(s, games, st, progress, label) -> pd.DataFrame:
+    return _rates_of(play_outcome(s, 0, games, st, progress=progress, label=label))
+
+
+def _resolution(info) -> float:
+    """The smallest step of a parameter: 1 for an integer, else 0."""
+    return 1.0 if info.kind is int else 0.0
+
+
+def _refine(spec, table, cross, vary, tgt, eps, max_new, play):
+    """Play new points inside each bracketed crossing (bisection on the same
+    seed) until the crossing's interval is narrower than ``eps`` (parameter
+    units), the bracket is one step of the parameter's resolution wide (an
+    integer parameter: two neighbouring integers), or ``max_new`` points were
+    added. Coarse grids bias linear interpolation; points near the crossing
+    remove that bias and narrow the interval."""
+    group, key, rate = tgt
+    next_point = int(table["point"].max()) + 1
+    for _ in range(max_new):
+        todo = []
+        for r in cross.itertuples():
+            if not r.bracketed:
+                continue
+            info = spec.space.infos[r.parameter]
+            ctx = _context(r.context, vary, r.parameter)
+            sub = _series(table, group, key, ctx).sort_values(r.parameter)
+            x = sub[r.parameter].astype(float).to_numpy()
+            y = sub["win_rate"].to_numpy()
+            i = _bracket(x, y, rate)
+            if i is None:
+                continue
+            a, b = x[i], x[i + 1]
+            if b - a <= max(_resolution(info), 1e-12 * max(abs(b), 1.0)):
+                continue                                  # neighbouring values: done
+            if eps is not None and r.ci_high - r.ci_low < eps:
+                continue
+            log = plots.axis_scale(x) == "log"
+            m = float(np.sqrt(a * b)) if log and a > 0 else (a + b) / 2
+            if info.kind is int:
+                m = int(round(m))
+                if m <= a or m >= b:
+                    m = int(a) + 1 if int(a) + 1 < b else None
+            if m is None:
+                continue
+            todo.append((r.parameter, tuple(ctx.items()), info.kind(m)))
+        if not todo:
+            break
+        for p, ctx, m in dict.fromkeys(todo):
+            extra = {**dict(ctx), p: m}
+            label = " ".join(f"{k}={v}" for k, v in extra.items()) + " (refining)"
+            r = play(extra, label)
+            for k in vary:
+                r.insert(0, k, extra[k])
+            r.insert(0, "point", next_point)
+            r["key"] = r["key"].astype(str)
+            r["refined"] = True
+            next_point += 1
+            table = pd.concat([table, r[table.columns]], ignore_index=True)
+        cross = _crossings(table, vary, tgt)
+    return table, _integer_sides(spec, table, cross, vary, tgt)
+
+
+def _context(text: str, vary, p) -> dict:
+    """'a=1, b=2' back to {a: 1, b: 2} with the swept values' types."""
+    out = {}
+    for k in vary:
+        if k == p:
+            continue
+        for item in text.split(", "):
+            name, _, v = item.partition("=")
+            if name == k:
+                out[k] = next(x for x in vary[k] if str(x) == v)
+    return out
+
+
+def _series(table, group, key, ctx):
+    sub = table[(table["group"] == group) & (table["key"] == key)]
+    for k, v in ctx.items():
+        sub = sub[sub[k] == v]
+    return sub
+
+
+def _bracket(x, y, target):
+    """Index i of the first pair of neighbouring points whose rates straddle
+    (or touch) the target, else None."""
+    for i in range(len(x) - 1):
+        if (y[i] - target) * (y[i + 1] - target) <= 0:
+            return i
+    return None
+
+
+def _integer_sides(spec, table, cross, vary, tgt):
+    """For an integer parameter, the integers either side of the crossing
+    with their win rates: a designer sets hp = 15, not 14.83."""
+    group, key, rate = tgt
+    rows = []
+    for r in cross.to_dict("records"):
+        info = spec.space.infos[r["parameter"]]
+        r.update({"below": np.nan, "below_rate": np.nan, "above": np.nan, "above_rate": np.nan})
+        if r["bracketed"] and info.kind is int:
+            sub = _series(table, group, key, _context(r["context"], vary, r["parameter"]))
+            x = sub[r["parameter"]].astype(float).to_numpy()
+            y = sub["win_rate"].to_numpy()
+            lo_side, hi_side = x[x <= r["estimate"]], x[x >= r["estimate"]]
+            if lo_side.size and hi_side.size:
+                a, b = lo_side.max(), hi_side.min()
+                r.update({"below": int(a), "below_rate": float(y[x == a][0]),
+                          "above": int(b), "above_rate": float(y[x == b][0])})
+        rows.append(r)
+    return pd.DataFrame(rows)
 
 
 def _outcome_width(o: Outcome) -> float:
