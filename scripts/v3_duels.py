@@ -21,7 +21,7 @@ import numpy as np
 
 import balance
 from balance.core.replay import replay_game
-from balance.rulesets.elite import kernel as K
+from balance.rulesets.elite import layout as L
 
 POLS = ["greedy", "random", "greedy", "random"]
 
@@ -42,14 +42,14 @@ def duels(traced, seed):
                                params={"version": 3})
         i = 0
         while i < len(ev):
-            if ev[i, 0] != K.E_DUEL:
+            if ev[i, 0] != L.E_DUEL:
                 i += 1
                 continue
             x, y = ev[i, 2], ev[i, 3]           # x: the killer, in play; y: its victim
             plays = {x: [], y: []}
             j = i + 1
-            while ev[j, 0] != K.E_DUELEND:
-                if ev[j, 0] == K.E_DPLAY:
+            while ev[j, 0] != L.E_DUELEND:
+                if ev[j, 0] == L.E_DPLAY:
                     plays[ev[j, 2]].append(ev[j, 4])
                 j += 1
             if POLS[x] != POLS[y]:

@@ -5,7 +5,7 @@ import pytest
 
 import balance
 from balance.core import runner
-from balance.rulesets.elite import kernel as K
+from balance.rulesets.elite import layout as L
 
 CONFIGS = [
     (2, ["random"], {"version": 1}),
@@ -30,26 +30,26 @@ def test_invariants_check_mode(players, policies, params):
     assert int(b.errors.sum()) == 0
     g, st = b.games, b.seats
     maxt = s.values["max_turns"]
-    assert (g[:, K.G_TURNS] <= maxt).all() and (g[:, K.G_TURNS] >= 1).all()
-    capped = g[:, K.G_END] == K.END_CAP
-    assert (g[capped, K.G_TURNS] == maxt).all()
-    assert (g[:, K.G_WINNER] >= -1).all() and (g[:, K.G_WINNER] < players).all()
-    assert (st[:, :, K.S_HP] <= st[:, :, K.S_MAXHP]).all()
-    assert (st[:, :, K.S_HP] >= 0).all()
-    assert (st[:, :, K.S_DEALT] >= 0).all() and (st[:, :, K.S_DEALT] <= 2**62).all()
-    assert (st[:, :, K.S_TAKEN] >= 0).all()
-    assert set(np.unique(st[:, :, K.S_ROLE])) <= {7, 8, 9, 10}
+    assert (g[:, L.G_TURNS] <= maxt).all() and (g[:, L.G_TURNS] >= 1).all()
+    capped = g[:, L.G_END] == L.END_CAP
+    assert (g[capped, L.G_TURNS] == maxt).all()
+    assert (g[:, L.G_WINNER] >= -1).all() and (g[:, L.G_WINNER] < players).all()
+    assert (st[:, :, L.S_HP] <= st[:, :, L.S_MAXHP]).all()
+    assert (st[:, :, L.S_HP] >= 0).all()
+    assert (st[:, :, L.S_DEALT] >= 0).all() and (st[:, :, L.S_DEALT] <= 2**62).all()
+    assert (st[:, :, L.S_TAKEN] >= 0).all()
+    assert set(np.unique(st[:, :, L.S_ROLE])) <= {7, 8, 9, 10}
     if params["version"] == 1:
-        last = g[:, K.G_END] == K.END_LAST
-        assert (g[last, K.G_WINNER] >= 0).all()
-        assert (g[capped, K.G_WINNER] == -1).all()
+        last = g[:, L.G_END] == L.END_LAST
+        assert (g[last, L.G_WINNER] >= 0).all()
+        assert (g[capped, L.G_WINNER] == -1).all()
     else:
         # generals lost never exceed generals; scores are sums of ranks (7-10 each)
-        assert (st[:, :, K.S_LOST] <= s.values["generals_per_player"]).all()
-        assert (st[:, :, K.S_SCORE] <= 10 * st[:, :, K.S_KILLS]).all()
-        assert (st[:, :, K.S_SCORE] >= 7 * st[:, :, K.S_KILLS]).all()
-        assert st[:, :, K.S_KILLS].sum() == g[:, K.G_KILLS].sum()
-        assert st[:, :, K.S_SCORE].sum() == g[:, K.G_KPTS].sum()
+        assert (st[:, :, L.S_LOST] <= s.values["generals_per_player"]).all()
+        assert (st[:, :, L.S_SCORE] <= 10 * st[:, :, L.S_KILLS]).all()
+        assert (st[:, :, L.S_SCORE] >= 7 * st[:, :, L.S_KILLS]).all()
+        assert st[:, :, L.S_KILLS].sum() == g[:, L.G_KILLS].sum()
+        assert st[:, :, L.S_SCORE].sum() == g[:, L.G_KPTS].sum()
 
 
 def test_trace_invariants():
@@ -61,22 +61,22 @@ def test_trace_invariants():
         s = runner.setup("elite", seed=5, players=3, policies=pols, params=params)
         for game in range(25):
             b, ev = spec.trace_game(s.values, 5, game, 3, s.policy_ids)
-            dmg = ev[ev[:, 0] == K.E_DAMAGE]
+            dmg = ev[ev[:, 0] == L.E_DAMAGE]
             assert (dmg[:, 3] > 0).all()
-            turn = ev[ev[:, 0] == K.E_TURN]
+            turn = ev[ev[:, 0] == L.E_TURN]
             assert (turn[:, 4] <= turn[:, 6]).all()
-            assert ev[-1, 0] == K.E_END
+            assert ev[-1, 0] == L.E_END
             # hand sizes: dealt + drawn - played - discarded at elimination
             hand = np.zeros(3, np.int64)
             for row in ev:
                 t, p = row[0], row[2]
-                if t in (K.E_DEAL, K.E_DRAW):
+                if t in (L.E_DEAL, L.E_DRAW):
                     hand[p] += 1
-                elif t == K.E_PLAY:
+                elif t == L.E_PLAY:
                     hand[p] -= int(spec_play_len(s.values, row[3]))
-                elif t == K.E_OUT:
+                elif t == L.E_OUT:
                     hand[p] = 0
-            assert (hand == b.seats[0, :, K.S_HAND]).all()
+            assert (hand == b.seats[0, :, L.S_HAND]).all()
 
 
 def spec_play_len(values, k, _cache={}):

@@ -9,7 +9,7 @@ import pytest
 
 from balance.core.errors import BalanceError
 from balance.rulesets.elite import SPEC, rules
-from balance.rulesets.elite import kernel as K
+from balance.rulesets.elite import layout as L
 from balance.rulesets.elite.scenario import Table
 
 FILLER = ["C2", "C3", "C6", "CJ", "CQ", "CK"]
@@ -28,7 +28,7 @@ def ev(t, etype):
 
 
 def od_values(t):
-    return [int(x) for x in ev(t, K.E_OD)[:, 3]]
+    return [int(x) for x in ev(t, L.E_OD)[:, 3]]
 
 
 # --- general rules ---------------------------------------------------------------
@@ -53,7 +53,7 @@ def test_od_zero_ends_and_response_heal_only_offsets():
     t.turn(0)
     assert od_values(t) == [0]
     assert t.hp(1) == 5 and t.hp(0) == 7
-    assert len(ev(t, K.E_DAMAGE)) == 0
+    assert len(ev(t, L.E_DAMAGE)) == 0
 
 
 def test_od_chain_bounces_twice():
@@ -75,7 +75,7 @@ def test_chain_cap_hits_current_defender():
     t.script((0, "D6", 1), (1, "DJ"))
     t.turn(0)
     assert od_values(t) == [5]
-    assert len(ev(t, K.E_CAP)) == 1
+    assert len(ev(t, L.E_CAP)) == 1
     assert t.hp(0) == 7 - 5 and t.hp(1) == 7
 
 
@@ -104,13 +104,14 @@ def test_draw_one_five_in_last_play_leaves_ten():
 def test_draw_arithmetic():
     """General 5(2) ①②: refill 5 + 5 per 5 played: one 5 -> 10, two 5s ->
     15, three -> 20 (a single run holds at most one 5, see README)."""
+    from balance.rulesets.elite.engine.cards import draws_after_play
     ip = Table(players=2).ip
-    assert K.draws_after_play(0, 1, ip) == 10
-    assert K.draws_after_play(0, 2, ip) == 15
-    assert K.draws_after_play(0, 3, ip) == 20
-    assert K.draws_after_play(3, 1, ip) == 5
-    assert K.draws_after_play(0, 0, ip) == 5
-    assert K.draws_after_play(2, 0, ip) == 0
+    assert draws_after_play(0, 1, ip) == 10
+    assert draws_after_play(0, 2, ip) == 15
+    assert draws_after_play(0, 3, ip) == 20
+    assert draws_after_play(3, 1, ip) == 5
+    assert draws_after_play(0, 0, ip) == 5
+    assert draws_after_play(2, 0, ip) == 0
 
 
 def test_heal_play_heals_up_to_max_and_passes():
@@ -121,7 +122,7 @@ def test_heal_play_heals_up_to_max_and_passes():
     t.script((0, "HQ", None))
     t.turn(0)
     assert t.hp(0) == 10
-    assert len(ev(t, K.E_OD)) == 0
+    assert len(ev(t, L.E_OD)) == 0
 
 
 def test_run_rules():
@@ -167,8 +168,8 @@ def test_exact_tie_broken_at_random_but_fixed():
         t = Table(players=2, params={"version": 1}, game=g)
         t.identity(0, "S10")
         t.identity(1, "S10")
-        assert t.col(0, K.C_KEY) != t.col(1, K.C_KEY)
-        firsts.add(int(t.col(0, K.C_KEY) > t.col(1, K.C_KEY)))
+        assert t.col(0, L.C_KEY) != t.col(1, L.C_KEY)
+        firsts.add(int(t.col(0, L.C_KEY) > t.col(1, L.C_KEY)))
     assert firsts == {0, 1}
 
 
@@ -179,9 +180,9 @@ def test_king_doubles_damage():
     t.arrange({0: ["DK", "S2"], 1: ["S3", "H2"]}, deck=FILLER)
     t.script((0, "DK", 1), (1, "S3"))
     t.turn(0)
-    assert int(ev(t, K.E_PLAY)[0, 5]) == 26
+    assert int(ev(t, L.E_PLAY)[0, 5]) == 26
     assert od_values(t) == [2 - 26]           # the ♥10 defending is a king too
-    assert t.col(1, K.C_ALIVE) == 0
+    assert t.col(1, L.C_ALIVE) == 0
 
 
 def test_killer_multiplier_param():
@@ -190,7 +191,7 @@ def test_killer_multiplier_param():
     t.arrange({0: ["D6", "S2"], 1: ["S3", "H2"]}, deck=FILLER)
     t.script((0, "D6", 1), (1, "S3"))
     t.turn(0)
-    assert int(ev(t, K.E_PLAY)[0, 5]) == 18
+    assert int(ev(t, L.E_PLAY)[0, 5]) == 18
 
 
 def test_ninja_frames_own_plus_incoming():
@@ -200,10 +201,10 @@ def test_ninja_frames_own_plus_incoming():
     t.arrange({0: ["D6", "S2"], 1: ["CA", "S3"], 2: ["D6", "H2"]}, deck=FILLER)
     t.script((0, "D6", 1), (1, "CA", None, "frame", 2), (2, "D6"))
     t.turn(0)
-    fr = ev(t, K.E_FRAME)
+    fr = ev(t, L.E_FRAME)
     assert len(fr) == 1 and int(fr[0, 4]) == 6 + 6 and int(fr[0, 3]) == 2
     assert od_values(t) == [6 - 12]
-    dmg = ev(t, K.E_DAMAGE)
+    dmg = ev(t, L.E_DAMAGE)
     assert int(dmg[0, 2]) == 2 and int(dmg[0, 5]) == 1      # seat 2 hit, by the ninja
     assert t.hp(2) == 9 - 6 and t.hp(1) == 9 and t.hp(0) == 7
     assert t.script_errors() == 0
@@ -215,22 +216,22 @@ def test_rogue_free_revive():
     t.arrange({0: ["DK", "S2"], 1: ["S3", "H2"]}, deck=FILLER)
     t.script((0, "DK", 1), (1, "S3"))
     t.turn(0)
-    assert t.col(1, K.C_ALIVE) == 1 and t.hp(1) == 8
-    assert t.col(1, K.C_REV) == 3 and t.col(1, K.C_REVFREE) == 0
-    assert len(ev(t, K.E_REVIVE)) == 1
+    assert t.col(1, L.C_ALIVE) == 1 and t.hp(1) == 8
+    assert t.col(1, L.C_REV) == 3 and t.col(1, L.C_REVFREE) == 0
+    assert len(ev(t, L.E_REVIVE)) == 1
 
 
 def test_rogue_revive_with_five_attacks_after():
     """v1 8: a later revive needs a 5 at once; that 5 still draws and its
     damage attacks an enemy in a new exchange after the current one."""
     t = table(ids=("S10", "S8"))
-    t.S[1, K.C_REVFREE] = 0                     # the free revive is used
-    t.S[1, K.C_REV] = 3
+    t.S[1, L.C_REVFREE] = 0                     # the free revive is used
+    t.S[1, L.C_REV] = 3
     t.arrange({0: ["DK", "S3"], 1: ["S2", "D5"]}, deck=FILLER * 2)
     t.script((0, "DK", 1), (1, "S2"), (1, "D5", 0), (0, "S3"))
     t.turn(0)
     assert t.script_errors() == 0
-    assert t.col(1, K.C_ALIVE) == 1 and t.hp(1) == 8 and t.col(1, K.C_REV) == 2
+    assert t.col(1, L.C_ALIVE) == 1 and t.hp(1) == 8 and t.col(1, L.C_REV) == 2
     assert t.hand(1) == 10                      # refill 5 + the 5's draw
     assert od_values(t) == [1 - 26, 2 - 5]        # the king's ♠3 counts 2
     assert t.hp(0) == 10 - 3
@@ -239,12 +240,12 @@ def test_rogue_revive_with_five_attacks_after():
 def test_rogue_dies_without_five():
     """v1 8: no 5 in hand at a paid revive: the rogue dies."""
     t = table(ids=("S10", "S8"))
-    t.S[1, K.C_REVFREE] = 0
+    t.S[1, L.C_REVFREE] = 0
     t.arrange({0: ["DK", "S3"], 1: ["S2", "S3"]}, deck=FILLER)
     t.script((0, "DK", 1), (1, "S2"))
     t.turn(0)
-    assert t.col(1, K.C_ALIVE) == 0
-    assert len(ev(t, K.E_OUT)) == 1
+    assert t.col(1, L.C_ALIVE) == 0
+    assert len(ev(t, L.E_OUT)) == 1
 
 
 # --- v2 ---------------------------------------------------------------------------
@@ -259,10 +260,10 @@ def test_v2_next_general_full_hp_and_kill_scores():
     t.arrange({0: ["S2", "S3"], 1: ["S4", "S6"]}, deck=FILLER)
     t.script((0, "S2", 1), (1, "S6"))
     t.turn(0)
-    assert int(ev(t, K.E_PLAY)[0, 5]) == 100
-    assert t.col(0, K.C_SCORE) == 9 and t.col(0, K.C_KILLS) == 1
-    assert t.col(1, K.C_RANK) == 10 and t.hp(1) == 10 and t.max_hp(1) == 10
-    assert t.col(1, K.C_LOST) == 1 and t.col(1, K.C_ALIVE) == 1
+    assert int(ev(t, L.E_PLAY)[0, 5]) == 100
+    assert t.col(0, L.C_SCORE) == 9 and t.col(0, L.C_KILLS) == 1
+    assert t.col(1, L.C_RANK) == 10 and t.hp(1) == 10 and t.max_hp(1) == 10
+    assert t.col(1, L.C_LOST) == 1 and t.col(1, L.C_ALIVE) == 1
 
 
 def test_v2_teammate_kill_scores_nobody():
@@ -276,10 +277,10 @@ def test_v2_teammate_kill_scores_nobody():
     t.arrange({0: ["S2", "S3"], 1: ["S6"], 2: ["S3"], 3: ["H2"]}, deck=FILLER)
     t.script((2, "S3"))
     t.exchange(0, 2, 100)
-    assert t.col(2, K.C_LOST) == 1 and t.col(0, K.C_SCORE) == 0
+    assert t.col(2, L.C_LOST) == 1 and t.col(0, L.C_SCORE) == 0
     t.script((1, "S6"))
     t.exchange(0, 1, 100)
-    assert t.col(1, K.C_LOST) == 1 and t.col(0, K.C_SCORE) == 9
+    assert t.col(1, L.C_LOST) == 1 and t.col(0, L.C_SCORE) == 9
 
 
 def test_v2_bilocation_damage_and_decoys():
@@ -288,25 +289,25 @@ def test_v2_bilocation_damage_and_decoys():
     decoys they reset to 4."""
     t = v2(ids=(("S10", "D7"), ("S8", "D8")))
     t.arrange({0: ["S2", "S3"], 1: ["S2", "H2"]}, deck=FILLER * 2)
-    assert t.col(1, K.C_BILOC) == 1 and t.col(1, K.C_DECOYS) == 4
+    assert t.col(1, L.C_BILOC) == 1 and t.col(1, L.C_DECOYS) == 4
     t.script((1, "S2", 0), (0, "S3"))
     t.turn(1)
-    assert int(ev(t, K.E_PLAY)[0, 5]) == 1 * 5
+    assert int(ev(t, L.E_PLAY)[0, 5]) == 1 * 5
     assert t.hp(0) == 10 - 4
-    t.S[:, K.C_POL] = rules.POLICIES["greedy"]
+    t.S[:, L.C_POL] = rules.POLICIES["greedy"]
     saw_decoy = saw_body = False
     for i in range(40):
         t.arrange({0: ["S2"], 1: ["S4", "H2"]}, deck=FILLER * 2)
-        t.S[1, K.C_DECOYS] = 1
+        t.S[1, L.C_DECOYS] = 1
         t.exchange(0, 1, 3)
-        d = ev(t, K.E_DECOY)
+        d = ev(t, L.E_DECOY)
         if len(d):
             saw_decoy = True
-            assert t.col(1, K.C_DECOYS) == 4 and t.col(1, K.C_BILOC) == 1
-            assert len(ev(t, K.E_PLAY)) == 0
+            assert t.col(1, L.C_DECOYS) == 4 and t.col(1, L.C_BILOC) == 1
+            assert len(ev(t, L.E_PLAY)) == 0
         else:
             saw_body = True
-            assert t.col(1, K.C_DECOYS) == 1 and len(ev(t, K.E_PLAY)) >= 1
+            assert t.col(1, L.C_DECOYS) == 1 and len(ev(t, L.E_PLAY)) >= 1
         if saw_decoy and saw_body:
             break
     assert saw_decoy and saw_body
@@ -329,18 +330,18 @@ def test_v2_control_moves_damage_and_binds():
     t = control_table()
     assert t.script_errors() == 0
     assert od_values(t) == [1 - 10]
-    dmg = ev(t, K.E_DAMAGE)
+    dmg = ev(t, L.E_DAMAGE)
     assert int(dmg[0, 2]) == 2 and int(dmg[0, 5]) == 0     # B hit, by A
     assert t.hp(2) == 1 and t.hp(1) == 8
     for a, b in ((0, 2), (2, 0)):
-        assert t.col(a, K.C_FT) == b and t.col(a, K.C_FL) == 5 and t.col(a, K.C_FB) == 1
-    assert t.col(1, K.C_IMM) == 5
-    assert t.col(1, K.C_USES) == 3 and t.col(1, K.C_FREE) == 0
+        assert t.col(a, L.C_FT) == b and t.col(a, L.C_FL) == 5 and t.col(a, L.C_FB) == 1
+    assert t.col(1, L.C_IMM) == 5
+    assert t.col(1, L.C_USES) == 3 and t.col(1, L.C_FREE) == 0
     # the 8 is immune to damage: a hit on it is void
     t.arrange({0: ["S2"], 1: ["H2", "S3"], 2: ["H3"]}, deck=FILLER * 2)
     t.script((1, "H2"), (0, "S2"))
     t.exchange(0, 1, 50)
-    o = ev(t, K.E_OD)
+    o = ev(t, L.E_OD)
     assert int(o[0, 4]) == 0 and t.hp(1) == 8          # incoming counted 0
 
 
@@ -348,15 +349,15 @@ def test_v2_control_infighting_lasts_five_turns_and_kill_scores_for_eight():
     """內斗: for 5 of its turns A may only target B; a kill between A and B
     scores for the 8; afterwards A targets freely."""
     t = control_table()
-    t.S[:, K.C_POL] = rules.POLICIES["greedy"]
+    t.S[:, L.C_POL] = rules.POLICIES["greedy"]
     t.identity(2, "H10", "C7", hp=10)
     targets = []
     for turn in range(6):
         t.arrange({0: ["S2", "H2"], 1: ["H3"], 2: ["S3"]}, deck=FILLER * 2)
         t.identity(1, "S8", "D8", hp=1)            # the 8 is the weakest target
-        t.S[1, K.C_IMM] = 0
+        t.S[1, L.C_IMM] = 0
         t.turn(0)
-        pl = ev(t, K.E_PLAY)
+        pl = ev(t, L.E_PLAY)
         targets.append(int(pl[0, 4]))
     assert targets[:5] == [2] * 5
     assert targets[5] == 1
@@ -365,8 +366,8 @@ def test_v2_control_infighting_lasts_five_turns_and_kill_scores_for_eight():
     t.arrange({0: ["DK"], 1: ["H3"], 2: ["S3"]}, deck=FILLER * 2)
     t.script((0, "DK", 2), (2, "S3"))
     t.turn(0)
-    assert t.col(2, K.C_LOST) == 1
-    assert t.col(1, K.C_SCORE) == 10 and t.col(0, K.C_SCORE) == 0
+    assert t.col(2, L.C_LOST) == 1
+    assert t.col(1, L.C_SCORE) == 10 and t.col(0, L.C_SCORE) == 0
 
 
 def test_v2_shield_immunity_not_against_judgment():
@@ -375,7 +376,7 @@ def test_v2_shield_immunity_not_against_judgment():
     t.arrange({0: ["SK", "S3"], 1: ["S2", "H2"], 2: ["S3"]}, deck=FILLER + ["H5"])
     t.script((1, "S2", None, "shield"), (0, "S3"))
     t.exchange(0, 1, 10)
-    assert t.col(1, K.C_IMM) == 5 and t.hp(1) == 8
+    assert t.col(1, L.C_IMM) == 5 and t.hp(1) == 8
     t.judgment(0)                                  # turns ♥5: the ♥8 is hit anyway
     assert t.hp(1) == 3 and t.max_hp(1) == 3
 
@@ -390,7 +391,7 @@ def test_v2_judgment():
     t.script((0, "SK", 1, "judgment"), (1, "S4"), (0, "S3"))
     t.turn(0)
     assert t.script_errors() == 0
-    j = ev(t, K.E_JUDG)
+    j = ev(t, L.E_JUDG)
     assert int(j[0, 3]) == kind_of("H2") and int(j[0, 5]) == 0b110
     assert (t.hp(1), t.max_hp(1)) == (5, 5)
     assert (t.hp(2), t.max_hp(2)) == (2, 2)        # a 4 in hand does not block it
@@ -420,8 +421,8 @@ def test_v2_judgment_self_kill_scores_nobody():
     t.arrange({0: ["S3"], 1: ["S2"]}, deck=FILLER + ["S2"])
     died = t.judgment(0)
     assert died == 1
-    assert t.col(0, K.C_LOST) == 1 and t.col(0, K.C_SCORE) == 0 and t.col(1, K.C_SCORE) == 0
-    assert t.Z[K.Z_JSELF] == 1 and t.Z[K.Z_JKILL] == 1
+    assert t.col(0, L.C_LOST) == 1 and t.col(0, L.C_SCORE) == 0 and t.col(1, L.C_SCORE) == 0
+    assert t.Z[L.Z_JSELF] == 1 and t.Z[L.Z_JKILL] == 1
 
 
 def test_v2_ten_combined_skill():
@@ -435,29 +436,29 @@ def test_v2_ten_combined_skill():
               deck=FILLER * 2)
     t.script((0, "SA", 1), (1, "S4"), (0, "S2", 1), (1, "H4"))
     t.turn(0)
-    assert int(ev(t, K.E_PLAY)[0, 5]) == 6 and t.col(0, K.C_COMB) == 1
-    assert t.col(0, K.C_USES) == 1 and t.col(0, K.C_FREE) == 1
+    assert int(ev(t, L.E_PLAY)[0, 5]) == 6 and t.col(0, L.C_COMB) == 1
+    assert t.col(0, L.C_USES) == 1 and t.col(0, L.C_FREE) == 1
     t.turn(0)
-    assert int(ev(t, K.E_PLAY)[2, 5]) == 100
-    assert t.col(0, K.C_X) == 0
+    assert int(ev(t, L.E_PLAY)[2, 5]) == 100
+    assert t.col(0, L.C_X) == 0
     assert t.script_errors() == 0
     t.script((0, "SK", 1, "judgment"), (1, "D4"))
     t.turn(0)
-    assert t.script_errors() == 0 and t.Z[K.Z_JUDG] == 1
+    assert t.script_errors() == 0 and t.Z[L.Z_JUDG] == 1
     # two players: bilocation until the decoys first reach 0 (no reset)
     t = v2(players=2, ids=(("S10", "D7"), ("H7", "D8")), decoys=1,
            specials_keep_suit_value=False)
     t.arrange({0: ["SA", "S2"], 1: ["S4", "H4"]}, deck=FILLER * 2)
     t.script((0, "SA", 1), (1, "S4"))
     t.turn(0)
-    assert t.col(0, K.C_BILOC) == 1 and t.col(0, K.C_DECOYS) == 1
-    t.S[:, K.C_POL] = rules.POLICIES["greedy"]
+    assert t.col(0, L.C_BILOC) == 1 and t.col(0, L.C_DECOYS) == 1
+    t.S[:, L.C_POL] = rules.POLICIES["greedy"]
     for _ in range(60):
         t.arrange({0: ["S2", "H2"], 1: ["S3"]}, deck=FILLER * 2)
         t.exchange(1, 0, 1)
-        if t.col(0, K.C_BILOC) == 0:
+        if t.col(0, L.C_BILOC) == 0:
             break
-    assert t.col(0, K.C_BILOC) == 0 and t.col(0, K.C_DECOYS) == 0
+    assert t.col(0, L.C_BILOC) == 0 and t.col(0, L.C_DECOYS) == 0
 
 
 def test_saturating_multipliers():
@@ -471,7 +472,7 @@ def test_saturating_multipliers():
     t.arrange({0: ["DK", "S2"], 1: ["S3", "H2"]}, deck=FILLER)
     t.script((0, "DK", 1), (1, "S3"))
     t.turn(0)
-    assert int(ev(t, K.E_PLAY)[0, 5]) == 13 * 10**12
+    assert int(ev(t, L.E_PLAY)[0, 5]) == 13 * 10**12
 
 
 def test_params_validation():

@@ -9,7 +9,7 @@ counts as a script error).
 import numpy as np
 import pytest
 
-from balance.rulesets.elite import kernel as K
+from balance.rulesets.elite import layout as L
 from balance.rulesets.elite.scenario import Table
 
 FILLER = ["SJ", "SQ", "SK", "CJ", "CQ", "CK"]
@@ -28,15 +28,15 @@ def ev(t, etype):
 
 
 def play_dmg(t):
-    return [int(x) for x in ev(t, K.E_PLAY)[:, 5]]
+    return [int(x) for x in ev(t, L.E_PLAY)[:, 5]]
 
 
 def set_idc(t, **avail):
     """Unused identity cards for the Glutton's extension: e.g. H9=1."""
     from balance.rulesets.elite.scenario import ident
-    t.Z[K.Z_IDC:K.Z_IDC + 16] = 0
+    t.Z[L.Z_IDC:L.Z_IDC + 16] = 0
     for c, n in avail.items():
-        t.Z[K.Z_IDC + ident(c)] = n
+        t.Z[L.Z_IDC + ident(c)] = n
 
 
 # --- reflect shield ---------------------------------------------------------------------
@@ -49,18 +49,18 @@ def test_reflect_blocks_kills_and_storm_god():
     t.arrange({0: ["S4", "C2"], 1: ["D3", "H4", "C3"], 2: ["C2", "D2"]}, deck=FILLER)
     t.script((1, "D3", 0), (0, "S4", None, "reflect"))
     t.turn(1)
-    refl = ev(t, K.E_REFLECT)
+    refl = ev(t, L.E_REFLECT)
     assert len(refl) == 1 and int(refl[0, 3]) == 30_000 and int(refl[0, 2]) == 0
-    blocks = ev(t, K.E_BLOCK)
+    blocks = ev(t, L.E_BLOCK)
     assert [int(x) for x in blocks[:, 2]] == [1]             # the 9 blocks with its 4
-    assert t.col(1, K.C_H + 1 * 9 + 3) == 0                  # ♥4 spent
-    dmg = ev(t, K.E_DAMAGE)
-    assert int(dmg[0, 2]) == 2 and int(dmg[0, 3]) == 30_000 and int(dmg[0, 6]) == K.CA_REFLECT
-    assert len(ev(t, K.E_STORM)) == 1
-    assert t.hp(2) == 8 and t.col(2, K.C_STORM) == 0 and t.col(2, K.C_ALIVE) == 1
-    assert t.Z[K.Z_D0 + K.CA_REFLECT] == 1
-    assert t.Z[K.Z_NEXT] == 1                                 # order restarts from the top
-    assert t.hp(0) > 7 and t.col(0, K.C_NIGN) == 1          # 3 <= 20 ignored, HP extended
+    assert t.col(1, L.C_H + 1 * 9 + 3) == 0                  # ♥4 spent
+    dmg = ev(t, L.E_DAMAGE)
+    assert int(dmg[0, 2]) == 2 and int(dmg[0, 3]) == 30_000 and int(dmg[0, 6]) == L.CA_REFLECT
+    assert len(ev(t, L.E_STORM)) == 1
+    assert t.hp(2) == 8 and t.col(2, L.C_STORM) == 0 and t.col(2, L.C_ALIVE) == 1
+    assert t.Z[L.Z_D0 + L.CA_REFLECT] == 1
+    assert t.Z[L.Z_NEXT] == 1                                 # order restarts from the top
+    assert t.hp(0) > 7 and t.col(0, L.C_NIGN) == 1          # 3 <= 20 ignored, HP extended
     assert t.script_errors() == 0 and t.check() == 0
 
 
@@ -70,9 +70,9 @@ def test_reflect_all_block_restarts_order():
     t.arrange({0: ["S4", "C2"], 1: ["D3", "H4", "C3"], 2: ["C4", "D2"]}, deck=FILLER)
     t.script((1, "D3", 0), (0, "S4", None, "reflect"))
     t.turn(1)
-    assert len(ev(t, K.E_BLOCK)) == 2 and len(ev(t, K.E_RESTART)) == 1
-    assert len(ev(t, K.E_DAMAGE)) == 0
-    assert t.Z[K.Z_NEXT] == 1 and t.Z[K.Z_RALLBLOCK] == 1
+    assert len(ev(t, L.E_BLOCK)) == 2 and len(ev(t, L.E_RESTART)) == 1
+    assert len(ev(t, L.E_DAMAGE)) == 0
+    assert t.Z[L.Z_NEXT] == 1 and t.Z[L.Z_RALLBLOCK] == 1
     assert t.script_errors() == 0 and t.check() == 0
 
 
@@ -82,12 +82,12 @@ def test_reflect_multiplier_saturates():
               storm_gods=0, pouches=0)
     t.arrange({0: ["S4", "C2"], 1: ["DK", "C3"]}, deck=FILLER)
     t.identity(1, "S9")
-    t.S[1, K.C_DRG] = 3                           # the 9 rides a dragon: 13 x 1000
+    t.S[1, L.C_DRG] = 3                           # the 9 rides a dragon: 13 x 1000
     t.script((1, "DK", 0), (0, "S4", None, "reflect"))
     t.turn(1)
-    refl = ev(t, K.E_REFLECT)
+    refl = ev(t, L.E_REFLECT)
     assert int(refl[0, 4]) == 13 * 10**12 and int(refl[0, 3]) == 2**62
-    assert t.col(1, K.C_ALIVE) == 0 or t.col(1, K.C_ZMB) > 0
+    assert t.col(1, L.C_ALIVE) == 0 or t.col(1, L.C_ZMB) > 0
 
 
 # --- Glutton --------------------------------------------------------------------------------
@@ -99,12 +99,12 @@ def test_glutton_ignores_20_not_21_and_extends_once():
     set_idc(t, H9=1, C8=2)
     t.hit(0, 1, 20)
     assert t.hp(0) == 35 + 45 and t.max_hp(0) == 35 + 45       # ♥9 taken
-    assert t.Z[K.Z_IDC + 9] == 0
+    assert t.Z[L.Z_IDC + 9] == 0
     t.hit(0, 1, 20)
     assert t.hp(0) == 80 and t.max_hp(0) == 80                  # no second extension
     t.hit(0, 1, 21)
     assert t.hp(0) == 59
-    assert t.col(0, K.C_NIGN) == 2 and t.col(0, K.C_NEXT) == 1
+    assert t.col(0, L.C_NIGN) == 2 and t.col(0, L.C_NEXT) == 1
 
 
 def test_glutton_buries_mine_once_and_mines_hurt_or_pay():
@@ -114,20 +114,20 @@ def test_glutton_buries_mine_once_and_mines_hurt_or_pay():
     t = table(ids=("S7", "S9"))
     t.arrange({0: ["C2"], 1: ["C3"]}, deck=FILLER + ["S6"])
     t.turn_start(0)
-    assert t.col(0, K.C_MINES) == 0 and t.Z[K.Z_MPOS] > 0 and len(ev(t, K.E_BURY)) == 1
+    assert t.col(0, L.C_MINES) == 0 and t.Z[L.Z_MPOS] > 0 and len(ev(t, L.E_BURY)) == 1
     t.turn_start(0)
-    assert len(ev(t, K.E_BURY)) == 1                           # only once a game
+    assert len(ev(t, L.E_BURY)) == 1                           # only once a game
     # put the mine on the top card (♠6) and let the 9 draw it
-    t.Z[K.Z_MPOS] = t.Z[K.Z_DECK]
+    t.Z[L.Z_MPOS] = t.Z[L.Z_DECK]
     t.draw(1, 1)
     assert t.hp(1) == 9 - 6
-    d = ev(t, K.E_DAMAGE)
-    assert int(d[0, 6]) == K.CA_MINE and int(d[0, 5]) == 0      # sent by the Glutton
+    d = ev(t, L.E_DAMAGE)
+    assert int(d[0, 6]) == L.CA_MINE and int(d[0, 5]) == 0      # sent by the Glutton
     # a ♥ mine pays diamonds
     t.arrange({0: ["C2"], 1: ["C3"]}, deck=FILLER + ["HQ"])
-    t.Z[K.Z_MPOS] = t.Z[K.Z_DECK]
+    t.Z[L.Z_MPOS] = t.Z[L.Z_DECK]
     t.draw(1, 1)
-    assert t.col(1, K.C_DIAM) == 12 * 10 and t.hp(1) == 3
+    assert t.col(1, L.C_DIAM) == 12 * 10 and t.hp(1) == 3
     assert t.check() == 0
 
 
@@ -135,10 +135,10 @@ def test_glutton_ignores_its_own_mine_damage_sized():
     """The Glutton itself ignores a mine (<= 20)."""
     t = table(ids=("S7", "S9"))
     t.arrange({0: ["C2"], 1: ["C3"]}, deck=FILLER + ["DK"])
-    t.Z[K.Z_MOWN] = 0
-    t.Z[K.Z_MPOS] = t.Z[K.Z_DECK]
+    t.Z[L.Z_MOWN] = 0
+    t.Z[L.Z_MPOS] = t.Z[L.Z_DECK]
     t.draw(0, 1)
-    assert t.hp(0) >= 7 and len(ev(t, K.E_IGNORE)) == 1
+    assert t.hp(0) >= 7 and len(ev(t, L.E_IGNORE)) == 1
 
 
 # --- Rampage ----------------------------------------------------------------------------------
@@ -149,18 +149,18 @@ def test_rampage_marks_exactly_the_damage_cards_in_hand():
     t.arrange({0: ["H4", "D2", "C3", "H6"], 1: ["S4", "C4"]}, deck=FILLER + ["D6"])
     t.script((0, "H4", None, "rampage"))
     t.turn(0)
-    assert t.col(0, K.C_RM + 3 * 9 + 1) == 1 and t.col(0, K.C_RM + 2 * 9 + 2) == 1
-    assert t.col(0, K.C_RM + 1 * 9 + 5) == 0 and len(ev(t, K.E_RAMP)) == 1
+    assert t.col(0, L.C_RM + 3 * 9 + 1) == 1 and t.col(0, L.C_RM + 2 * 9 + 2) == 1
+    assert t.col(0, L.C_RM + 1 * 9 + 5) == 0 and len(ev(t, L.E_RAMP)) == 1
     t.draw(0, 1)                                               # ♦6 after the 4: not marked
     t.arrange({0: ["D2", "C3", "H6", "D6"], 1: ["S4", "C4"]}, deck=FILLER)
-    t.S[0, K.C_RM + 3 * 9 + 1] = 1
-    t.S[0, K.C_RM + 2 * 9 + 2] = 1
-    assert t.col(0, K.C_RMANY) == 1                            # set by the shield above
+    t.S[0, L.C_RM + 3 * 9 + 1] = 1
+    t.S[0, L.C_RM + 2 * 9 + 2] = 1
+    assert t.col(0, L.C_RMANY) == 1                            # set by the shield above
     t.script((0, "D2", 1), (1, "S4"), (0, "D6", 1), (1, "C4"))
     t.turn(0)
     t.turn(0)
     assert play_dmg(t) == [2 * 10**8, 0, 6, 0]
-    assert t.col(0, K.C_RM + 3 * 9 + 1) == 0 and t.col(0, K.C_RM + 2 * 9 + 2) == 1
+    assert t.col(0, L.C_RM + 3 * 9 + 1) == 0 and t.col(0, L.C_RM + 2 * 9 + 2) == 1
     assert t.script_errors() == 0 and t.check() == 0
 
 
@@ -168,10 +168,10 @@ def test_rampage_dragon_products_saturate():
     """Products of multipliers (rampage x dragon x King Kong) saturate."""
     t = table(ids=("S10", "H9"), rampage_multiplier=10**12, dragon_multiplier=10**12)
     t.arrange({0: ["DK"], 1: ["S4"]}, deck=FILLER)
-    t.S[0, K.C_RM + 3 * 9 + 8] = 1
-    t.S[0, K.C_RMANY] = 1                                      # its cards carry marks
-    t.S[0, K.C_SHB] |= 4
-    t.S[0, K.C_DRG] = 2
+    t.S[0, L.C_RM + 3 * 9 + 8] = 1
+    t.S[0, L.C_RMANY] = 1                                      # its cards carry marks
+    t.S[0, L.C_SHB] |= 4
+    t.S[0, L.C_DRG] = 2
     t.script((0, "DK", 1), (1, "S4"))
     t.turn(0)
     assert play_dmg(t)[0] == 2**62
@@ -197,11 +197,11 @@ def test_kingkong_devours_incoming_and_cards():
     t.arrange({0: ["S4", "C2"], 1: ["D6", "C4"]}, deck=FILLER)
     t.script((1, "D6", 0), (0, "S4", None, "devour"), (1, "C4"))
     t.turn(1)
-    od = ev(t, K.E_OD)
+    od = ev(t, L.E_OD)
     assert int(od[0, 3]) == 0 * 10 + 6                          # ♠4 (0 here) + devoured 6
     assert int(od[1, 3]) == 0                                   # the 9 blocks with ♣4
-    assert t.col(0, K.C_H + 3 * 9 + 5) == 1                      # ♦6 now in its hand
-    assert t.col(0, K.C_NDEV) == 1
+    assert t.col(0, L.C_H + 3 * 9 + 5) == 1                      # ♦6 now in its hand
+    assert t.col(0, L.C_NDEV) == 1
     assert t.script_errors() == 0 and t.check() == 0
 
 
@@ -212,10 +212,10 @@ def test_kingkong_steals_bloodthirst_with_a_four():
     t.arrange({0: ["H5", "C2"], 1: ["S4", "H6", "HK"]}, deck=FILLER)
     t.script((0, "H5", None, "bloodthirst", 1))
     t.turn(0)
-    assert len(ev(t, K.E_STEAL)) == 1
-    assert t.col(1, K.C_BTT) == 0 and t.col(1, K.C_BTU) == 1
-    assert t.col(0, K.C_BTU) == 2
-    assert t.col(1, K.C_H + 3) == 0
+    assert len(ev(t, L.E_STEAL)) == 1
+    assert t.col(1, L.C_BTT) == 0 and t.col(1, L.C_BTU) == 1
+    assert t.col(0, L.C_BTU) == 2
+    assert t.col(1, L.C_H + 3) == 0
     assert t.script_errors() == 0 and t.check() == 0
 
 
@@ -227,16 +227,16 @@ def test_bloodthirst_ticks_five_times_and_a_four_ends_it():
     t.arrange({0: ["H5", "C2"], 1: ["C3"]}, deck=FILLER)
     t.script((0, "H5", None, "bloodthirst", 1))
     t.turn(0)
-    assert t.col(1, K.C_BTT) == 5 and t.col(0, K.C_BTU) == 2
+    assert t.col(1, L.C_BTT) == 5 and t.col(0, L.C_BTU) == 2
     for i in range(6):
         t.turn_start(1)
-    assert t.hp(1) == 4 and t.max_hp(1) == 4 and len(ev(t, K.E_TICK)) == 5
+    assert t.hp(1) == 4 and t.max_hp(1) == 4 and len(ev(t, L.E_TICK)) == 5
     t.arrange({0: ["H5", "C2"], 1: ["C3", "D4"]}, deck=FILLER)
     t.script((0, "H5", None, "bloodthirst", 1))
     t.turn(0)
     t.turn_start(1)
-    assert t.col(1, K.C_BTT) == 0 and len(ev(t, K.E_BLOODEND)) == 1
-    assert t.hp(1) == 4 and len(ev(t, K.E_TICK)) == 0
+    assert t.col(1, L.C_BTT) == 0 and len(ev(t, L.E_BLOODEND)) == 1
+    assert t.hp(1) == 4 and len(ev(t, L.E_TICK)) == 0
     assert t.script_errors() == 0 and t.check() == 0
 
 
@@ -247,21 +247,21 @@ def test_frost_disables_shield_or_skill_and_a_four_thaws():
     t.arrange({0: ["H4", "D2"], 1: ["S4", "C4", "C3"]}, deck=FILLER)
     t.script((0, "H4", None, "freeze_shield", 1))
     t.turn(0)
-    assert t.col(1, K.C_FRSH) == 1
+    assert t.col(1, L.C_FRSH) == 1
     # the frozen Glutton cannot reflect: the scripted reflect is not an option
     t.script((0, "D2", 1), (1, "S4", None, "reflect"))
     t.turn(0)
-    assert t.script_errors() == 1 and len(ev(t, K.E_REFLECT)) == 0
+    assert t.script_errors() == 1 and len(ev(t, L.E_REFLECT)) == 0
     # a 4 at its turn start removes the layer
     t.turn_start(1)
-    assert t.col(1, K.C_FRSH) == 0 and len(ev(t, K.E_THAW)) == 1
+    assert t.col(1, L.C_FRSH) == 0 and len(ev(t, L.E_THAW)) == 1
     # frozen skill: the Glutton no longer ignores small damage
     t.arrange({0: ["H4", "D2"], 1: ["C3"]}, deck=FILLER)
     t.script((0, "H4", None, "freeze_skill", 1))
     t.turn(0)
     hp = t.hp(1)
     t.hit(1, 0, 2)
-    assert t.hp(1) == hp - 2 and t.col(1, K.C_FRSK) == 1
+    assert t.hp(1) == hp - 2 and t.col(1, L.C_FRSK) == 1
 
 
 # --- lives -----------------------------------------------------------------------------------
@@ -271,22 +271,22 @@ def test_lives_storm_then_pouch_then_duel():
     third the duel against the killer."""
     t = table(players=2, ids=("S8", "S9"))
     t.arrange({0: ["C2", "C3"], 1: ["D2", "D3"]}, deck=FILLER)
-    t.S[0, K.C_HP] = 5
+    t.S[0, L.C_HP] = 5
     t.hit(0, 1, 100)
-    assert t.hp(0) == 8 and t.col(0, K.C_STORM) == 0 and t.Z[K.Z_NEXT] == 1
-    t.S[0, K.C_BTU] = 0
-    t.S[0, K.C_HP] = 6
+    assert t.hp(0) == 8 and t.col(0, L.C_STORM) == 0 and t.Z[L.Z_NEXT] == 1
+    t.S[0, L.C_BTU] = 0
+    t.S[0, L.C_HP] = 6
     t.hit(0, 1, 100)
-    assert t.hp(0) == 6 and t.col(0, K.C_POUCH) == 0 and t.col(0, K.C_BTU) == 3
-    assert t.Z[K.Z_NEXT] == 2 + 0
+    assert t.hp(0) == 6 and t.col(0, L.C_POUCH) == 0 and t.col(0, L.C_BTU) == 3
+    assert t.Z[L.Z_NEXT] == 2 + 0
     t.hit(0, 1, 100)
-    assert len(ev(t, K.E_DUEL)) == 1
-    end = ev(t, K.E_DUELEND)
+    assert len(ev(t, L.E_DUEL)) == 1
+    end = ev(t, L.E_DUELEND)
     w, lo = int(end[0, 2]), int(end[0, 3])
     assert {w, lo} == {0, 1}
-    assert t.col(lo, K.C_ALIVE) == 0 and t.col(w, K.C_ALIVE) == 1
-    assert t.col(w, K.C_DIAM) >= 20 and t.col(lo, K.C_DIAM) == -10
-    assert t.Z[K.Z_D0 + K.CA_DUEL] == 1 and t.check() == 0
+    assert t.col(lo, L.C_ALIVE) == 0 and t.col(w, L.C_ALIVE) == 1
+    assert t.col(w, L.C_DIAM) >= 20 and t.col(lo, L.C_DIAM) == -10
+    assert t.Z[L.Z_D0 + L.CA_DUEL] == 1 and t.check() == 0
 
 
 def test_duel_at_once_skips_revives():
@@ -294,10 +294,10 @@ def test_duel_at_once_skips_revives():
     t = table(players=2, ids=("S8", "S9"), duel_first=1.0)
     t.arrange({0: ["C2", "C3"], 1: ["D2", "D3"]}, deck=FILLER)
     t.hit(0, 1, 100)
-    assert len(ev(t, K.E_STORM)) == 0 and len(ev(t, K.E_DUEL)) == 1
-    end = ev(t, K.E_DUELEND)
+    assert len(ev(t, L.E_STORM)) == 0 and len(ev(t, L.E_DUEL)) == 1
+    end = ev(t, L.E_DUELEND)
     w = int(end[0, 2])
-    assert t.col(w, K.C_STORM) == 2 and t.col(w, K.C_POUCH) == 2   # inherits unused lives
+    assert t.col(w, L.C_STORM) == 2 and t.col(w, L.C_POUCH) == 2   # inherits unused lives
 
 
 def test_duel_rewards_penalty_inheritance_and_joint_attack():
@@ -308,21 +308,21 @@ def test_duel_rewards_penalty_inheritance_and_joint_attack():
     t = table(players=4, ids=("S9", "S7", "H8", "D7"),
               policies=["greedy", "script", "script", "greedy"])
     t.arrange({0: ["DK"], 1: ["S2"], 2: ["D2", "D3"], 3: ["C2"]}, deck=FILLER)
-    t.S[0, K.C_HP] = 4
+    t.S[0, L.C_HP] = 4
     w = t.duel(0, 1)
     assert w == 0
-    assert t.col(0, K.C_DIAM) == 20 + 7 and t.col(1, K.C_DIAM) == -10
-    assert t.hp(0) == 4 and t.col(1, K.C_ALIVE) == 0 and t.col(1, K.C_ZMB) == 0
-    assert t.col(0, K.C_STORM) == 2 and t.col(0, K.C_POUCH) == 2
-    assert t.col(0, K.C_SHB) == (1 << 2) | 1                       # rampage + reflect
-    assert t.Z[K.Z_JOINT] == 0 + 1 and t.Z[K.Z_NEXT] == 1
-    dp = ev(t, K.E_DPLAY)
+    assert t.col(0, L.C_DIAM) == 20 + 7 and t.col(1, L.C_DIAM) == -10
+    assert t.hp(0) == 4 and t.col(1, L.C_ALIVE) == 0 and t.col(1, L.C_ZMB) == 0
+    assert t.col(0, L.C_STORM) == 2 and t.col(0, L.C_POUCH) == 2
+    assert t.col(0, L.C_SHB) == (1 << 2) | 1                       # rampage + reflect
+    assert t.Z[L.Z_JOINT] == 0 + 1 and t.Z[L.Z_NEXT] == 1
+    dp = ev(t, L.E_DPLAY)
     assert int(dp[0, 2]) == 0 and int(dp[0, 3]) == 3 * 9 + 8       # the 9 opens with ♦K
     # joint attack: the 8 may only target the duel winner, not the 7 at seat 3
     t.script((2, "D2", 3))
     t.turn(2)
     assert t.script_errors() >= 1                    # the scripted target was not legal
-    p = ev(t, K.E_PLAY)
+    p = ev(t, L.E_PLAY)
     first = p[p[:, 2] == 2][0]
     assert int(first[4]) == 0                        # it had to attack the duel winner
     assert t.check() == 0
@@ -333,8 +333,8 @@ def test_duel_cap_higher_hp_wins():
     t = table(players=2, ids=("S9", "S7"), max_duel_plays=1)
     t.arrange({0: ["DK"], 1: ["S2"]}, deck=FILLER)
     w = t.duel(0, 1)
-    assert w == 0 and t.Z[K.Z_DCAPS] == 1
-    assert t.col(0, K.C_DIAM) == 20 + 7
+    assert w == 0 and t.Z[L.Z_DCAPS] == 1
+    assert t.col(0, L.C_DIAM) == 20 + 7
 
 
 def test_zombie_and_medical_kit():
@@ -343,14 +343,14 @@ def test_zombie_and_medical_kit():
     t = table(players=3, ids=("S10", "S7", "H8"))
     t.arrange({0: ["DK"], 1: ["S2"], 2: ["D2"]}, deck=FILLER)
     assert t.duel(0, 1) == 0
-    assert t.col(1, K.C_ZMB) == 1 and t.col(1, K.C_ALIVE) == 1 and t.hp(1) == 7
-    assert t.col(1, K.C_TEAM) == t.col(0, K.C_TEAM) and t.col(1, K.C_STORM) == 0
-    assert len(ev(t, K.E_ZOMBIE)) == 1
+    assert t.col(1, L.C_ZMB) == 1 and t.col(1, L.C_ALIVE) == 1 and t.hp(1) == 7
+    assert t.col(1, L.C_TEAM) == t.col(0, L.C_TEAM) and t.col(1, L.C_STORM) == 0
+    assert len(ev(t, L.E_ZOMBIE)) == 1
     t = table(players=3, ids=("S10", "S7", "H8"))
     t.arrange({0: ["DK"], 1: ["S2"], 2: ["D2"]}, deck=FILLER)
-    t.S[1, K.C_KIT] = 1
+    t.S[1, L.C_KIT] = 1
     assert t.duel(0, 1) == 0
-    assert t.col(1, K.C_ALIVE) == 0 and t.col(1, K.C_ZMB) == 0 and len(ev(t, K.E_KIT)) == 1
+    assert t.col(1, L.C_ALIVE) == 0 and t.col(1, L.C_ZMB) == 0 and len(ev(t, L.E_KIT)) == 1
 
 
 def test_duel_queue_after_reflect_largest_first():
@@ -361,13 +361,13 @@ def test_duel_queue_after_reflect_largest_first():
               deck=FILLER)
     t.script((1, "D3", 0), (0, "S4", None, "reflect"))
     t.turn(1)
-    duels = ev(t, K.E_DUEL)
+    duels = ev(t, L.E_DUEL)
     assert len(duels) == 3
     assert int(duels[0, 2]) == 0 and int(duels[0, 3]) == 2         # Glutton vs the 10
-    ends = ev(t, K.E_DUELEND)
+    ends = ev(t, L.E_DUELEND)
     assert int(duels[1, 2]) == int(ends[0, 2]) and int(duels[1, 3]) == 1   # winner vs the 9
     assert int(duels[2, 2]) == int(ends[1, 2]) and int(duels[2, 3]) == 3   # then the 8
-    assert t.Z[K.Z_D0 + K.CA_REFLECT] == 3 and t.check() == 0
+    assert t.Z[L.Z_D0 + L.CA_REFLECT] == 3 and t.check() == 0
 
 
 # --- diamonds -------------------------------------------------------------------------------
@@ -375,16 +375,16 @@ def test_gift_pack_on_drawing_exactly_the_last_card():
     """v3 钻石大礼包: a draw that takes exactly the last card earns 20."""
     t = table(ids=("S7", "S9"))
     t.arrange({0: ["C2"], 1: ["C3"]}, deck=FILLER)
-    n = int(t.Z[K.Z_DECK])
+    n = int(t.Z[L.Z_DECK])
     # move all but three deck cards to the discard pile
     t.pile[1, :n - 3] = t.pile[0, :n - 3]
     t.pile[0, :3] = t.pile[0, n - 3:n]
-    t.Z[K.Z_DISC] = n - 3
-    t.Z[K.Z_DECK] = 3
+    t.Z[L.Z_DISC] = n - 3
+    t.Z[L.Z_DECK] = 3
     t.draw(1, 3)
-    assert t.col(1, K.C_DIAM) == 20 and len(ev(t, K.E_GIFT)) == 1
+    assert t.col(1, L.C_DIAM) == 20 and len(ev(t, L.E_GIFT)) == 1
     t.draw(1, 4)                       # 0 left: a reshuffle first, no gift
-    assert t.col(1, K.C_DIAM) == 20
+    assert t.col(1, L.C_DIAM) == 20
     assert t.check() == 0
 
 
@@ -404,11 +404,11 @@ def test_shop_buys_leopard_which_dodges_a_lethal_hit():
     """v3 shop: the leopard 闪电豹 (20) dodges one lethal damage."""
     t = table(ids=("S7", "S9"), policies="greedy")
     t.arrange({0: ["C2"], 1: ["C3"]}, deck=FILLER)
-    t.S[1, K.C_DIAM] = 25
+    t.S[1, L.C_DIAM] = 25
     t.turn_start(1)
-    assert t.col(1, K.C_LEO) == 1 and t.col(1, K.C_DIAM) == 5 and len(ev(t, K.E_BUY)) == 1
+    assert t.col(1, L.C_LEO) == 1 and t.col(1, L.C_DIAM) == 5 and len(ev(t, L.E_BUY)) == 1
     t.hit(1, 0, 100)
-    assert t.hp(1) == 9 and t.col(1, K.C_STORM) == 1 and len(ev(t, K.E_LEOPARD)) == 1
+    assert t.hp(1) == 9 and t.col(1, L.C_STORM) == 1 and len(ev(t, L.E_LEOPARD)) == 1
 
 
 def test_replay_narrates_v3():

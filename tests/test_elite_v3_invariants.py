@@ -6,7 +6,7 @@ import pytest
 
 import balance
 from balance.core import runner
-from balance.rulesets.elite import kernel as K
+from balance.rulesets.elite import layout as L
 
 CONFIGS = [
     (2, ["random"], {"version": 3}),
@@ -34,24 +34,24 @@ def test_v3_invariants_check_mode(players, policies, params):
     assert int(b.errors.sum()) == 0
     g, st = b.games, b.seats
     maxt = s.values["max_turns"]
-    assert (g[:, K.G_TURNS] <= maxt).all() and (g[:, K.G_TURNS] >= 1).all()
-    last = g[:, K.G_END] == K.END_LAST
-    assert (g[last, K.G_WINNER] >= 0).all()
-    assert (st[:, :, K.S_HP] <= st[:, :, K.S_MAXHP]).all() and (st[:, :, K.S_HP] >= 0).all()
-    assert (st[:, :, K.S_DEALT] >= 0).all() and (st[:, :, K.S_DEALT] <= 2**62).all()
+    assert (g[:, L.G_TURNS] <= maxt).all() and (g[:, L.G_TURNS] >= 1).all()
+    last = g[:, L.G_END] == L.END_LAST
+    assert (g[last, L.G_WINNER] >= 0).all()
+    assert (st[:, :, L.S_HP] <= st[:, :, L.S_MAXHP]).all() and (st[:, :, L.S_HP] >= 0).all()
+    assert (st[:, :, L.S_DEALT] >= 0).all() and (st[:, :, L.S_DEALT] <= 2**62).all()
     pen = s.values["duel_penalty"]
-    assert (st[:, :, K.S_DIAM] + pen * st[:, :, K.S_DUELL] >= 0).all()
+    assert (st[:, :, L.S_DIAM] + pen * st[:, :, L.S_DUELL] >= 0).all()
     # deaths: seat totals = game totals by cause; every duel kills one
-    causes = g[:, K.G_D_EXCH:K.G_D_DUEL + 1].sum(axis=1)
-    assert (st[:, :, K.S_DEATHS].sum(axis=1) == causes).all()
-    assert (g[:, K.G_D_DUEL] == g[:, K.G_DUELS]).all()
-    assert (st[:, :, K.S_DUELW].sum(axis=1) == g[:, K.G_DUELS]).all()
-    assert (st[:, :, K.S_STORMU].sum(axis=1) == g[:, K.G_STORMS]).all()
+    causes = g[:, L.G_D_EXCH:L.G_D_DUEL + 1].sum(axis=1)
+    assert (st[:, :, L.S_DEATHS].sum(axis=1) == causes).all()
+    assert (g[:, L.G_D_DUEL] == g[:, L.G_DUELS]).all()
+    assert (st[:, :, L.S_DUELW].sum(axis=1) == g[:, L.G_DUELS]).all()
+    assert (st[:, :, L.S_STORMU].sum(axis=1) == g[:, L.G_STORMS]).all()
     # winners: every seat of the winning side (zombies included) is marked won
-    won = st[:, :, K.S_TEAMWON].sum(axis=1)
+    won = st[:, :, L.S_TEAMWON].sum(axis=1)
     assert (won[last] >= 1).all()
-    assert (st[:, :, K.S_ZOMBIE] <= 1).all()
-    assert set(np.unique(st[:, :, K.S_ROLE])) <= {7, 8, 9, 10}
+    assert (st[:, :, L.S_ZOMBIE] <= 1).all()
+    assert set(np.unique(st[:, :, L.S_ROLE])) <= {7, 8, 9, 10}
 
 
 def test_v3_threads_chunks_and_replay():
@@ -70,7 +70,7 @@ def test_v3_threads_chunks_and_replay():
         numba.set_num_threads(old)
     assert np.array_equal(one.games, two.games) and np.array_equal(one.seats, two.seats)
     spec = balance.ruleset("elite")
-    duel_game = int(np.argmax(one.games[:, K.G_DUELS] > 0))
+    duel_game = int(np.argmax(one.games[:, L.G_DUELS] > 0))
     for game in (0, duel_game, 777):
         b, ev = spec.trace_game(s.values, 3, game, 4, s.policy_ids)
         assert np.array_equal(b.games[0], one.games[game])
@@ -140,18 +140,18 @@ def test_forbid_never_chosen_unless_every_option_holds_it(version):
     t.identity(1, "H9")
     t.arrange({0: ["DK", "S2"], 1: ["C3", "C2"]}, deck=["SJ", "SQ"])
     t.turn(0)
-    p = t.events()[t.events()[:, 0] == K.E_PLAY]
+    p = t.events()[t.events()[:, 0] == L.E_PLAY]
     assert int(p[0, 3]) == t.play("S2")                     # ♦K (13) would score more
     t.arrange({0: ["DK"], 1: ["C3", "C2"]}, deck=["SJ", "SQ"])
     t.turn(0)
-    p = t.events()[t.events()[:, 0] == K.E_PLAY]
+    p = t.events()[t.events()[:, 0] == L.E_PLAY]
     assert int(p[0, 3]) == t.play("DK")                     # fallback: the only option
     no = Table(players=2, params={"version": version}, policies="greedy")
     no.identity(0, "S9")
     no.identity(1, "H9")
     no.arrange({0: ["DK", "S2"], 1: ["C3", "C2"]}, deck=["SJ", "SQ"])
     no.turn(0)
-    p = no.events()[no.events()[:, 0] == K.E_PLAY]
+    p = no.events()[no.events()[:, 0] == L.E_PLAY]
     assert int(p[0, 3]) == no.play("DK")
 
 
@@ -172,10 +172,10 @@ def test_v1_v2_results_identical_to_before_v3(players, policies, params, digest)
     s = runner.setup("elite", seed=7, players=players, policies=policies, params=params)
     b = runner.play_range(s, 0, 400, progress=False)
     h = hashlib.sha256()
-    h.update(np.ascontiguousarray(b.games[:, :K.NG_V12]).tobytes())
-    h.update(np.ascontiguousarray(b.seats[:, :, :K.NSEAT_V12]).tobytes())
+    h.update(np.ascontiguousarray(b.games[:, :L.NG_V12]).tobytes())
+    h.update(np.ascontiguousarray(b.seats[:, :, :L.NSEAT_V12]).tobytes())
     h.update(np.ascontiguousarray(b.masks).tobytes())
     h.update(np.ascontiguousarray(b.counts).tobytes())
     assert h.hexdigest()[:16] == digest
     # the v3 columns stay zero (``responses``, after them, is for all versions)
-    assert not b.games[:, K.NG_V12:K.G_RESP].any() and not b.seats[:, :, K.NSEAT_V12:].any()
+    assert not b.games[:, L.NG_V12:L.G_RESP].any() and not b.seats[:, :, L.NSEAT_V12:].any()

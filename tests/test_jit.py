@@ -73,7 +73,7 @@ def test_kernels_cached_by_ruleset_fingerprint(name):
     frozen into the kernel) never loads a stale kernel; numba's own setting
     is restored after the kernel module."""
     import importlib
-    K = importlib.import_module(f"balance.rulesets.{name}.kernel")
+    K = importlib.import_module(registry.get(name).kernel)     # the module of run_batch
     folder = jit.cache_dir(f"balance.rulesets.{name}")
     assert folder.name == f"balance-{name}-{registry.fingerprint(name)}"
     assert K.play_blocks._cache._cache_path.startswith(str(folder))

@@ -4,26 +4,8 @@ import numpy as np
 from ...core.params import ParamSpace
 from ...core.spec import RulesetSpec
 from . import rules
+from .layout import GAME_COLUMNS, SEAT_COLUMNS
 from .replay import format_trace
-
-GAME_COLUMNS = ("winner", "turns", "rounds", "end_reason", "first_seat", "last_standing",
-                "team_winner", "exchanges", "max_chain", "capped_exchanges", "judgments",
-                "judgment_kills", "judgment_self_kills", "revives", "frames", "decoy_hits",
-                "shields", "controls", "kill_points", "scoring_kills",
-                # v3 (zero in v1/v2)
-                "deaths_exchange", "deaths_reflect", "deaths_bloodthirst", "deaths_mine",
-                "deaths_duel", "storm_gods", "pouches", "duels", "capped_duels", "gift_packs",
-                "buy_leopard", "buy_dragon", "buy_birds", "buy_kit", "zombies", "reflects",
-                "reflect_blocks", "mines_hit", "leopard_dodges", "kit_saves",
-                # all versions
-                "responses")
-SEAT_COLUMNS = ("role", "suit", "team", "won", "hp", "max_hp", "score", "kills",
-                "generals_lost", "out_turn", "revives", "frames", "skill_uses", "judgments",
-                "damage_dealt", "damage_taken", "healed", "hand",
-                # v3 (zero in v1/v2)
-                "reflects", "rampages", "devours", "freezes", "bloodthirsts", "ignores",
-                "extensions", "mines", "steals", "storm_used", "pouch_used", "duels_won",
-                "duels_lost", "diamonds", "purchases", "zombie", "deaths")
 
 
 def kernel_args(values, ban):
@@ -189,7 +171,7 @@ SPEC = RulesetSpec(
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
     end_reasons=rules.END_REASONS,
-    kernel="balance.rulesets.elite.kernel",
+    kernel="balance.rulesets.elite.engine.game",
     kernel_args=kernel_args,
     trace_rows=1 << 16,
     format_trace=format_trace,

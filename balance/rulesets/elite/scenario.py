@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import kernel as K
+from . import layout as L
 from . import rules
 from .replay import format_trace
 
@@ -32,11 +32,11 @@ def ident(card: str) -> int:
     return (int(card[1:]) - 7) * 4 + SUIT_LETTERS.index(card[0])
 
 
-OPTIONS = {"": K.O_NONE, "judgment": K.O_JUDG, "frame": K.O_FRAME, "shield": K.O_SHIELD,
-           "control": K.O_CONTROL,
+OPTIONS = {"": L.O_NONE, "judgment": L.O_JUDG, "frame": L.O_FRAME, "shield": L.O_SHIELD,
+           "control": L.O_CONTROL,
            # v3
-           "reflect": K.O_REFLECT, "rampage": K.O_RAMP, "devour": K.O_DEVOUR,
-           "freeze_skill": K.O_FRZSK, "freeze_shield": K.O_FRZSH, "bloodthirst": K.O_BLOOD}
+           "reflect": L.O_REFLECT, "rampage": L.O_RAMP, "devour": L.O_DEVOUR,
+           "freeze_skill": L.O_FRZSK, "freeze_shield": L.O_FRZSH, "bloodthirst": L.O_BLOOD}
 
 
 class Table:
@@ -46,6 +46,8 @@ class Table:
                  seed: int = 0, game: int = 0, trace: int = 200_000, ban: dict | None = None):
         from ...core.records import ban_vector
         from . import SPEC, kernel_args
+        from .engine import cards as kcards, game as kgame   # compiled: loaded on first use
+        self._kernel, self._cards = kgame, kcards
         self.values = SPEC.space.resolve(params)
         SPEC.check_values(self.values, players)
         self.P = players
@@ -61,16 +63,16 @@ class Table:
             for k, mode in ban.items():
                 banv[rules.card_kinds().index(k)] = BAN_CODES[mode]
         self.ip, self.pp, self.PT, self.PID = kernel_args(self.values, ban_vector(banv, rules.N_KINDS))
-        self.st, self.S, self.pile, self.Z, self.acts, _ = K.work(players)
+        self.st, self.S, self.pile, self.Z, self.acts, _ = kgame.work(players)
         self.script_rows = np.full((256, 4), -1, np.int64)
         self.n_script = 0
         self.tr = np.zeros((trace, 8), np.int64)
         self.masks = np.zeros((players, 2, 1), np.uint64)
         self.counts = np.zeros((2, rules.N_KINDS), np.int64)
-        self.grow = np.zeros(K.NG, np.int64)
-        self.srow = np.zeros((players, K.NSEAT), np.int64)
+        self.grow = np.zeros(L.NG, np.int64)
+        self.srow = np.zeros((players, L.NSEAT), np.int64)
         self.seed, self.game = np.uint64(seed), np.int64(game)
-        self._call(K.M_INIT, 1)
+        self._call(L.M_INIT, 1)
         self.mark = 0
 
     # --- setting up -------------------------------------------------------
@@ -79,15 +81,15 @@ class Table:
         make the first its active character at full HP."""
         S = self.S
         for j, c in enumerate(cards):
-            S[p, K.C_G + j] = ident(c)
-        self._call(K.M_GENERAL, p, 0)
-        S[p, K.C_ROLE] = S[p, K.C_RANK]
-        S[p, K.C_ROLESUIT] = S[p, K.C_SUIT]
+            S[p, L.C_G + j] = ident(c)
+        self._call(L.M_GENERAL, p, 0)
+        S[p, L.C_ROLE] = S[p, L.C_RANK]
+        S[p, L.C_ROLESUIT] = S[p, L.C_SUIT]
         if max_hp is not None:
-            S[p, K.C_MAXHP] = max_hp
-            S[p, K.C_HP] = max_hp
+            S[p, L.C_MAXHP] = max_hp
+            S[p, L.C_HP] = max_hp
         if hp is not None:
-            S[p, K.C_HP] = hp
+            S[p, L.C_HP] = hp
 
     def arrange(self, hands: dict[int, list[str]], deck: list[str] | None = None):
         """Set every hand exactly and the top of the deck (``deck[-1]`` is
@@ -106,17 +108,17 @@ class Table:
         S = self.S
         for p in range(self.P):
             for k in range(36):
-                S[p, K.C_H + k] = 0
+                S[p, L.C_H + k] = 0
             for s in range(4):
-                S[p, K.C_M + s] = 0
-            S[p, K.C_HN] = 0
+                S[p, L.C_M + s] = 0
+            S[p, L.C_HN] = 0
             for c in hands.get(p, []):
-                K.add_card(S, p, kind(c))
+                self._cards.add_card(S, p, kind(c))
         order = rest + top
         self.pile[0, :len(order)] = order
-        self.Z[K.Z_DECK] = len(order)
-        self.Z[K.Z_DISC] = 0
-        self.mark = int(self.Z[K.Z_TR])
+        self.Z[L.Z_DECK] = len(order)
+        self.Z[L.Z_DISC] = 0
+        self.mark = int(self.Z[L.Z_TR])
 
     def script(self, *rows):
         """Script rows for seats with the ``script`` policy, in decision order:
@@ -153,88 +155,88 @@ class Table:
 
     # --- playing --------------------------------------------------------------
     def _call(self, mode, a=0, b=0, c=0) -> int:
-        return int(K.entry(mode, self.seed, self.game, self.pol, self.ip, self.pp, self.PT,
+        return int(self._kernel.entry(mode, self.seed, self.game, self.pol, self.ip, self.pp, self.PT,
                            self.PID, self.st, self.S, self.pile, self.Z, self.acts,
                            self.script_rows, self.tr, self.masks, self.counts, self.grow,
                            self.srow, np.int64(a), np.int64(b), np.int64(c)))
 
     def turn(self, p: int):
         """One turn of seat p (the turn counter moves on by one)."""
-        self.Z[K.Z_TURN] += 1
-        self._call(K.M_TURN, p)
+        self.Z[L.Z_TURN] += 1
+        self._call(L.M_TURN, p)
         return self
 
     def exchange(self, a: int, d: int, incoming: int) -> int:
         """a sends ``incoming`` damage at d; returns the number of responses."""
-        return self._call(K.M_EXCHANGE, a, d, incoming)
+        return self._call(L.M_EXCHANGE, a, d, incoming)
 
     # --- v3 -----------------------------------------------------------------------
     def hit(self, t: int, src: int, amount: int):
         """v3: one damage instance of ``amount`` from src at t (the passive
         defences apply), then the duel queue."""
-        self._call(K.M_HIT, t, src, amount)
+        self._call(L.M_HIT, t, src, amount)
         return self
 
     def duel(self, x: int, y: int) -> int:
         """v3: x (in play) duels y (waiting after its death); returns the winner."""
-        self.S[y, K.C_PEND] = 1
-        self.S[y, K.C_ALIVE] = 0
-        self.S[y, K.C_KLR] = x
-        return self._call(K.M_DUEL, x, y)
+        self.S[y, L.C_PEND] = 1
+        self.S[y, L.C_ALIVE] = 0
+        self.S[y, L.C_KLR] = x
+        return self._call(L.M_DUEL, x, y)
 
     def draw(self, p: int, n: int):
         """v3: seat p draws n cards (mines and the gift pack apply)."""
-        self._call(K.M_DRAW, p, n)
+        self._call(L.M_DRAW, p, n)
         return self
 
     def turn_start(self, p: int):
         """v3: only the start-of-turn effects of seat p (birds, bloodthirst,
         thaw, mine, shop)."""
-        self._call(K.M_START, p)
+        self._call(L.M_START, p)
         return self
 
     def judgment(self, p: int) -> int:
         """Seat p calls Judgment; returns the bitmask of seats whose general died."""
-        return self._call(K.M_JUDGMENT, p)
+        return self._call(L.M_JUDGMENT, p)
 
     def next_turn(self, p: int) -> tuple[int, bool]:
         """Seat after p in turn order, and whether a new round starts."""
-        r = self._call(K.M_NEXT, self.S[p, K.C_KEY])
+        r = self._call(L.M_NEXT, self.S[p, L.C_KEY])
         return r // 2, bool(r % 2)
 
     def run(self, cur: int, turns: int = 0):
         """Play on to the end of the game (check mode); returns (game row,
         seat rows, broken invariants)."""
-        err = self._call(K.M_RUN, cur, turns)
+        err = self._call(L.M_RUN, cur, turns)
         return self.grow.copy(), self.srow.copy(), err
 
     # --- reading ----------------------------------------------------------------
     def hp(self, p: int) -> int:
-        return int(self.S[p, K.C_HP])
+        return int(self.S[p, L.C_HP])
 
     def max_hp(self, p: int) -> int:
-        return int(self.S[p, K.C_MAXHP])
+        return int(self.S[p, L.C_MAXHP])
 
     def hand(self, p: int) -> int:
-        return int(self.S[p, K.C_HN])
+        return int(self.S[p, L.C_HN])
 
     def col(self, p: int, c: int) -> int:
         return int(self.S[p, c])
 
     def events(self, all: bool = False) -> np.ndarray:
         """Trace rows since the last ``arrange`` (or all)."""
-        return self.tr[0 if all else self.mark:self.Z[K.Z_TR]]
+        return self.tr[0 if all else self.mark:self.Z[L.Z_TR]]
 
     def lines(self, all: bool = False) -> list[str]:
         return format_trace(self.events(all), self.values, self.P, self.policies)
 
     def script_errors(self) -> int:
-        return int(self.Z[K.Z_SERR])
+        return int(self.Z[L.Z_SERR])
 
     def check(self) -> int:
-        return self._call(K.M_CHECK)
+        return self._call(L.M_CHECK)
 
     def saturating(self, a: int, b: int) -> tuple[int, int]:
         """(a x b, a + b), saturating at 2**62."""
-        self._call(K.M_SAT, a, b)
+        self._call(L.M_SAT, a, b)
         return int(self.grow[0]), int(self.grow[1])

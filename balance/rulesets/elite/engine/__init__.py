@@ -1,0 +1,50 @@
+"""Magic Elite's kernel: njit functions over small int64 arrays (layouts in
+``..layout``). Nothing is imported here: ``SPEC.kernel`` names
+``engine.game``, imported (compiled or loaded from numba's cache) on first
+use.
+
+Modules, each importing only those above it:
+
+- ``cards``: saturating arithmetic, draw/play/discard, the option buffer,
+  sides, forbidden cards and the ban fallback;
+- ``v12``: characters entering play, the v1/v2 multipliers and skills;
+- ``v3``: v3's shields, multipliers, passives, lives, frost, bloodthirst,
+  mines, shop, start and end of a turn;
+- ``policy``: option enumeration, greedy's scores, the decisions;
+- ``duel``: v3's duel and duel queue;
+- ``exchange``: the OD chain (v1/v2 ``exchange``, v3 ``exchange3``) with
+  v1/v2's damage, deaths and Judgment;
+- ``game``: turns, the game loop, records, ``play_blocks``/``run_batch``,
+  ``entry``/``trace_one``, ``KERNELS``.
+
+Every module is compiled into the ruleset's cache folder
+(``jit.kernel_cache_begin(RULESET)`` first, ``jit.kernel_cache_end()``
+last: ``core.jit.cache_dir``, named by the fingerprint of every file of
+the ruleset, this folder included).
+
+The exchange is written so later versions can hook into it: per-step
+defender options (v3's dedicated shields are response options), the damage
+multiplier as a saturating product (v3: the dragon, rampage and King Kong
+factors), and every damage instance goes through a hit then a death
+function (v3: ``hit3``/``die3``, with lives, the storm god and duels).
+
+Random numbers come from the game's own stream (``core/rng.py``), in a fixed
+order that tracing does not change.
+
+Speed: every function except ``game.play_blocks`` (the batch loop, run on
+threads by ``core.parallel.run_blocks``) is compiled with ``_nrt=False``:
+numba then emits no reference counting for the ~10 array arguments of each
+call (it was ~40 % of the run time). Such a function must never allocate
+or return an array (views like ``pile[0]`` are fine). Small hot helpers
+are inlined (``inline="always"``); trace events are only built under ``if
+Z[Z_ON]``. Larger hot functions with one call site (the option
+enumerators, ``exchange.hit``, v3's turn) carry LLVM's ``alwaysinline``
+(``forceinline=True``): a call passes every array as a ~7-11 word struct,
+~60-110 words per call, and that was a tenth of the time. numba's own
+``inline="always"`` does the same at a far higher compile cost (inlining
+``enum_resp_f`` that way took the cold compile from 90 to 211 s);
+``forceinline`` on ``play_turn`` (two call sites, inlined callees) took it
+to 290 s, so it is not used there. Module boundaries change none of this:
+numba compiles and links by function, not by file.
+"""
+RULESET = __package__.rsplit(".", 1)[0]     # cache folder of the ruleset, not of engine/

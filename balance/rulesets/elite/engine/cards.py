@@ -1,0 +1,202 @@
+"""Shared machinery of every version: saturating arithmetic, cards (draw,
+play, discard), the option buffer, sides, forbidden cards and the ban
+fallback, healing, the script policy's pick and coin flips.
+
+Damage is int64 and saturates at ``SAT`` = 2**62 (``sat_mul``,
+``sat_add``); ``sat_mul`` skips its integer division when both factors are
+< 2**31 (``LIM31``).
+"""
+import numpy as np
+from numba import njit
+
+from ....core import jit
+from ....core.kernel import ev, setbit  # before kernel_cache_begin: cached with core
+from ....core.rng import below, shuffle
+from ..layout import (C_H, C_HEALED, C_HN, C_HP, C_M, C_MAXHP, C_TEAM, E_DEAL, E_DRAW, E_HEAL,
+                      E_RESHUFFLE, P_FIVE, P_REFILL, Z_DECK, Z_DISC, Z_FM, Z_FORB, Z_ON, Z_SERR,
+                      Z_SP)
+from ..rules import T_HI, T_LEN, T_LO, T_SUIT
+from . import RULESET
+
+jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
+
+SAT = np.int64(1) << np.int64(62)
+LIM31 = np.int64(1) << np.int64(31)     # a, b < LIM31: a x b < SAT
+
+
+@njit(cache=True, inline="always")
+def sat_mul(a, b):
+    """a x b for a, b >= 0, saturating at SAT = 2**62 (0 when a or b <= 0)."""
+    if a < LIM31 and b < LIM31:
+        # < 2**62 = SAT: no integer division, and no branch on the signs, on the hot path
+        return max(a, np.int64(0)) * max(b, np.int64(0))
+    if a <= 0 or b <= 0:
+        return np.int64(0)
+    if a > SAT // b:
+        return SAT
+    r = a * b
+    return r if r < SAT else SAT
+
+
+@njit(cache=True, inline="always")
+def sat_add(a, b):
+    """a + b for 0 <= a, b <= SAT, saturating at SAT."""
+    if a >= SAT - b:
+        return SAT
+    return a + b
+
+
+@njit(cache=True, inline="always")
+def draws_after_play(hand_left, fives, ip):
+    """Cards drawn after a play: ``five_draw`` per 5 played, plus ``refill``
+    when the play emptied the hand (General 5(2): 5 + 5 = 10, 5 + 10 = 15)."""
+    n = fives * ip[P_FIVE]
+    if hand_left == 0:
+        n += ip[P_REFILL]
+    return n
+
+
+@njit(cache=True, inline="always")
+def add_card(S, p, kind):
+    if S[p, C_H + kind] == 0:
+        S[p, C_M + kind // 9] |= np.int64(1) << (kind % 9)
+    S[p, C_H + kind] += 1
+    S[p, C_HN] += 1
+
+
+@njit(cache=True, inline="always")
+def draw(st, S, pile, Z, tr, masks, counts, p, deal):
+    if Z[Z_DECK] == 0:
+        n = Z[Z_DISC]
+        if n == 0:
+            return -1
+        for i in range(n):
+            pile[0, i] = pile[1, i]
+        Z[Z_DECK] = n
+        Z[Z_DISC] = 0
+        shuffle(st, pile[0], n)
+        if Z[Z_ON]:
+            ev(tr, Z, E_RESHUFFLE, -1, n, 0, 0, 0, 0)
+    Z[Z_DECK] -= 1
+    c = pile[0, Z[Z_DECK]]
+    add_card(S, p, c)
+    setbit(masks, p, 0, c)
+    counts[0, c] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_DEAL if deal else E_DRAW, p, c, 0, 0, 0, 0)
+    return c
+
+
+@njit(cache=True, inline="always")
+def draw_n(st, S, pile, Z, tr, masks, counts, p, n):
+    for _ in range(n):
+        if draw(st, S, pile, Z, tr, masks, counts, p, np.int64(0)) < 0:
+            break
+
+
+@njit(cache=True, inline="always")
+def remove_play(S, pile, Z, masks, counts, p, PT, k):
+    """Move the cards of run k from p's hand to the discard pile."""
+    s = PT[k, T_SUIT]
+    for r in range(PT[k, T_LO], PT[k, T_HI] + 1):
+        kind = s * 9 + r
+        S[p, C_H + kind] -= 1
+        if S[p, C_H + kind] == 0:
+            S[p, C_M + s] &= ~(np.int64(1) << r)
+        pile[1, Z[Z_DISC]] = kind
+        Z[Z_DISC] += 1
+        setbit(masks, p, 1, kind)
+        counts[1, kind] += 1
+    S[p, C_HN] -= PT[k, T_LEN]
+
+
+@njit(cache=True, _nrt=False)
+def discard_hand(S, pile, Z, p):
+    for kind in range(36):
+        c = S[p, C_H + kind]
+        for _ in range(c):
+            pile[1, Z[Z_DISC]] = kind
+            Z[Z_DISC] += 1
+        S[p, C_H + kind] = 0
+    for s in range(4):
+        S[p, C_M + s] = 0
+    S[p, C_HN] = 0
+
+
+@njit(cache=True, inline="always")
+def enemy(S, p, q):
+    return p != q and S[p, C_TEAM] != S[q, C_TEAM]
+
+
+@njit(cache=True, inline="always")
+def push(acts, n, k, t, o, ot):
+    acts[n, 0] = k
+    acts[n, 1] = t
+    acts[n, 2] = o
+    acts[n, 3] = ot
+    return n + 1
+
+
+@njit(cache=True, inline="always")
+def run_bits(lo, hi):
+    return ((np.int64(1) << (hi + 1)) - 1) ^ ((np.int64(1) << lo) - 1)
+
+
+@njit(cache=True, inline="always")
+def forbidden(Z, PT, s, k):
+    """Run k (of suit s) holds a forbidden card kind (ban code 2)."""
+    return Z[Z_FM + s] & run_bits(PT[k, T_LO], PT[k, T_HI]) != 0
+
+
+@njit(cache=True, inline="always")
+def ban_fallback(Z, f, args):
+    """The ban fallback of every decision: ``f(*args, fb)`` lists the
+    options without forbidden cards (ban code 2, ``fb``); if every option
+    holds one, it lists them all. ``f`` (an option enumerator) is a
+    compile-time argument, and this loop is its one call site, so LLVM
+    inlines it once (``forceinline``). Returns the number of options."""
+    fb = Z[Z_FORB] == 1
+    n = 0
+    for _ in range(2):
+        n = f(*(args + (fb,)))
+        if n > 0 or not fb:
+            break
+        fb = False
+    return n
+
+
+@njit(cache=True, inline="always")
+def script_pick(Z, acts, script, n):
+    """Tests: the next script row must match an enumerated option exactly."""
+    r = Z[Z_SP]
+    Z[Z_SP] = r + 1
+    if r < script.shape[0]:
+        for i in range(n):
+            if (acts[i, 0] == script[r, 0] and acts[i, 1] == script[r, 1]
+                    and acts[i, 2] == script[r, 2] and acts[i, 3] == script[r, 3]):
+                return i
+    Z[Z_SERR] += 1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def heal_self(S, Z, tr, p, heal):
+    h = min(heal, S[p, C_MAXHP] - S[p, C_HP])
+    if h > 0:
+        S[p, C_HP] += h
+        S[p, C_HEALED] += h
+        if Z[Z_ON]:
+            ev(tr, Z, E_HEAL, p, h, S[p, C_HP], 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def chance(st, q):
+    """True with probability q (draws a number only when 0 < q < 1)."""
+    if q >= 1.0:
+        return True
+    if q <= 0.0:
+        return False
+    return below(st, 1 << 30) < q * (1 << 30)
+
+
+jit.kernel_cache_end()

@@ -1,0 +1,407 @@
+"""The exchange 伤害抵消 (OD chain) and the damage, deaths and Judgment it
+triggers in v1/v2.
+
+``exchange`` is the v1/v2 chain: decoys (v2 8 at two players), frame (v1
+9), control and shield (v2 8), Judgment (v2 9, 10 combined) and the 10's
+combined skill; ``hit`` applies one damage instance, ``die`` a v1 death
+(a rogue's revive) or a v2 death (the kill is scored, the next general
+enters); ``resolve_pending`` plays a revived rogue's attack after the
+exchange. ``exchange3`` is the v3 chain: v3 responses (``policy.decide3``),
+run damage with rampage marks (``v3.play_cards3``), passives on every
+incoming instance (``v3.incoming3``), the reflect (ends the exchange),
+devouring, rampage and frost shields on a response with a 4, v3 damage
+(``v3.hit3``); v3's waiting characters duel after the turn (``duel``).
+
+Both chains share the cap at ``max_exchange`` responses, the no-response
+hit, the OD rule (a 4 blocks the incoming damage) and the counters.
+"""
+import numpy as np
+from numba import njit
+
+from ....core import jit
+from ....core.kernel import ev  # before kernel_cache_begin: cached with core
+from ....core.rng import below, shuffle
+from ..layout import (CA_EXCH, C_ALIVE, C_BILOC, C_BRESET, C_COMB, C_DEALT, C_DECOYS, C_FB,
+                      C_FL, C_FRAMES, C_FT, C_G, C_GEN, C_HN, C_HP, C_IMM, C_JUDGS, C_KEY,
+                      C_KILLS, C_LOST, C_MAXHP, C_RANK, C_REV, C_REVFREE, C_REVUSED, C_SCORE,
+                      C_SUIT, C_TAKEN, D_RESP, D_REVIVE, E_CAP, E_CONTROL, E_DAMAGE, E_DEATH,
+                      E_DECOY, E_FRAME, E_IDENT, E_IMMUNE, E_JHIT, E_JUDG, E_NORESP, E_OD,
+                      E_PLAY, E_RESHUFFLE, E_REVIVE, E_SHIELD, O_CONTROL, O_DEVOUR, O_FRAME,
+                      O_FRZSH, O_FRZSK, O_JUDG, O_RAMP, O_REFLECT, O_SHIELD, P_CONTROL,
+                      P_DECOYS, P_GENS, P_JDMG, P_MAXEX, P_SHIELD, Z_CAPS, Z_CERR, Z_CONTROLS,
+                      Z_DECK, Z_DECOYHITS, Z_DISC, Z_EXCH, Z_FRAMES, Z_JKILL, Z_JSELF, Z_JUDG,
+                      Z_KILLS, Z_KPTS, Z_LK, Z_MAXCH, Z_ON, Z_P, Z_PA, Z_PD, Z_PT, Z_RESP,
+                      Z_REVIVES, Z_SHIELDS, Z_V)
+from ..rules import T_DMG, T_HAS4, T_HAS5, T_HASA, T_HEAL
+from .cards import draw_n, draws_after_play, enemy, heal_self, remove_play, sat_add, sat_mul
+from .duel import resolve_duels
+from .policy import decide, decide3
+from .v12 import (clear_effects, combined, eliminate, init_general, mult, pair_controller,
+                  play_cards, use_eight)
+from .v3 import devour, draw_n3, freeze, hit3, incoming3, mark_rampage, play_cards3, reflect
+from . import RULESET
+
+jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src, amount):
+    """One damage instance from src to t (exchange damage)."""
+    if amount < 0:
+        Z[Z_CERR] += 1
+        return
+    if amount == 0:
+        return
+    if S[t, C_IMM] > 0:
+        if Z[Z_ON]:
+            ev(tr, Z, E_IMMUNE, t, amount, src, 0, 0, 0)
+        return
+    S[t, C_HP] -= amount
+    S[t, C_TAKEN] = sat_add(S[t, C_TAKEN], amount)
+    if src >= 0:
+        S[src, C_DEALT] = sat_add(S[src, C_DEALT], amount)
+    if Z[Z_ON]:
+        ev(tr, Z, E_DAMAGE, t, amount, S[t, C_HP], src, 0, 0)
+    if S[t, C_HP] <= 0:
+        die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src, np.int64(0))
+
+
+@njit(cache=True, _nrt=False)
+def die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, killer, judg):
+    """t's character or general has HP <= 0 (or max HP <= 0)."""
+    if Z[Z_V] == 1:
+        if S[t, C_RANK] == 8 and S[t, C_REV] > 0:
+            if S[t, C_REVFREE] > 0:
+                S[t, C_REVFREE] -= 1
+                S[t, C_REV] -= 1
+                S[t, C_HP] = S[t, C_MAXHP]
+                S[t, C_REVUSED] += 1
+                Z[Z_REVIVES] += 1
+                if Z[Z_ON]:
+                    ev(tr, Z, E_REVIVE, t, 0, S[t, C_REV], S[t, C_HP], 0, 0)
+                return
+            n, i = decide(st, S, Z, ip, pp, PT, PID, acts, script, t, np.int64(D_REVIVE),
+                          np.int64(0), np.int64(-1))
+            if n > 0:
+                k = acts[i, 0]
+                tg = acts[i, 1]
+                S[t, C_REV] -= 1
+                S[t, C_HP] = S[t, C_MAXHP]
+                S[t, C_REVUSED] += 1
+                Z[Z_REVIVES] += 1
+                if Z[Z_ON]:
+                    ev(tr, Z, E_REVIVE, t, 1, S[t, C_REV], S[t, C_HP], 0, 0)
+                dmg = sat_mul(PT[k, T_DMG], mult(S, Z, ip, t))
+                remove_play(S, pile, Z, masks, counts, t, PT, k)
+                if Z[Z_ON]:
+                    ev(tr, Z, E_PLAY, t, k, tg, dmg, PT[k, T_HEAL], D_REVIVE * 256)
+                draw_n(st, S, pile, Z, tr, masks, counts, t,
+                       draws_after_play(S[t, C_HN], PT[k, T_HAS5], ip))
+                if dmg > 0 and tg >= 0:
+                    Z[Z_PA] = t
+                    Z[Z_PT] = tg
+                    Z[Z_PD] = dmg
+                return
+        if Z[Z_ON]:
+            ev(tr, Z, E_DEATH, t, killer, S[t, C_RANK], -1, judg, 0)
+        S[t, C_LOST] += 1
+        eliminate(S, pile, Z, tr, t)
+        return
+    # v2: score the kill, then the next general enters at full HP
+    rank = S[t, C_RANK]
+    to = -1
+    if killer >= 0:
+        c = pair_controller(S, killer, t)
+        if judg == 1:
+            Z[Z_JKILL] += 1
+            if killer == t:
+                Z[Z_JSELF] += 1
+            if S[killer, C_FL] > 0 and S[killer, C_FB] == t:
+                to = -1          # seed 02: a controlled player's Judgment kills the controller
+            elif c >= 0:
+                to = c
+            elif enemy(S, killer, t):
+                to = killer
+        elif c >= 0:
+            to = c
+        elif enemy(S, killer, t):
+            to = killer
+    if to >= 0:
+        S[to, C_SCORE] += rank
+        S[to, C_KILLS] += 1
+        Z[Z_KPTS] += rank
+        Z[Z_KILLS] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_DEATH, t, killer, rank, to, judg, 0)
+    S[t, C_LOST] += 1
+    clear_effects(S, Z, tr, t)
+    if S[t, C_GEN] + 1 < ip[P_GENS]:
+        S[t, C_GEN] += 1
+        init_general(S, Z, ip, t)
+        if Z[Z_ON]:
+            ev(tr, Z, E_IDENT, t, S[t, C_G + S[t, C_GEN]], S[t, C_HP], S[t, C_KEY], S[t, C_GEN], 0)
+    else:
+        eliminate(S, pile, Z, tr, t)
+
+
+@njit(cache=True, _nrt=False)
+def judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
+    """天神的审判: turn the top card of the play deck; every active general of
+    its suit loses judgment_damage HP and max HP. Returns a bitmask of the
+    seats whose general died."""
+    Z[Z_JUDG] += 1
+    S[p, C_JUDGS] += 1
+    if Z[Z_DECK] == 0:
+        n = Z[Z_DISC]
+        if n == 0:
+            if Z[Z_ON]:
+                ev(tr, Z, E_JUDG, p, -1, -1, 0, 0, 0)
+            return 0
+        for i in range(n):
+            pile[0, i] = pile[1, i]
+        Z[Z_DECK] = n
+        Z[Z_DISC] = 0
+        shuffle(st, pile[0], n)
+        if Z[Z_ON]:
+            ev(tr, Z, E_RESHUFFLE, -1, n, 0, 0, 0, 0)
+    Z[Z_DECK] -= 1
+    c = pile[0, Z[Z_DECK]]
+    pile[1, Z[Z_DISC]] = c
+    Z[Z_DISC] += 1
+    suit = c // 9
+    jd = ip[P_JDMG]
+    hitmask = 0
+    for q in range(Z[Z_P]):
+        if S[q, C_ALIVE] == 1 and S[q, C_SUIT] == suit:
+            hitmask |= 1 << q
+    if Z[Z_ON]:
+        ev(tr, Z, E_JUDG, p, c, suit, hitmask, 0, 0)
+    died = 0
+    for q in range(Z[Z_P]):
+        if (hitmask >> q) & 1:
+            S[q, C_HP] -= jd
+            S[q, C_MAXHP] -= jd
+            S[q, C_TAKEN] = sat_add(S[q, C_TAKEN], jd)
+            if q != p:
+                S[p, C_DEALT] = sat_add(S[p, C_DEALT], jd)
+            if Z[Z_ON]:
+                ev(tr, Z, E_JHIT, q, jd, S[q, C_HP], S[q, C_MAXHP], p, 0)
+            if S[q, C_HP] <= 0 or S[q, C_MAXHP] <= 0:
+                died |= 1 << q
+                die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, q, p,
+                    np.int64(1))
+    return died
+
+
+@njit(cache=True, _nrt=False)
+def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
+    """伤害抵消 OD chain: d defends against ``inc`` damage sent by a.
+
+    OD = response damage + response heal - incoming (0 if the response holds
+    a 4, uses a shield or Judgment, or d is immune). OD < 0: d loses |OD|;
+    OD = 0: done; OD > 0: OD goes back to a, who responds the same way. A
+    frame (v1 9) or control (v2 8) moves the incoming damage to another
+    defender. At ``max_exchange`` responses the pending damage hits d.
+    Returns the number of responses."""
+    if Z[Z_V] == 3:
+        return exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d,
+                         inc)
+    Z[Z_EXCH] += 1
+    steps = 0
+    maxex = ip[P_MAXEX]
+    while True:
+        if S[a, C_ALIVE] == 0 or S[d, C_ALIVE] == 0:
+            break
+        if steps >= maxex:
+            Z[Z_CAPS] += 1
+            if Z[Z_ON]:
+                ev(tr, Z, E_CAP, d, inc, a, 0, 0, 0)
+            hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
+            break
+        steps += 1
+        if S[d, C_BILOC] == 1:
+            nd = S[d, C_DECOYS]
+            if below(st, 1 + nd) < nd:
+                nd -= 1
+                if nd == 0:
+                    if S[d, C_BRESET] == 1:
+                        nd = ip[P_DECOYS]
+                    else:
+                        S[d, C_BILOC] = 0
+                S[d, C_DECOYS] = nd
+                Z[Z_DECOYHITS] += 1
+                if Z[Z_ON]:
+                    ev(tr, Z, E_DECOY, d, nd, S[d, C_BILOC], inc, a, 0)
+                break
+        n, i = decide(st, S, Z, ip, pp, PT, PID, acts, script, d, np.int64(D_RESP), inc, a)
+        if n == 0:
+            if Z[Z_ON]:
+                ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
+            hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
+            break
+        k = acts[i, 0]
+        o = acts[i, 2]
+        ot = acts[i, 3]
+        dmg = play_cards(S, pile, Z, tr, masks, counts, ip, PT, d, k)
+        heal = PT[k, T_HEAL]
+        if Z[Z_ON]:
+            ev(tr, Z, E_PLAY, d, k, ot, dmg, heal, D_RESP * 256 + o)
+        if Z[Z_V] == 2 and S[d, C_RANK] == 10 and S[d, C_COMB] == 0 and PT[k, T_HASA] == 1:
+            combined(S, Z, tr, ip, d)
+        if o == O_FRAME:
+            # 嫁祸之术: ot defends against (ninja's damage + incoming), sent by the ninja
+            S[d, C_FRAMES] += 1
+            Z[Z_FRAMES] += 1
+            heal_self(S, Z, tr, d, heal)
+            framed = sat_add(dmg, inc)
+            if Z[Z_ON]:
+                ev(tr, Z, E_FRAME, d, ot, framed, a, 0, 0)
+            draw_n(st, S, pile, Z, tr, masks, counts, d,
+                   draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+            a = d
+            d = ot
+            inc = framed
+            continue
+        if o == O_CONTROL:
+            # 控制: the incoming damage moves to B; A and B must fight each other
+            use_eight(S, Z, d)
+            Z[Z_CONTROLS] += 1
+            r = ip[P_CONTROL]
+            S[a, C_FT] = ot
+            S[a, C_FL] = r
+            S[a, C_FB] = d
+            S[ot, C_FT] = a
+            S[ot, C_FL] = r
+            S[ot, C_FB] = d
+            if r > S[d, C_IMM]:
+                S[d, C_IMM] = r
+            heal_self(S, Z, tr, d, heal)
+            if Z[Z_ON]:
+                ev(tr, Z, E_CONTROL, d, a, ot, inc, r, 0)
+            draw_n(st, S, pile, Z, tr, masks, counts, d,
+                   draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+            d = ot
+            continue
+        if o == O_SHIELD:
+            use_eight(S, Z, d)
+            Z[Z_SHIELDS] += 1
+            if ip[P_SHIELD] > S[d, C_IMM]:
+                S[d, C_IMM] = ip[P_SHIELD]
+            if Z[Z_ON]:
+                ev(tr, Z, E_SHIELD, d, S[d, C_IMM], 0, 0, 0, 0)
+        died = 0
+        if o == O_JUDG:
+            died = judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d)
+        draw_n(st, S, pile, Z, tr, masks, counts, d,
+               draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+        if (died >> a) & 1 or (died >> d) & 1:
+            break
+        inc_eff = inc
+        if PT[k, T_HAS4] == 1 or o == O_SHIELD or o == O_JUDG or S[d, C_IMM] > 0:
+            inc_eff = 0
+        od = sat_add(dmg, heal) - inc_eff
+        if Z[Z_ON]:
+            ev(tr, Z, E_OD, d, od, inc_eff, a, inc, 0)
+        if od < 0:
+            hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, -od)
+            break
+        if od == 0:
+            break
+        t = a
+        a = d
+        d = t
+        inc = od
+    if steps > Z[Z_MAXCH]:
+        Z[Z_MAXCH] = steps
+    Z[Z_RESP] += steps
+    return steps
+
+
+@njit(cache=True, _nrt=False)
+def exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
+    """The OD chain with v3 defences: passives on each incoming instance
+    (Glutton ignore, King Kong halving), a 4 blocks, dedicated shields fire
+    on a response with a 4 (reflect ends the exchange)."""
+    Z[Z_EXCH] += 1
+    steps = 0
+    maxex = ip[P_MAXEX]
+    while True:
+        if S[a, C_ALIVE] == 0 or S[d, C_ALIVE] == 0:
+            break
+        if steps >= maxex:
+            Z[Z_CAPS] += 1
+            if Z[Z_ON]:
+                ev(tr, Z, E_CAP, d, inc, a, 0, 0, 0)
+            hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
+            break
+        steps += 1
+        n, i = decide3(st, S, Z, ip, pp, PT, PID, acts, script, d, np.int64(D_RESP), inc, a)
+        if n == 0:
+            if Z[Z_ON]:
+                ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
+            hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
+            break
+        k = acts[i, 0]
+        o = acts[i, 2]
+        ot = acts[i, 3]
+        lk = Z[Z_LK]
+        dmg = play_cards3(S, pile, Z, masks, counts, ip, PT, PID, d, k)
+        heal = PT[k, T_HEAL]
+        Z[Z_LK] = k
+        if Z[Z_ON]:
+            ev(tr, Z, E_PLAY, d, k, ot, dmg, heal, D_RESP * 256 + o)
+        inc_eff = incoming3(S, Z, tr, ip, d, inc)
+        if PT[k, T_HAS4] == 1:
+            inc_eff = 0
+        if o == O_REFLECT:
+            draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, d,
+                    draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+            reflect(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, d, inc)
+            break
+        if o == O_DEVOUR:
+            dmg = sat_add(dmg, inc)
+            inc_eff = 0
+            devour(S, pile, Z, tr, PT, d, lk, a)
+        elif o == O_RAMP:
+            mark_rampage(S, Z, tr, PT, PID, d)
+        elif o == O_FRZSK or o == O_FRZSH:
+            freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, d, ot, o - O_FRZSK)
+        draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, d,
+                draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+        if S[a, C_ALIVE] == 0 or S[d, C_ALIVE] == 0:
+            break
+        od = sat_add(dmg, heal) - inc_eff
+        if Z[Z_ON]:
+            ev(tr, Z, E_OD, d, od, inc_eff, a, inc, 0)
+        if od < 0:
+            hit3(st, S, pile, Z, tr, ip, pp, d, a, -od, CA_EXCH, False)
+            break
+        if od == 0:
+            break
+        t = a
+        a = d
+        d = t
+        inc = od
+    if steps > Z[Z_MAXCH]:
+        Z[Z_MAXCH] = steps
+    Z[Z_RESP] += steps
+    return steps
+
+
+@njit(cache=True, _nrt=False)
+def resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID):
+    """A revived rogue's 5 that carries damage attacks after the exchange
+    (v3: the duel queue)."""
+    if Z[Z_V] == 3:
+        resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
+        return
+    while Z[Z_PA] >= 0:
+        a = Z[Z_PA]
+        t = Z[Z_PT]
+        dm = Z[Z_PD]
+        Z[Z_PA] = -1
+        if S[a, C_ALIVE] == 1 and S[t, C_ALIVE] == 1 and a != t:
+            exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, t, dm)
+
+
+jit.kernel_cache_end()

@@ -1,0 +1,580 @@
+"""One game and the entry points: turns (``play_turn`` v1/v2, ``play_turn3``
+v3, both through ``turn``), the end of a turn, turn order, the invariant
+checks, dealing (``init_game``), the game loop (``run_game``) and its
+records (``finish``); ``play_blocks``, the batch loop run on threads by
+``core.parallel.run_blocks`` (through ``run_batch``), and ``entry``, the
+one non-parallel entry point (replay, ``trace_one``, scenario tests; its
+modes are ``layout.M_*``). A single entry keeps numba's compile time down:
+every top-level function re-optimises the whole call graph.
+
+``SPEC.kernel`` names this module: ``run_batch``, ``trace_one``,
+``KERNELS``.
+"""
+import numpy as np
+from numba import njit
+
+from ....core import jit
+from ....core.kernel import ev  # before kernel_cache_begin: cached with core
+from ....core.records import BLOCK
+from ....core.rng import below, game_state, shuffle
+from ..layout import (CA_EXCH, C_ALIVE, C_BUYS, C_COMB, C_DEALT, C_DEATHS, C_DIAM, C_DQ,
+                      C_DUELL, C_DUELW, C_FB, C_FL, C_FRAMES, C_FT, C_G, C_GEN, C_H, C_HEALED,
+                      C_HN, C_HP, C_IMM, C_JUDGS, C_KEY, C_KILLS, C_LOST, C_M, C_MAXHP,
+                      C_NBLOOD, C_NDEV, C_NEXT, C_NFRZ, C_NIGN, C_NMINE, C_NRAMP, C_NREF,
+                      C_NSTEAL, C_OUT, C_PEND, C_POL, C_POUCHU, C_RANK, C_REVUSED, C_RM, C_ROLE,
+                      C_ROLESUIT, C_SCORE, C_SKILLS, C_STORMU, C_SUIT, C_TAKEN, C_TB, C_TEAM,
+                      C_ZMB, D_TURN, END_ALLOUT, END_CAP, END_LAST, E_EFFECT_END, E_END,
+                      E_IDENT, E_PASS, E_PLAY, E_TURN, G_BBIRD, G_BDRG, G_BKIT, G_BLEO, G_CAPS,
+                      G_CONTROLS, G_DCAPS, G_DECOYHITS, G_DODGE, G_DUELS, G_D_EXCH, G_END,
+                      G_EXCH, G_FIRST, G_FRAMES, G_GIFTS, G_JKILL, G_JSELF, G_JUDG, G_KILLS,
+                      G_KITSAVE, G_KPTS, G_LAST, G_MAXCH, G_MHIT, G_POUCHES, G_RBLOCK, G_REFL,
+                      G_RESP, G_REVIVES, G_ROUNDS, G_SHIELDS, G_STORMS, G_TEAMWIN, G_TURNS,
+                      G_WINNER, G_ZOMB, MAXA, M_BATCH, M_CHECK, M_DRAW, M_DUEL, M_EXCHANGE,
+                      M_GAME, M_GENERAL, M_HIT, M_INIT, M_JUDGMENT, M_NEXT, M_RUN, M_SAT,
+                      M_START, M_TURN, NCAP, NS, NZ, O_BLOOD, O_FRZSH, O_FRZSK, O_JUDG, O_RAMP,
+                      P_BAN, P_DECKS, P_DIAM0, P_GENS, P_MAXT, P_REFILL, P_START, P_TEAMS,
+                      P_VERSION, S_BLOOD, S_BUYS, S_DEALT, S_DEATHS, S_DEV, S_DIAM, S_DUELL,
+                      S_DUELW, S_EXT, S_FRAMES, S_FRZ, S_HAND, S_HEALED, S_HP, S_IGN, S_JUDGS,
+                      S_KILLS, S_LOST, S_MAXHP, S_MINE, S_OUT, S_POUCHU, S_RAMP, S_REFL,
+                      S_REVIVES, S_ROLE, S_SCORE, S_SKILLS, S_STEAL, S_STORMU, S_SUIT, S_TAKEN,
+                      S_TEAM, S_TEAMWON, S_ZOMBIE, Z_BBIRD, Z_BDRG, Z_BKIT, Z_BLEO, Z_CAPS,
+                      Z_CERR, Z_CONTROLS, Z_D0, Z_DCAPS, Z_DECK, Z_DECOYHITS, Z_DISC, Z_DODGE,
+                      Z_DUELS, Z_EXCH, Z_FM, Z_FORB, Z_FRAMES, Z_GIFTS, Z_IDC, Z_JKILL, Z_JSELF,
+                      Z_JUDG, Z_KILLS, Z_KITSAVE, Z_KPTS, Z_LK, Z_MAXCH, Z_MHIT, Z_NC, Z_NEXT,
+                      Z_ON, Z_P, Z_PA, Z_POUCHES, Z_RBLOCK, Z_REFL, Z_RESP, Z_REVIVES, Z_ROUNDS,
+                      Z_SHIELDS, Z_STORMS, Z_TEAMS, Z_TR, Z_TURN, Z_V, Z_ZOMB)
+from ..rules import T_HAS5, T_HASA, T_HEAL
+from .cards import SAT, draw, draw_n, draws_after_play, heal_self, sat_add, sat_mul
+from .duel import duel, resolve_duels
+from .exchange import exchange, exchange3, judgment, resolve_pending
+from .policy import decide, decide3
+from .v12 import combined, init_general, play_cards
+from .v3 import (bloodthirst, draw_n3, end_turn3, freeze, hit3, mark_rampage, play_cards3,
+                 turn_start3)
+from . import RULESET
+
+jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
+
+
+@njit(cache=True, inline="always")
+def turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
+    """One turn of seat p in any version. v3's turn function is inlined here
+    (alwaysinline), not into v1/v2's ``play_turn``, which it slowed by ~7 %."""
+    if Z[Z_ON]:
+        ev(tr, Z, E_TURN, p, Z[Z_ROUNDS], S[p, C_HP], S[p, C_HN], S[p, C_MAXHP], S[p, C_RANK])
+    if Z[Z_V] == 3:
+        play_turn3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p)
+    else:
+        play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p)
+
+
+@njit(cache=True, _nrt=False)
+def play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
+    """One turn of seat p: a play; damage opens an exchange with a target.
+    (v3: ``turn`` calls ``play_turn3`` instead.)"""
+    if S[p, C_HN] == 0:
+        draw_n(st, S, pile, Z, tr, masks, counts, p, ip[P_REFILL])
+    n, i = decide(st, S, Z, ip, pp, PT, PID, acts, script, p, np.int64(D_TURN), np.int64(0),
+                  np.int64(-1))
+    if n == 0:
+        if Z[Z_ON]:
+            ev(tr, Z, E_PASS, p, 0, 0, 0, 0, 0)
+        return
+    k = acts[i, 0]
+    t = acts[i, 1]
+    o = acts[i, 2]
+    dmg = play_cards(S, pile, Z, tr, masks, counts, ip, PT, p, k)
+    if Z[Z_ON]:
+        ev(tr, Z, E_PLAY, p, k, t, dmg, PT[k, T_HEAL], D_TURN * 256 + o)
+    if Z[Z_V] == 2 and S[p, C_RANK] == 10 and S[p, C_COMB] == 0 and PT[k, T_HASA] == 1:
+        combined(S, Z, tr, ip, p)
+    heal_self(S, Z, tr, p, PT[k, T_HEAL])
+    died = 0
+    if o == O_JUDG:
+        died = judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p)
+    draw_n(st, S, pile, Z, tr, masks, counts, p,
+           draws_after_play(S[p, C_HN], PT[k, T_HAS5], ip))
+    if dmg > 0 and t >= 0 and (died >> p) & 1 == 0 and (died >> t) & 1 == 0:
+        exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, t, dmg)
+    if Z[Z_PA] >= 0:             # a revived rogue's attack is waiting
+        resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def play_turn3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
+    turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p)
+    if S[p, C_ALIVE] == 1:
+        if S[p, C_HN] == 0:
+            draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_REFILL])
+    if S[p, C_ALIVE] == 1:
+        n, i = decide3(st, S, Z, ip, pp, PT, PID, acts, script, p, np.int64(D_TURN),
+                       np.int64(0), np.int64(-1))
+        if n == 0:
+            if Z[Z_ON]:
+                ev(tr, Z, E_PASS, p, 0, 0, 0, 0, 0)
+        else:
+            k = acts[i, 0]
+            t = acts[i, 1]
+            o = acts[i, 2]
+            ot = acts[i, 3]
+            dmg = play_cards3(S, pile, Z, masks, counts, ip, PT, PID, p, k)
+            Z[Z_LK] = k
+            if Z[Z_ON]:
+                ev(tr, Z, E_PLAY, p, k, t, dmg, PT[k, T_HEAL], D_TURN * 256 + o, )
+            if o == O_BLOOD:
+                bloodthirst(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, ot)
+            elif o == O_RAMP:
+                mark_rampage(S, Z, tr, PT, PID, p)
+            elif o == O_FRZSK or o == O_FRZSH:
+                freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, ot, o - O_FRZSK)
+            heal_self(S, Z, tr, p, PT[k, T_HEAL])
+            draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p,
+                    draws_after_play(S[p, C_HN], PT[k, T_HAS5], ip))
+            if dmg > 0 and t >= 0 and S[p, C_ALIVE] == 1 and S[t, C_ALIVE] == 1:
+                exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, t,
+                          dmg)
+    resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def end_turn(S, Z, tr, p):
+    """Durations count the target's turns: an effect of N rounds covers its
+    next N turns and ends when the N-th of them ends."""
+    if Z[Z_V] == 3:
+        end_turn3(S, Z, tr, p)
+    if S[p, C_IMM] > 0:
+        S[p, C_IMM] -= 1
+        if S[p, C_IMM] == 0:
+            if Z[Z_ON]:
+                ev(tr, Z, E_EFFECT_END, p, 1, 0, 0, 0, 0)
+    if S[p, C_FL] > 0:
+        S[p, C_FL] -= 1
+        if S[p, C_FL] == 0:
+            S[p, C_FT] = -1
+            S[p, C_FB] = -1
+            if Z[Z_ON]:
+                ev(tr, Z, E_EFFECT_END, p, 2, 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def next_turn(S, Z, key):
+    """Next seat after turn-order key ``key``: the largest key below it
+    among seats still in, else the largest key (a new round). Returns
+    (seat, wrapped)."""
+    best = -1
+    top = -1
+    for q in range(Z[Z_P]):
+        if S[q, C_ALIVE] == 1:
+            kq = S[q, C_KEY]
+            if kq < key and (best < 0 or kq > S[best, C_KEY]):
+                best = q
+            if top < 0 or kq > S[top, C_KEY]:
+                top = q
+    if best >= 0:
+        return best, False
+    return top, True
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def sides_left(S, Z):
+    """Number of sides (seats, or teams) with a character/general in play."""
+    P = Z[Z_P]
+    seen = 0
+    n = 0
+    for q in range(P):
+        if S[q, C_ALIVE] == 1:
+            b = 1 << S[q, C_TEAM]
+            if seen & b == 0:
+                seen |= b
+                n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def check_state(S, pile, Z):
+    """Broken invariants now: cards conserved, hand counts and masks
+    consistent, HP in (0, max HP] for characters in play."""
+    err = 0
+    tot = Z[Z_DECK] + Z[Z_DISC]
+    for q in range(Z[Z_P]):
+        hn = 0
+        for s in range(4):
+            m = 0
+            for r in range(9):
+                c = S[q, C_H + s * 9 + r]
+                if c < 0:
+                    err += 1
+                hn += c
+                if c > 0:
+                    m |= 1 << r
+            if m != S[q, C_M + s]:
+                err += 1
+        if hn != S[q, C_HN]:
+            err += 1
+        for kind in range(36):
+            if S[q, C_RM + kind] > S[q, C_H + kind] or S[q, C_RM + kind] < 0:
+                err += 1
+        if S[q, C_PEND] == 1:
+            err += 1             # the duel queue is empty between turns
+        tot += S[q, C_HN]
+        if S[q, C_ALIVE] == 1:
+            if S[q, C_HP] > S[q, C_MAXHP] or S[q, C_HP] <= 0 or S[q, C_MAXHP] <= 0:
+                err += 1
+    if tot != Z[Z_NC]:
+        err += 1
+    return err
+
+
+@njit(cache=True, _nrt=False)
+def init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on):
+    """Shuffle the play deck, break exact identity ties, deal identities
+    (v1: one each; v2: generals_per_player each, round-robin) and hands."""
+    st[0] = game_state(seed, game)
+    for j in range(NZ):
+        Z[j] = 0
+    Z[Z_ON] = 1 if on else 0
+    Z[Z_P] = P
+    Z[Z_V] = ip[P_VERSION]
+    Z[Z_PA] = -1
+    Z[Z_ROUNDS] = 1
+    nd = ip[P_DECKS]
+    n = 0
+    for kind in range(36):
+        b = ip[P_BAN + kind]
+        if b == 2:
+            Z[Z_FORB] = 1
+            Z[Z_FM + kind // 9] |= np.int64(1) << (kind % 9)
+        if b == 1:
+            continue             # ban code 1: removed from the play deck
+        for _ in range(nd):
+            pile[0, n] = kind
+            n += 1
+    NC = n
+    Z[Z_NC] = NC
+    shuffle(st, pile[0], NC)
+    Z[Z_DECK] = NC
+    teams = ip[P_TEAMS] == 1 and P == 4 and Z[Z_V] == 2
+    Z[Z_TEAMS] = 1 if teams else 0
+    for p in range(P):
+        for j in range(C_DQ):    # the duel pile after C_DQ is written before it is read
+            S[p, j] = 0
+        S[p, C_TB] = p
+        S[p, C_POL] = pol[p]
+        S[p, C_TEAM] = p % 2 if teams else p
+        S[p, C_ALIVE] = 1
+        S[p, C_OUT] = -1
+        S[p, C_FT] = -1
+        S[p, C_FB] = -1
+        for w in range(masks.shape[2]):
+            masks[p, 0, w] = 0
+            masks[p, 1, w] = 0
+    # a random seat order breaks exact identity ties (same rank and suit)
+    for i in range(P - 1, 0, -1):
+        j = below(st, i + 1)
+        t = S[i, C_TB]
+        S[i, C_TB] = S[j, C_TB]
+        S[j, C_TB] = t
+    # identity cards: shuffled in the (still empty) discard row
+    NI = 16 * nd
+    n = 0
+    for ident in range(16):
+        for _ in range(nd):
+            pile[1, n] = ident
+            n += 1
+    shuffle(st, pile[1], NI)
+    ng = ip[P_GENS] if Z[Z_V] == 2 else 1
+    top = NI - 1
+    for j in range(ng):
+        for p in range(P):
+            S[p, C_G + j] = pile[1, top]
+            top -= 1
+    Z[Z_DISC] = 0
+    if Z[Z_V] == 3:
+        for i in range(16):
+            Z[Z_IDC + i] = nd
+        for p in range(P):
+            Z[Z_IDC + S[p, C_G]] -= 1
+            S[p, C_DIAM] = ip[P_DIAM0]
+    for p in range(P):
+        S[p, C_GEN] = 0
+        init_general(S, Z, ip, p)
+        S[p, C_ROLE] = S[p, C_RANK]
+        S[p, C_ROLESUIT] = S[p, C_SUIT]
+        if Z[Z_ON]:
+            ev(tr, Z, E_IDENT, p, S[p, C_G], S[p, C_HP], S[p, C_KEY], 0, 0)
+    for p in range(P):
+        for _ in range(ip[P_START]):
+            draw(st, S, pile, Z, tr, masks, counts, p, np.int64(1))
+
+
+@njit(cache=True, _nrt=False)
+def first_seat(S, Z):
+    top = 0
+    for q in range(1, Z[Z_P]):
+        if S[q, C_KEY] > S[top, C_KEY]:
+            top = q
+    return top
+
+
+@njit(cache=True, _nrt=False)
+def run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, check, cur, turns,
+             grow, srow):
+    """Play from turn ``turns`` with seat ``cur`` to move until the game
+    ends; fill the game row and seat rows. Returns broken invariants (check
+    mode: state checks after every turn; always: negative damage)."""
+    maxt = ip[P_MAXT]
+    errors = 0
+    end = END_CAP
+    while True:
+        if turns >= maxt:
+            break
+        turns += 1
+        Z[Z_TURN] = turns
+        key0 = S[cur, C_KEY]
+        turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, cur)
+        end_turn(S, Z, tr, cur)
+        if check:
+            errors += check_state(S, pile, Z)
+        if sides_left(S, Z) <= 1:
+            end = END_LAST if sides_left(S, Z) == 1 else END_ALLOUT
+            break
+        nxt, wrapped = next_turn(S, Z, key0)
+        if Z[Z_NEXT] != 0:
+            # v3: the order restarts from the top (storm god, duel, all blocked a
+            # reflect) or resumes from the pouch's user
+            o = Z[Z_NEXT]
+            Z[Z_NEXT] = 0
+            if o == 1:
+                nxt, wrapped = next_turn(S, Z, np.int64(1) << np.int64(60))
+                wrapped = True
+            elif S[o - 2, C_ALIVE] == 1:
+                nxt = o - 2
+        if wrapped:
+            Z[Z_ROUNDS] += 1
+        cur = nxt
+    errors += Z[Z_CERR]
+    finish(S, Z, tr, end, turns, grow, srow)
+    return errors
+
+
+@njit(cache=True, _nrt=False)
+def finish(S, Z, tr, end, turns, grow, srow):
+    P = Z[Z_P]
+    teams = Z[Z_TEAMS] == 1
+    last = -1
+    if end == END_LAST:
+        for q in range(P):
+            if S[q, C_ALIVE] == 1:
+                last = S[q, C_TEAM]
+                break
+    winner = -1
+    if Z[Z_V] != 2:
+        winner = last
+    else:
+        # highest score (team sum) wins; equal scores: draw
+        best = -1
+        bsc = -1
+        tie = False
+        for side in range(P):
+            sc = 0
+            has = False
+            for q in range(P):
+                if S[q, C_TEAM] == side:
+                    sc += S[q, C_SCORE]
+                    has = True
+            if not has:
+                continue
+            if sc > bsc:
+                bsc = sc
+                best = side
+                tie = False
+            elif sc == bsc:
+                tie = True
+        winner = -1 if tie else best
+    # winner seat: the winning side's lowest seat (team id = lowest seat)
+    grow[G_WINNER] = winner
+    grow[G_TURNS] = turns
+    grow[G_ROUNDS] = Z[Z_ROUNDS]
+    grow[G_END] = end
+    grow[G_LAST] = last
+    grow[G_TEAMWIN] = winner if teams else -1
+    grow[G_EXCH] = Z[Z_EXCH]
+    grow[G_MAXCH] = Z[Z_MAXCH]
+    grow[G_CAPS] = Z[Z_CAPS]
+    grow[G_JUDG] = Z[Z_JUDG]
+    grow[G_JKILL] = Z[Z_JKILL]
+    grow[G_JSELF] = Z[Z_JSELF]
+    grow[G_REVIVES] = Z[Z_REVIVES]
+    grow[G_FRAMES] = Z[Z_FRAMES]
+    grow[G_DECOYHITS] = Z[Z_DECOYHITS]
+    grow[G_SHIELDS] = Z[Z_SHIELDS]
+    grow[G_CONTROLS] = Z[Z_CONTROLS]
+    grow[G_KPTS] = Z[Z_KPTS]
+    grow[G_KILLS] = Z[Z_KILLS]
+    for j in range(5):
+        grow[G_D_EXCH + j] = Z[Z_D0 + j]
+    grow[G_STORMS] = Z[Z_STORMS]
+    grow[G_POUCHES] = Z[Z_POUCHES]
+    grow[G_DUELS] = Z[Z_DUELS]
+    grow[G_DCAPS] = Z[Z_DCAPS]
+    grow[G_GIFTS] = Z[Z_GIFTS]
+    grow[G_BLEO] = Z[Z_BLEO]
+    grow[G_BDRG] = Z[Z_BDRG]
+    grow[G_BBIRD] = Z[Z_BBIRD]
+    grow[G_BKIT] = Z[Z_BKIT]
+    grow[G_ZOMB] = Z[Z_ZOMB]
+    grow[G_REFL] = Z[Z_REFL]
+    grow[G_RBLOCK] = Z[Z_RBLOCK]
+    grow[G_MHIT] = Z[Z_MHIT]
+    grow[G_DODGE] = Z[Z_DODGE]
+    grow[G_KITSAVE] = Z[Z_KITSAVE]
+    grow[G_RESP] = Z[Z_RESP]
+    for q in range(P):
+        srow[q, S_ROLE] = S[q, C_ROLE]
+        srow[q, S_SUIT] = S[q, C_ROLESUIT]
+        srow[q, S_TEAM] = S[q, C_TEAM]
+        srow[q, S_TEAMWON] = 1 if winner >= 0 and S[q, C_TEAM] == winner else 0
+        srow[q, S_HP] = S[q, C_HP] if S[q, C_ALIVE] == 1 else 0
+        srow[q, S_MAXHP] = max(S[q, C_MAXHP], 0)
+        srow[q, S_SCORE] = S[q, C_SCORE]
+        srow[q, S_KILLS] = S[q, C_KILLS]
+        srow[q, S_LOST] = S[q, C_LOST]
+        srow[q, S_OUT] = S[q, C_OUT]
+        srow[q, S_REVIVES] = S[q, C_REVUSED]
+        srow[q, S_FRAMES] = S[q, C_FRAMES]
+        srow[q, S_SKILLS] = S[q, C_SKILLS]
+        srow[q, S_JUDGS] = S[q, C_JUDGS]
+        srow[q, S_DEALT] = S[q, C_DEALT]
+        srow[q, S_TAKEN] = S[q, C_TAKEN]
+        srow[q, S_HEALED] = S[q, C_HEALED]
+        srow[q, S_HAND] = S[q, C_HN]
+        srow[q, S_REFL] = S[q, C_NREF]
+        srow[q, S_RAMP] = S[q, C_NRAMP]
+        srow[q, S_DEV] = S[q, C_NDEV]
+        srow[q, S_FRZ] = S[q, C_NFRZ]
+        srow[q, S_BLOOD] = S[q, C_NBLOOD]
+        srow[q, S_IGN] = S[q, C_NIGN]
+        srow[q, S_EXT] = S[q, C_NEXT]
+        srow[q, S_MINE] = S[q, C_NMINE]
+        srow[q, S_STEAL] = S[q, C_NSTEAL]
+        srow[q, S_STORMU] = S[q, C_STORMU]
+        srow[q, S_POUCHU] = S[q, C_POUCHU]
+        srow[q, S_DUELW] = S[q, C_DUELW]
+        srow[q, S_DUELL] = S[q, C_DUELL]
+        srow[q, S_DIAM] = S[q, C_DIAM]
+        srow[q, S_BUYS] = S[q, C_BUYS]
+        srow[q, S_ZOMBIE] = 1 if S[q, C_ZMB] > 0 else 0
+        srow[q, S_DEATHS] = S[q, C_DEATHS]
+    if Z[Z_ON]:
+        ev(tr, Z, E_END, winner, end, turns, Z[Z_ROUNDS], last, 0)
+
+
+@njit(cache=True, _nrt=False)
+def play_game(seed, game, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script,
+              grow, srow, masks, counts, tr, on, check):
+    init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on)
+    cur = first_seat(S, Z)
+    grow[G_FIRST] = cur
+    return run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, check,
+                    cur, np.int64(0), grow, srow)
+
+
+def work(P):
+    """One thread's workspace (allocated in Python: no kernel allocates)."""
+    P = int(P)
+    return (np.zeros(1, np.uint64), np.zeros((P, NS), np.int64), np.zeros((2, NCAP), np.int64),
+            np.zeros(NZ, np.int64), np.zeros((MAXA, 4), np.int64), np.zeros((1, 4), np.int64))
+
+
+@njit(cache=True, _nrt=False)
+def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, tr, masks, counts,
+          grow, srow, a, b, c):
+    """``mode`` M_GAME: play game ``game`` of ``seed`` (trace when ``a``;
+    M_BATCH: the same in check mode);
+    M_TURN: one turn of seat a; M_EXCHANGE: a sends c damage at b;
+    M_JUDGMENT: seat a calls Judgment; M_RUN: play on from turn b with seat a
+    to move (check mode); M_NEXT: next seat after key a; M_GENERAL: make seat
+    a's identity card b its character; M_CHECK: broken invariants now;
+    M_SAT: saturating a x b (in grow[0]) and a + b (in grow[1]); M_INIT: deal
+    game ``game`` of ``seed`` (trace when ``a``) without playing it."""
+    P = S.shape[0]
+    if mode == M_GAME or mode == M_BATCH:
+        return play_game(seed, game, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script,
+                         grow, srow, masks, counts, tr, a == 1, mode == M_BATCH)
+    if mode == M_TURN:
+        turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a)
+        end_turn(S, Z, tr, a)
+        return 0
+    if mode == M_EXCHANGE:
+        n = exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, b, c)
+        resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID)
+        return n
+    if mode == M_JUDGMENT:
+        return judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a)
+    if mode == M_RUN:
+        return run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID,
+                        mode == M_RUN, a, b, grow, srow)
+    if mode == M_NEXT:
+        q, w = next_turn(S, Z, a)
+        return q * 2 + (1 if w else 0)
+    if mode == M_GENERAL:
+        S[a, C_GEN] = b
+        init_general(S, Z, ip, a)
+        return 0
+    if mode == M_CHECK:
+        return check_state(S, pile, Z)
+    if mode == M_INIT:
+        init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, a == 1)
+        return 0
+    if mode == M_HIT:
+        # v3: c damage from b hits a (passives apply), then the duel queue
+        hit3(st, S, pile, Z, tr, ip, pp, a, b, c, CA_EXCH, True)
+        resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
+        return 0
+    if mode == M_DUEL:
+        return duel(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, a, b)
+    if mode == M_DRAW:
+        draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, a, b)
+        resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
+        return 0
+    if mode == M_START:
+        turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, a)
+        return 0
+    if mode == M_SAT:
+        grow[0] = sat_mul(a, b)
+        grow[1] = sat_add(min(a, SAT), min(b, SAT))
+        return 0
+    return -1
+
+
+def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, PT, PID, check, games, seats, masks,
+              counts, errors):
+    """Blocks [b0, b1) of a batch on one thread (``core.parallel.run_blocks``
+    spreads the blocks over threads); counts[b] holds block b's card counts."""
+    play_blocks(b0, b1, seed, start, n_games, pol, ip, pp, PT, PID, check, games, seats, masks,
+                counts, errors, *work(P), np.zeros((1, 8), np.int64))
+
+
+@njit(cache=True, nogil=True)
+def play_blocks(b0, b1, seed, start, n_games, pol, ip, pp, PT, PID, check, games, seats, masks,
+                counts, errors, st, S, pile, Z, acts, script, tr):
+    zero = np.int64(0)
+    mode = np.int64(M_BATCH if check else M_GAME)
+    for b in range(b0, b1):
+        hi = min(n_games, (b + 1) * BLOCK)
+        for g in range(b * BLOCK, hi):
+            errors[g] = entry(mode, seed, start + g, pol, ip, pp, PT, PID, st, S, pile, Z, acts,
+                              script, tr, masks[g], counts[b], games[g], seats[g], zero, zero, zero)
+
+
+def trace_one(seed, game, P, pol, ip, pp, PT, PID, games, seats, masks, counts, tr):
+    st, S, pile, Z, acts, script = work(P)
+    entry(M_GAME, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, tr, masks[0],
+          counts[0], games[0], seats[0], 1, 0, 0)
+    return Z[Z_TR]
+
+
+# what core.jit watches for the first-compile notice (spec.kernels())
+KERNELS = {"run": play_blocks, "replay": entry}
+
+jit.kernel_cache_end()

@@ -1,0 +1,544 @@
+"""The policies: option enumeration, greedy's scores, the decisions.
+
+v1/v2 (``decide``): ``enum_plays_f`` (a turn, a v1 rogue's revive) and
+``enum_resp_f`` (a response) list each distinct run a hand holds (read from
+``PID[suit, RUN0 + mask]``) with its targets and skills; random picks
+uniformly, script follows its rows (tests), greedy scores the options as
+they are listed (``emit``, ``gscore``) and keeps only the best, in acts[0].
+
+v3 (``decide3``): ``enum3`` lists the options for random and script;
+greedy enumerates and scores in one pass (``greedy3_f``), computing the
+terms an option shares with the others of its run and target once.
+
+Every enumeration skips forbidden cards unless that leaves no option
+(``cards.ban_fallback``). The enumerators have one call site each and
+carry LLVM's ``alwaysinline`` (``forceinline=True``), see ``engine``.
+"""
+import numpy as np
+from numba import njit
+
+from ....core import jit
+from ....core.rng import below
+from ..layout import (C_ALIVE, C_BTU, C_FL, C_FREE, C_FRSH, C_HN, C_HP, C_IMM, C_M, C_MAXHP,
+                      C_POL, C_RANK, C_SHB, C_USES, D_RESP, D_REVIVE, D_TURN, MAXA, O_BLOOD,
+                      O_CONTROL, O_DEVOUR, O_FRAME, O_FRZSH, O_FRZSK, O_JUDG, O_NONE, O_RAMP,
+                      O_REFLECT, O_SHIELD, POL_GREEDY, POL_RANDOM, POL_SCRIPT, P_BTD, P_BTR,
+                      P_GIGN, P_JDMG, P_KKDIV, P_REFLM, Q_HEAL, Q_JEV, Q_KILL, Q_OVER, Q_RUN,
+                      Q_SKILL, Z_JOINT, Z_P, Z_V)
+from ..rules import RUN0, T_DMG, T_HAS4, T_HAS5, T_HASA, T_HASK, T_HEAL, T_LEN
+from .cards import ban_fallback, enemy, forbidden, push, sat_add, sat_mul, script_pick
+from .v12 import can_judge, forced_target, mult
+from .v3 import can_freeze, has_shield, pdmg3, skill_on
+from . import RULESET
+
+jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
+
+
+@njit(cache=True, _nrt=False)
+def judgment_ev(S, Z, ip, pp, p):
+    """Greedy's expected value of a Judgment by p, from public information
+    only (the active generals): enemy HP lost and kills minus its own side's,
+    averaged over the four suits of the unknown turned card."""
+    jd = ip[P_JDMG]
+    tot = 0.0
+    for q in range(Z[Z_P]):
+        if S[q, C_ALIVE] == 0:
+            continue
+        hp = S[q, C_HP]
+        v = float(min(jd, hp))
+        if hp <= jd or S[q, C_MAXHP] <= jd:
+            v += pp[Q_KILL] + S[q, C_RANK]
+        if enemy(S, p, q):
+            tot += v
+        else:
+            tot -= v
+    return tot / 4.0
+
+
+@njit(cache=True, inline="always")
+def hit_value(S, Z, pp, t, amount):
+    """Greedy's value of sending ``amount`` at t: damage up to its HP, a kill
+    bonus (+ rank in v2) and ``overkill_value`` per doubling beyond its HP
+    (harder to cancel); sending damage at an immune seat only invites it back."""
+    if amount <= 0:
+        return 0.0
+    if S[t, C_IMM] > 0:
+        return -1.0
+    hp = S[t, C_HP]
+    if amount >= hp:
+        v = hp + pp[Q_KILL] + pp[Q_OVER] * np.log2(amount / max(hp, 1))
+        if Z[Z_V] == 2:
+            v += S[t, C_RANK]
+        return v
+    return float(amount)
+
+
+@njit(cache=True, inline="always")
+def gscore(S, Z, pp, PT, p, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot):
+    """greedy's value of option (k, t, o, ot) of p (v1/v2); ``dmg`` is run
+    k's damage with p's multipliers, ``jev`` the Judgment value, ``imm`` p
+    is immune."""
+    heal = PT[k, T_HEAL]
+    s = pp[Q_RUN + k]
+    if dec != D_RESP:
+        s += pp[Q_HEAL] * min(heal, room)
+        if dmg > 0:
+            s += hit_value(S, Z, pp, t, dmg)
+        if o == O_JUDG:
+            s += jev
+    elif o == O_FRAME:
+        s += hit_value(S, Z, pp, ot, sat_add(dmg, inc)) + pp[Q_HEAL] * min(heal, room)
+    elif o == O_CONTROL:
+        s += hit_value(S, Z, pp, ot, inc) - pp[Q_SKILL]
+    else:
+        inc_eff = inc
+        if PT[k, T_HAS4] == 1 or o == O_SHIELD or o == O_JUDG or imm:
+            inc_eff = 0
+        od = sat_add(dmg, heal) - inc_eff
+        if od < 0:
+            loss = -od
+            if loss >= hp:
+                s -= 1e12 + hp
+            else:
+                s -= loss
+        elif od > 0:
+            s += hit_value(S, Z, pp, a, od)
+        if o == O_SHIELD:
+            s -= pp[Q_SKILL]
+        elif o == O_JUDG:
+            s += jev
+    return s
+
+
+@njit(cache=True, inline="always")
+def greedy_ctx(S, Z, ip, pp, p, g):
+    """What greedy's scores of p's options share: multiplier, Judgment
+    value, HP, room to heal, immunity."""
+    m = mult(S, Z, ip, p)
+    jev = 0.0
+    if g and can_judge(S, Z, p):
+        jev = judgment_ev(S, Z, ip, pp, p) - pp[Q_JEV]
+    hp = S[p, C_HP]
+    return m, jev, hp, S[p, C_MAXHP] - hp, S[p, C_IMM] > 0
+
+
+@njit(cache=True, inline="always")
+def emit(S, Z, pp, PT, acts, n, bs, g, p, dec, inc, a, m, jev, hp, room, imm, k, t, o, ot):
+    """Option number n, (k, t, o, ot): listed at acts[n]; or, for greedy
+    (``g``), scored and written to acts[0] when it beats the best score
+    ``bs`` so far (the first of equal scores wins; the first option is the
+    default). Returns (n + 1, best score)."""
+    if not g:
+        return push(acts, n, k, t, o, ot), bs
+    s = gscore(S, Z, pp, PT, p, dec, inc, a, sat_mul(PT[k, T_DMG], m), jev, hp, room, imm,
+               k, t, o, ot)
+    if s > bs:
+        bs = s
+        push(acts, 0, k, t, o, ot)
+    elif n == 0:
+        push(acts, 0, k, t, o, ot)
+    return n + 1, bs
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, g, fb):
+    """Options of a turn (D_TURN) or of a rogue's revive (D_REVIVE, runs
+    with a 5): each distinct run x each legal target when it deals damage
+    (x Judgment or not when the run holds a K and p can judge)."""
+    P = Z[Z_P]
+    m, jev, hp, room, imm = greedy_ctx(S, Z, ip, pp, p, g)
+    judge = can_judge(S, Z, p) and dec == D_TURN
+    ft = forced_target(S, p)
+    inc = np.int64(0)
+    a = np.int64(-1)
+    n = 0
+    bs = -1e300
+    for s in range(4):
+        bits = S[p, C_M + s]
+        if bits == 0:
+            continue
+        row = RUN0 + bits
+        for j in range(1, PID[s, row, 0] + 1):
+            k = PID[s, row, j]
+            if fb and forbidden(Z, PT, s, k):
+                pass
+            elif dec != D_REVIVE or PT[k, T_HAS5] == 1:
+                jk = judge and PT[k, T_HASK] == 1
+                if sat_mul(PT[k, T_DMG], m) > 0:
+                    for t in range(P):
+                        ok = (t == ft) if ft >= 0 else (S[t, C_ALIVE] == 1 and enemy(S, p, t))
+                        if ok:
+                            n, bs = emit(S, Z, pp, PT, acts, n, bs, g, p, dec, inc, a, m, jev,
+                                         hp, room, imm, k, t, O_NONE, -1)
+                            if jk:
+                                n, bs = emit(S, Z, pp, PT, acts, n, bs, g, p, dec, inc, a, m,
+                                             jev, hp, room, imm, k, t, O_JUDG, -1)
+                else:
+                    n, bs = emit(S, Z, pp, PT, acts, n, bs, g, p, dec, inc, a, m, jev, hp,
+                                 room, imm, k, -1, O_NONE, -1)
+                    if jk:
+                        n, bs = emit(S, Z, pp, PT, acts, n, bs, g, p, dec, inc, a, m, jev,
+                                     hp, room, imm, k, -1, O_JUDG, -1)
+    return n
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, g, fb):
+    """Options of defender d against ``inc`` sent by a: each distinct run,
+    plus for that run each skill it allows (Judgment, a frame onto each
+    enemy, the 8's shield, control onto each other enemy)."""
+    P = Z[Z_P]
+    m, jev, hp, room, imm = greedy_ctx(S, Z, ip, pp, d, g)
+    dec = np.int64(D_RESP)
+    judge = can_judge(S, Z, d)
+    frame = Z[Z_V] == 1 and S[d, C_RANK] == 9
+    eight = S[d, C_USES] > 0
+    control = eight and S[d, C_FL] == 0
+    n = 0
+    bs = -1e300
+    for s in range(4):
+        bits = S[d, C_M + s]
+        if bits == 0:
+            continue
+        row = RUN0 + bits
+        for j in range(1, PID[s, row, 0] + 1):
+            k = PID[s, row, j]
+            if fb and forbidden(Z, PT, s, k):
+                pass
+            else:
+                n, bs = emit(S, Z, pp, PT, acts, n, bs, g, d, dec, inc, a, m, jev, hp, room,
+                             imm, k, -1, O_NONE, -1)
+                if judge and PT[k, T_HASK] == 1:
+                    n, bs = emit(S, Z, pp, PT, acts, n, bs, g, d, dec, inc, a, m, jev, hp,
+                                 room, imm, k, -1, O_JUDG, -1)
+                if frame and PT[k, T_HASA] == 1:
+                    for e in range(P):
+                        if S[e, C_ALIVE] == 1 and enemy(S, d, e):
+                            n, bs = emit(S, Z, pp, PT, acts, n, bs, g, d, dec, inc, a, m,
+                                         jev, hp, room, imm, k, -1, O_FRAME, e)
+                if eight and (S[d, C_FREE] > 0 or PT[k, T_HAS5] == 1):
+                    n, bs = emit(S, Z, pp, PT, acts, n, bs, g, d, dec, inc, a, m, jev, hp,
+                                 room, imm, k, -1, O_SHIELD, -1)
+                    if control:
+                        for b in range(P):
+                            if b != a and S[b, C_ALIVE] == 1 and enemy(S, d, b):
+                                n, bs = emit(S, Z, pp, PT, acts, n, bs, g, d, dec, inc, a,
+                                             m, jev, hp, room, imm, k, -1, O_CONTROL, b)
+    return n
+
+
+@njit(cache=True, inline="always")
+def enum_plays(S, Z, ip, pp, PT, PID, acts, p, dec, g):
+    """Options of a turn or revive (``g``: greedy, see ``emit``)."""
+    return ban_fallback(Z, enum_plays_f, (S, Z, ip, pp, PT, PID, acts, p, dec, g))
+
+
+@njit(cache=True, inline="always")
+def enum_resp(S, Z, ip, pp, PT, PID, acts, d, a, inc, g):
+    """Response options of d against ``inc`` from a."""
+    return ban_fallback(Z, enum_resp_f, (S, Z, ip, pp, PT, PID, acts, d, a, inc, g))
+
+
+@njit(cache=True, inline="always")
+def decide(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
+    """One decision of p (D_TURN, D_RESP against ``inc`` from a, D_REVIVE):
+    (number of options, index of the chosen one in ``acts``). Every
+    enumeration skips forbidden cards unless that leaves no option (ban
+    fallback). greedy scores the options as they are listed and keeps only
+    the best (``emit``). The enumerators are inlined by LLVM into the one
+    place each is called (``forceinline``)."""
+    pol = S[p, C_POL]
+    g = pol == POL_GREEDY
+    if dec == D_RESP:
+        n = enum_resp(S, Z, ip, pp, PT, PID, acts, p, a, inc, g)
+    else:
+        n = enum_plays(S, Z, ip, pp, PT, PID, acts, p, dec, g)
+    if n == 0 or g:
+        return n, 0              # greedy: its choice is in acts[0]
+    if pol == POL_RANDOM:
+        return n, below(st, n)
+    return n, script_pick(Z, acts, script, n)
+
+
+@njit(cache=True, inline="always")
+def push3(acts, n, k, t, o, ot):
+    if n < MAXA:
+        return push(acts, n, k, t, o, ot)
+    return n
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, fb):
+    """v3 options. Turn (D_TURN): each distinct run x each legal target when
+    it deals damage (the joint-attack target only, when there is one), x
+    bloodthirst on each enemy (run with a 5), rampage, frost on each enemy's
+    skill or shield (run with a 4). Response (D_RESP): each run, x reflect,
+    rampage, devour, frost (run with a 4)."""
+    P = Z[Z_P]
+    jt = Z[Z_JOINT] - 1
+    if jt >= 0 and (S[jt, C_ALIVE] == 0 or not enemy(S, p, jt)):
+        jt = -1
+    blood = dec == D_TURN and S[p, C_BTU] > 0 and skill_on(S, p)
+    ramp = has_shield(S, p, 9)
+    frz = can_freeze(S, p)
+    refl = dec == D_RESP and has_shield(S, p, 7) and inc > 0
+    dev = dec == D_RESP and has_shield(S, p, 10)
+    n = 0
+    for s in range(4):
+        bits = S[p, C_M + s]
+        if bits == 0:
+            continue
+        row = RUN0 + bits
+        for j in range(1, PID[s, row, 0] + 1):
+            k = PID[s, row, j]
+            if not (fb and forbidden(Z, PT, s, k)):
+                has4 = PT[k, T_HAS4] == 1
+                has5 = PT[k, T_HAS5] == 1
+                hurts = dec == D_TURN and pdmg3(S, ip, PT, PID, p, k) > 0
+                for t in range(-1, P):
+                    if dec == D_TURN:
+                        if hurts:
+                            if t < 0 or S[t, C_ALIVE] == 0 or not enemy(S, p, t):
+                                continue
+                            if jt >= 0 and t != jt:
+                                continue
+                        elif t >= 0:
+                            break
+                    elif t >= 0:
+                        break
+                    n = push3(acts, n, k, t, O_NONE, -1)
+                    if blood and has5:
+                        for e in range(P):
+                            if S[e, C_ALIVE] == 1 and enemy(S, p, e):
+                                n = push3(acts, n, k, t, O_BLOOD, e)
+                    if has4:
+                        if refl:
+                            n = push3(acts, n, k, t, O_REFLECT, -1)
+                        if dev:
+                            n = push3(acts, n, k, t, O_DEVOUR, -1)
+                        if ramp:
+                            n = push3(acts, n, k, t, O_RAMP, -1)
+                        if frz:
+                            for e in range(P):
+                                if S[e, C_ALIVE] == 1 and enemy(S, p, e):
+                                    n = push3(acts, n, k, t, O_FRZSK, e)
+                                    n = push3(acts, n, k, t, O_FRZSH, e)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def enum_v3(S, Z, ip, PT, PID, acts, p, dec, a, inc):
+    """v3 options (random and script policies), with the ban fallback."""
+    return ban_fallback(Z, enum3, (S, Z, ip, PT, PID, acts, p, dec, a, inc))
+
+
+@njit(cache=True, inline="always")
+def est_incoming(S, ip, t, amount):
+    """Greedy: what t would really take of ``amount`` (public passives)."""
+    if amount <= 0 or not skill_on(S, t):
+        return amount
+    if S[t, C_RANK] == 7 and amount <= ip[P_GIGN]:
+        return np.int64(0)
+    if S[t, C_RANK] == 10:
+        return amount // ip[P_KKDIV]
+    return amount
+
+
+@njit(cache=True, inline="always")
+def run_base(pp, PT, k):
+    """greedy's value of run k itself: + a 5, - a spent 4, - its cards
+    (the first term of every v3 option score)."""
+    return pp[Q_RUN + k]
+
+
+@njit(cache=True, inline="always")
+def take3(n, sc, bs):
+    """(consider, new best): options past MAXA are not enumerated (push3);
+    the first option is the default pick (as index 0 was)."""
+    if n >= MAXA:
+        return False, False
+    return True, sc > bs or n == 0
+
+
+@njit(cache=True, inline="always")
+def keep3(n, bs, sc, bk, bt, bo, bot, k, t, o, ot):
+    """greedy3_f: count option (k, t, o, ot) scored ``sc`` and keep it when
+    it is the new best; returns (n, best score, best option)."""
+    ok, better = take3(n, sc, bs)
+    if ok:
+        if better:
+            if sc > bs:
+                bs = sc
+            bk, bt, bo, bot = k, t, np.int64(o), np.int64(ot)
+        n += 1
+    return n, bs, bk, bt, bo, bot
+
+
+@njit(cache=True, inline="always")
+def common3(sc, dec, ht, cadd, c):
+    """greedy3_f: the terms every option of a run and target shares, added
+    after the option's own term (turn: heal; a hit or the OD bounce)."""
+    if dec == D_TURN:
+        sc += ht
+    if cadd:
+        sc += c
+    return sc
+
+
+@njit(cache=True, inline="always")
+def od_term3(S, Z, ip, pp, a, od, hp):
+    """:func:`od_term` with the sender's public passives on the bounce."""
+    if od < 0:
+        loss = -od
+        if loss >= hp:
+            return True, -(1e12 + hp)
+        return True, -float(loss)
+    if od > 0:
+        return True, hit_value(S, Z, pp, a, est_incoming(S, ip, a, od))
+    return False, 0.0
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
+    """greedy for v3, enumeration and scoring in one pass: the options of
+    ``enum3`` in the same order (at most MAXA), each scored with the same
+    float operations in the same order as the former per-option score
+    (``g3score``); per run and target the shared terms (v3 damage, the
+    target's value) are computed once. The first of the best goes to
+    acts[0]; returns the number of options."""
+    P = Z[Z_P]
+    jt = Z[Z_JOINT] - 1
+    if jt >= 0 and (S[jt, C_ALIVE] == 0 or not enemy(S, p, jt)):
+        jt = -1
+    blood = dec == D_TURN and S[p, C_BTU] > 0 and skill_on(S, p)
+    ramp = has_shield(S, p, 9)
+    frz = can_freeze(S, p)
+    refl = dec == D_RESP and has_shield(S, p, 7) and inc > 0
+    dev = dec == D_RESP and has_shield(S, p, 10)
+    inc_p = est_incoming(S, ip, p, inc)
+    n = 0
+    bs = -1e300
+    bk = np.int64(-1)
+    bt = np.int64(-1)
+    bo = np.int64(O_NONE)
+    bot = np.int64(-1)
+    for s in range(4):
+        bits = S[p, C_M + s]
+        if bits == 0:
+            continue
+        row = RUN0 + bits
+        for j in range(1, PID[s, row, 0] + 1):
+            k = PID[s, row, j]
+            if not (fb and forbidden(Z, PT, s, k)):
+                has4 = PT[k, T_HAS4] == 1
+                has5 = PT[k, T_HAS5] == 1
+                dmg = pdmg3(S, ip, PT, PID, p, k)
+                hurts = dec == D_TURN and dmg > 0
+                heal = PT[k, T_HEAL]
+                s0 = run_base(pp, PT, k)
+                ramp_v = float(S[p, C_HN] - PT[k, T_LEN])
+                # the common term, added after the option's own term
+                ht = 0.0
+                cadd = False
+                c = 0.0
+                dadd = False
+                dc = 0.0
+                if dec == D_TURN:
+                    ht = pp[Q_HEAL] * min(heal, room)
+                else:
+                    ie = 0 if has4 else inc_p
+                    cadd, c = od_term3(S, Z, ip, pp, a, sat_add(dmg, heal) - ie, hp)
+                    if dev and has4:
+                        dadd, dc = od_term3(S, Z, ip, pp, a,
+                                            sat_add(sat_add(dmg, inc), heal) - ie, hp)
+                for t in range(-1, P):
+                    if dec == D_TURN:
+                        if hurts:
+                            if t < 0 or S[t, C_ALIVE] == 0 or not enemy(S, p, t):
+                                continue
+                            if jt >= 0 and t != jt:
+                                continue
+                        elif t >= 0:
+                            break
+                    elif t >= 0:
+                        break
+                    if dec == D_TURN and dmg > 0:
+                        cadd = True
+                        c = hit_value(S, Z, pp, t, est_incoming(S, ip, t, dmg))
+                    # O_NONE
+                    sc = common3(s0, dec, ht, cadd, c)
+                    n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot, k, t, O_NONE, -1)
+                    if blood and has5:
+                        for e in range(P):
+                            if S[e, C_ALIVE] == 1 and enemy(S, p, e):
+                                sc = s0 + (float(est_incoming(S, ip, e, ip[P_BTD]) * ip[P_BTR])
+                                           - pp[Q_SKILL])
+                                sc = common3(sc, dec, ht, cadd, c)
+                                n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot,
+                                    k, t, O_BLOOD, e)
+                    if has4:
+                        if refl:
+                            sc = s0
+                            amt = sat_mul(inc, ip[P_REFLM])
+                            for q in range(P):
+                                if q != p and S[q, C_ALIVE] == 1:
+                                    v = 0.5 * hit_value(S, Z, pp, q, est_incoming(S, ip, q, amt))
+                                    sc += v if enemy(S, p, q) else -v
+                            n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot,
+                                k, t, O_REFLECT, -1)
+                        if dev:
+                            sc = s0
+                            if dadd:
+                                sc += dc
+                            n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot,
+                                k, t, O_DEVOUR, -1)
+                        if ramp:
+                            sc = s0 + ramp_v
+                            sc = common3(sc, dec, ht, cadd, c)
+                            n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot,
+                                k, t, O_RAMP, -1)
+                        if frz:
+                            for e in range(P):
+                                if S[e, C_ALIVE] == 1 and enemy(S, p, e):
+                                    r = S[e, C_RANK]
+                                    sc = s0 + (2.0 if (r == 7 or r == 10 or S[e, C_BTU] > 0)
+                                               else -1.0)
+                                    sc = common3(sc, dec, ht, cadd, c)
+                                    n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot,
+                                        k, t, O_FRZSK, e)
+                                    sc = s0 + (2.0 if S[e, C_SHB] != 0 and S[e, C_FRSH] == 0
+                                               else -1.0)
+                                    sc = common3(sc, dec, ht, cadd, c)
+                                    n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot,
+                                        k, t, O_FRZSH, e)
+    if n > 0:
+        push(acts, 0, bk, bt, bo, bot)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a):
+    """greedy for v3: the first of the best-scoring options in acts[0]
+    (forbidden cards skipped unless that leaves none); returns the number
+    of options."""
+    hp = S[p, C_HP]
+    room = S[p, C_MAXHP] - hp
+    return ban_fallback(Z, greedy3_f, (S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room))
+
+
+@njit(cache=True, _nrt=False)
+def decide3(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
+    """A v3 decision: (number of options, index of the chosen one in acts);
+    as :func:`decide`."""
+    pol = S[p, C_POL]
+    if pol != POL_RANDOM and pol != POL_SCRIPT:
+        return greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a), np.int64(0)
+    n = enum_v3(S, Z, ip, PT, PID, acts, p, dec, a, inc)
+    if n == 0:
+        return n, 0
+    if pol == POL_RANDOM:
+        return n, below(st, n)
+    return n, script_pick(Z, acts, script, n)
+
+
+jit.kernel_cache_end()

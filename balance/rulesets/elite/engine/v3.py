@@ -1,0 +1,587 @@
+"""v3 三代: dedicated shields, multipliers, passives, lives and everything
+that is not the exchange loop, the duel or a policy: the King Kong and
+dragon multipliers and rampage-marked cards (``mult3``, ``pdmg3``), the
+Glutton's ignore/HP extension and King Kong's halving on each incoming
+instance (``incoming3``), v3 damage and death (``hit3``, ``die3``:
+leopard, storm god, pouch, else the duel queue), draws with mines and the
+gift pack (``draw_n3``), the reflect, rampage and devouring shields,
+frost and bloodthirst (the devouring shield may steal either), the shop
+and the start and end of a turn (``turn_start3``, ``end_turn3``).
+
+v3 keeps its own versions of a few v1/v2 functions (``mult3``,
+``play_cards3``, ``eliminate3``, ``hit3``, ``die3``, ``draw_n3``): they
+apply v3 rules (marks, passives, lives, mines), and the v1/v2 ones stay
+free of v3 branches on their hot paths.
+
+``die3`` and ``hit3`` carry explicit signatures (see ``core.kernel.ev``):
+called with many constant arguments (causes, flags), they were compiled
+six times each.
+"""
+import numpy as np
+from numba import njit
+from numba import types as nt
+
+from ....core import jit
+from ....core.kernel import ev  # before kernel_cache_begin: cached with core
+from ....core.rng import below
+from ..layout import (CA_BLOOD, CA_MINE, CA_REFLECT, C_ALIVE, C_BIRD, C_BTS, C_BTT, C_BTU,
+                      C_BUYS, C_DEALT, C_DEATHS, C_DIAM, C_DRG, C_EXT, C_FRSH, C_FRSK, C_FRU,
+                      C_H, C_HN, C_HP, C_KEY, C_KIT, C_KLR, C_LEO, C_MAXHP, C_MINES, C_NBLOOD,
+                      C_NDEV, C_NEXT, C_NFRZ, C_NIGN, C_NMINE, C_NRAMP, C_NREF, C_NSTEAL, C_OUT,
+                      C_PEND, C_POL, C_POUCH, C_POUCHU, C_PREHP, C_PREMAX, C_RANK, C_RM,
+                      C_RMANY, C_SHB, C_STORM, C_STORMU, C_TAKEN, C_ZMB, E_BIRDS, E_BLOCK,
+                      E_BLOOD, E_BLOODEND, E_BURY, E_BUY, E_DAMAGE, E_DEATH3, E_DEVOUR, E_DUELQ,
+                      E_EFFECT_END, E_EXTEND, E_FREEZE, E_GIFT, E_IGNORE, E_LEOPARD, E_MINE,
+                      E_OUT, E_POUCH, E_RAMP, E_REFLECT, E_RESTART, E_STEAL, E_STORM, E_THAW,
+                      E_TICK, I_BIRDS, I_DRAGON, I_KIT, I_LEO, I_NONE, POL_GREEDY, POL_RANDOM,
+                      POL_SCRIPT, P_BIRDR, P_BTD, P_BTR, P_BTU, P_BYIELD, P_DRAGON, P_DRGR,
+                      P_GEXT, P_GIFT, P_GIGN, P_GMINES, P_KK, P_KKDIV, P_MDIAM, P_PBIRD, P_PDRG,
+                      P_PIP, P_PKIT, P_PLEO, P_RAMPM, P_REFILL, P_REFLM, P_SHOP, Q_DUEL1, R_4,
+                      R_6, Z_BBIRD, Z_BDRG, Z_BKIT, Z_BLEO, Z_CERR, Z_D0, Z_DECK, Z_DISC,
+                      Z_DODGE, Z_GIFTS, Z_IDC, Z_INDUEL, Z_JOINT, Z_MHIT, Z_MOWN, Z_MPOS,
+                      Z_NEXT, Z_ON, Z_P, Z_POUCHES, Z_RALLBLOCK, Z_RBLOCK, Z_REFL, Z_STORMS,
+                      Z_TURN)
+from ..rules import T_DMG, T_HI, T_LO, T_SUIT
+from .cards import add_card, chance, discard_hand, draw, enemy, remove_play, sat_add, sat_mul
+from . import RULESET
+
+jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
+
+# explicit signatures of die3 and hit3 (see core.kernel.ev)
+_U1, _A1, _A2, _F1, _I = nt.uint64[::1], nt.int64[::1], nt.int64[:, ::1], nt.float64[::1], nt.int64
+
+
+@njit(cache=True, inline="always")
+def card_val(kind):
+    """Face value of a card kind: A 1 ... 6 6, J 11, Q 12, K 13."""
+    r = kind % 9
+    return r + 1 if r <= R_6 else r + 5
+
+
+@njit(cache=True, inline="always")
+def skill_on(S, p):
+    return S[p, C_FRSK] == 0
+
+
+@njit(cache=True, inline="always")
+def has_shield(S, p, rank):
+    """p owns the dedicated shield of character ``rank`` and it is not frozen."""
+    return S[p, C_FRSH] == 0 and (S[p, C_SHB] >> (rank - 7)) & 1 == 1
+
+
+@njit(cache=True, inline="always")
+def can_freeze(S, p):
+    return has_shield(S, p, 8) or (S[p, C_FRU] > 0 and S[p, C_FRSH] == 0)
+
+
+@njit(cache=True, inline="always")
+def mult3(S, ip, p):
+    """v3 multipliers: King Kong x10 (its skill), the dragon (bought)."""
+    m = np.int64(1)
+    if S[p, C_RANK] == 10 and skill_on(S, p):
+        m = sat_mul(m, ip[P_KK])
+    if S[p, C_DRG] > 0:
+        m = sat_mul(m, ip[P_DRAGON])
+    return m
+
+
+@njit(cache=True, inline="always")
+def pdmg3(S, ip, PT, PID, p, k):
+    """Damage of p's run k: rampage-marked cards x rampage_multiplier, then
+    p's multipliers (one saturating product)."""
+    s = PT[k, T_SUIT]
+    base = PT[k, T_DMG]
+    marked = np.int64(0)
+    if S[p, C_RMANY] != 0:       # (almost always 0: only a 9's shield marks cards)
+        for r in range(PT[k, T_LO], PT[k, T_HI] + 1):
+            if S[p, C_RM + s * 9 + r] > 0:
+                marked += PT[PID[s, r, r], T_DMG]
+    if marked > 0:
+        base = sat_add(base - marked, sat_mul(marked, ip[P_RAMPM]))
+    return sat_mul(base, mult3(S, ip, p))
+
+
+@njit(cache=True, inline="always")
+def fix_mark(S, p, kind):
+    if S[p, C_RM + kind] > S[p, C_H + kind]:
+        S[p, C_RM + kind] = S[p, C_H + kind]
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def play_cards3(S, pile, Z, masks, counts, ip, PT, PID, p, k):
+    """Remove run k from p's hand (marked copies first); return its damage."""
+    dmg = pdmg3(S, ip, PT, PID, p, k)
+    s = PT[k, T_SUIT]
+    if S[p, C_RMANY] != 0:
+        for r in range(PT[k, T_LO], PT[k, T_HI] + 1):
+            if S[p, C_RM + s * 9 + r] > 0:
+                S[p, C_RM + s * 9 + r] -= 1
+    remove_play(S, pile, Z, masks, counts, p, PT, k)
+    return dmg
+
+
+@njit(cache=True, _nrt=False)
+def four_kind(S, p):
+    """A 4 in p's hand (first suit ♠♥♣♦), or -1."""
+    for s in range(4):
+        if S[p, C_H + s * 9 + R_4] > 0:
+            return s * 9 + R_4
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def n_fours(S, p):
+    n = 0
+    for s in range(4):
+        n += S[p, C_H + s * 9 + R_4]
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def mark_rampage(S, Z, tr, PT, PID, p):
+    """暴走盾: every damage card now in p's hand is marked."""
+    n = 0
+    for kind in range(36):
+        if PT[PID[kind // 9, kind % 9, kind % 9], T_DMG] > 0:
+            S[p, C_RM + kind] = S[p, C_H + kind]
+            n += S[p, C_H + kind]
+    S[p, C_RMANY] = 1
+    S[p, C_NRAMP] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_RAMP, p, n, 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def eliminate3(S, pile, Z, tr, t):
+    S[t, C_ALIVE] = 0
+    S[t, C_PEND] = 0
+    S[t, C_HP] = 0
+    S[t, C_OUT] = Z[Z_TURN]
+    S[t, C_BTT] = 0
+    discard_hand(S, pile, Z, t)
+    for kind in range(36):
+        S[t, C_RM + kind] = 0
+    S[t, C_RMANY] = 0
+    if Z[Z_JOINT] == t + 1:
+        Z[Z_JOINT] = 0
+    if Z[Z_ON]:
+        ev(tr, Z, E_OUT, t, 0, 0, 0, 0, 0)
+
+
+@njit(nt.void(_U1, _A2, _A2, _A1, _A2, _A1, _F1, _I, _I, _I), cache=True, _nrt=False)
+def die3(st, S, pile, Z, tr, ip, pp, t, killer, cause):
+    """v3 death of t: the leopard dodges it; else the storm god, then the
+    pouch (unless the policy duels at once); else t waits for a duel."""
+    Z[Z_D0 + cause] += 1
+    S[t, C_DEATHS] += 1
+    if Z[Z_JOINT] == t + 1:
+        Z[Z_JOINT] = 0
+    if Z[Z_ON]:
+        ev(tr, Z, E_DEATH3, t, killer, cause, S[t, C_RANK], 0, 0)
+    if S[t, C_LEO] > 0:
+        S[t, C_LEO] -= 1
+        Z[Z_DODGE] += 1
+        S[t, C_HP] = S[t, C_PREHP]
+        S[t, C_MAXHP] = S[t, C_PREMAX]
+        if Z[Z_ON]:
+            ev(tr, Z, E_LEOPARD, t, S[t, C_HP], 0, 0, 0, 0)
+        return
+    if S[t, C_ZMB] > 0:
+        eliminate3(S, pile, Z, tr, t)       # zombies have no revives and no duel
+        return
+    skip = False
+    if S[t, C_STORM] > 0 or S[t, C_POUCH] > 0:
+        if S[t, C_POL] == POL_SCRIPT:
+            skip = pp[Q_DUEL1] >= 0.5
+        else:
+            skip = chance(st, pp[Q_DUEL1])
+    if not skip and S[t, C_STORM] > 0:
+        S[t, C_STORM] -= 1
+        S[t, C_STORMU] += 1
+        Z[Z_STORMS] += 1
+        S[t, C_MAXHP] = S[t, C_PREMAX]
+        S[t, C_HP] = S[t, C_MAXHP]
+        Z[Z_NEXT] = 1
+        if Z[Z_ON]:
+            ev(tr, Z, E_STORM, t, S[t, C_HP], S[t, C_STORM], 0, 0, 0)
+        return
+    if not skip and S[t, C_POUCH] > 0:
+        S[t, C_POUCH] -= 1
+        S[t, C_POUCHU] += 1
+        Z[Z_POUCHES] += 1
+        S[t, C_MAXHP] = S[t, C_PREMAX]
+        S[t, C_HP] = S[t, C_PREHP]
+        if S[t, C_RANK] == 8:
+            S[t, C_BTU] = ip[P_BTU]
+        if S[t, C_RANK] == 7:
+            S[t, C_EXT] = ip[P_GEXT]
+            S[t, C_MINES] = ip[P_GMINES]
+        Z[Z_NEXT] = 2 + t
+        if Z[Z_ON]:
+            ev(tr, Z, E_POUCH, t, S[t, C_HP], S[t, C_POUCH], 0, 0, 0)
+        return
+    S[t, C_ALIVE] = 0
+    S[t, C_PEND] = 1
+    S[t, C_KLR] = killer
+    S[t, C_HP] = 0
+    S[t, C_BTT] = 0
+    if Z[Z_ON]:
+        ev(tr, Z, E_DUELQ, t, killer, 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def incoming3(S, Z, tr, ip, t, amount):
+    """Passive defences on one incoming damage instance: the Glutton ignores
+    <= glutton_ignore (and may extend its HP once), King Kong halves."""
+    if amount <= 0 or not skill_on(S, t):
+        return amount
+    r = S[t, C_RANK]
+    if r == 7 and amount <= ip[P_GIGN]:
+        S[t, C_NIGN] += 1
+        if Z[Z_ON]:
+            ev(tr, Z, E_IGNORE, t, amount, 0, 0, 0, 0)
+        if S[t, C_EXT] > 0:
+            for rr in range(3, -1, -1):
+                done = False
+                for su in range(4):
+                    i = rr * 4 + su
+                    if Z[Z_IDC + i] > 0:
+                        Z[Z_IDC + i] -= 1
+                        add = (rr + 7) * ip[P_PIP]
+                        S[t, C_HP] += add
+                        S[t, C_MAXHP] += add
+                        S[t, C_EXT] -= 1
+                        S[t, C_NEXT] += 1
+                        if Z[Z_ON]:
+                            ev(tr, Z, E_EXTEND, t, i, add, S[t, C_HP], S[t, C_MAXHP], 0)
+                        done = True
+                        break
+                if done:
+                    break
+        return np.int64(0)
+    if r == 10:
+        return amount // ip[P_KKDIV]
+    return amount
+
+
+@njit(nt.void(_U1, _A2, _A2, _A1, _A2, _A1, _F1, _I, _I, _I, _I, nt.boolean), cache=True,
+      _nrt=False)
+def hit3(st, S, pile, Z, tr, ip, pp, t, src, amount, cause, raw):
+    """One damage instance (``raw``: the passive defences apply to it)."""
+    if amount < 0:
+        Z[Z_CERR] += 1
+        return
+    if S[t, C_ALIVE] == 0:
+        return
+    if raw:
+        amount = incoming3(S, Z, tr, ip, t, amount)
+    if amount <= 0:
+        return
+    S[t, C_PREHP] = S[t, C_HP]
+    S[t, C_PREMAX] = S[t, C_MAXHP]
+    S[t, C_HP] -= amount
+    S[t, C_TAKEN] = sat_add(S[t, C_TAKEN], amount)
+    if src >= 0 and src != t:
+        S[src, C_DEALT] = sat_add(S[src, C_DEALT], amount)
+    if Z[Z_ON]:
+        ev(tr, Z, E_DAMAGE, t, amount, S[t, C_HP], src, cause, 0)
+    if S[t, C_HP] <= 0:
+        die3(st, S, pile, Z, tr, ip, pp, t, src, cause)
+
+
+@njit(cache=True, _nrt=False)
+def draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
+    """v3 draws: a buried mine fires on the card that carries it (not in a
+    duel); a draw of n cards that takes exactly the deck's last card earns
+    the gift pack."""
+    if n <= 0:
+        return
+    gift = Z[Z_DECK] == n
+    got = 0
+    for _ in range(n):
+        mine = Z[Z_MPOS] > 0 and Z[Z_DECK] > 0 and Z[Z_DECK] == Z[Z_MPOS]
+        c = draw(st, S, pile, Z, tr, masks, counts, p, np.int64(0))
+        if c < 0:
+            break
+        got += 1
+        if mine:
+            Z[Z_MPOS] = 0
+            if Z[Z_INDUEL] == 1:
+                if Z[Z_ON]:
+                    ev(tr, Z, E_MINE, p, c, -1, 0, Z[Z_MOWN], 0)
+            else:
+                Z[Z_MHIT] += 1
+                v = card_val(c)
+                if c // 9 == 1:
+                    S[p, C_DIAM] += v * ip[P_MDIAM]
+                    if Z[Z_ON]:
+                        ev(tr, Z, E_MINE, p, c, 1, v * ip[P_MDIAM], Z[Z_MOWN], 0)
+                else:
+                    if Z[Z_ON]:
+                        ev(tr, Z, E_MINE, p, c, 0, v, Z[Z_MOWN], 0)
+                    hit3(st, S, pile, Z, tr, ip, pp, p, Z[Z_MOWN], v, CA_MINE, True)
+                    if S[p, C_ALIVE] == 0:
+                        break
+    if gift and got == n:
+        S[p, C_DIAM] += ip[P_GIFT]
+        Z[Z_GIFTS] += 1
+        if Z[Z_ON]:
+            ev(tr, Z, E_GIFT, p, ip[P_GIFT], S[p, C_DIAM], 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
+    """p spends one 4 (block, thaw, end bloodthirst, steal): it is played."""
+    kind = four_kind(S, p)
+    s = kind // 9
+    remove_play(S, pile, Z, masks, counts, p, PT, PID[s, R_4, R_4])
+    fix_mark(S, p, kind)
+    if S[p, C_HN] == 0:
+        draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_REFILL])
+    return kind
+
+
+@njit(cache=True, _nrt=False)
+def wants(st, S, p):
+    """A yes/no decision of p's policy at a turn start (random: a coin;
+    greedy and script: yes)."""
+    if S[p, C_POL] == POL_RANDOM:
+        return below(st, 2) == 1
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def steal_react(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, t, src, what):
+    """吞噬盾 against a skill: the holder of the devouring shield spends a 4
+    to void bloodthirst (what 0) or frost (what 1) and gains one use."""
+    if not has_shield(S, t, 10) or four_kind(S, t) < 0 or not wants(st, S, t):
+        return False
+    kind = spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, t)
+    if what == 0:
+        S[t, C_BTU] += 1
+    else:
+        S[t, C_FRU] += 1
+    S[t, C_NSTEAL] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_STEAL, t, src, what, kind, 0, 0)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def bloodthirst(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, t):
+    S[p, C_BTU] -= 1
+    S[p, C_NBLOOD] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_BLOOD, p, t, ip[P_BTR], S[p, C_BTU], 0, 0)
+    if steal_react(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, t, p, 0):
+        return
+    S[t, C_BTT] = ip[P_BTR]
+    S[t, C_BTS] = p
+
+
+@njit(cache=True, _nrt=False)
+def freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, t, which):
+    """冰封盾: a frost layer on t's skill (which 0) or shield (1)."""
+    if not has_shield(S, p, 8):
+        S[p, C_FRU] -= 1
+    S[p, C_NFRZ] += 1
+    if steal_react(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, t, p, 1):
+        return
+    if which == 0:
+        S[t, C_FRSK] += 1
+    else:
+        S[t, C_FRSH] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_FREEZE, p, t, which, S[t, C_FRSK], S[t, C_FRSH], 0)
+
+
+@njit(cache=True, _nrt=False)
+def reflect(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, g, inc):
+    """反射盾: incoming x reflect_multiplier hits every other player (turn
+    order from the top); each blocks with a 4 (firing nothing) or takes it.
+    If all block, the turn order restarts from the top."""
+    amount = sat_mul(inc, ip[P_REFLM])
+    Z[Z_REFL] += 1
+    S[g, C_NREF] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_REFLECT, g, amount, inc, 0, 0, 0)
+    if amount <= 0:
+        return
+    done = np.int64(1) << g
+    hits = 0
+    while True:
+        q = -1
+        for x in range(Z[Z_P]):
+            if (done >> x) & 1 == 0 and S[x, C_ALIVE] == 1:
+                if q < 0 or S[x, C_KEY] > S[q, C_KEY]:
+                    q = x
+        if q < 0:
+            break
+        done |= np.int64(1) << q
+        if four_kind(S, q) >= 0:
+            Z[Z_RBLOCK] += 1
+            kind = spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, q)
+            if Z[Z_ON]:
+                ev(tr, Z, E_BLOCK, q, kind, g, 0, 0, 0)
+        else:
+            hits += 1
+            hit3(st, S, pile, Z, tr, ip, pp, q, g, amount, CA_REFLECT, True)
+    if hits == 0:
+        Z[Z_RALLBLOCK] += 1
+        Z[Z_NEXT] = 1
+        if Z[Z_ON]:
+            ev(tr, Z, E_RESTART, g, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def devour(S, pile, Z, tr, PT, d, k, a):
+    """吞噬盾: the cards of run k (the attacker's play) go from the discard
+    pile into d's hand (cards already reshuffled into the deck are not)."""
+    s = PT[k, T_SUIT]
+    got = 0
+    for r in range(PT[k, T_LO], PT[k, T_HI] + 1):
+        kind = s * 9 + r
+        for j in range(Z[Z_DISC] - 1, -1, -1):
+            if pile[1, j] == kind:
+                pile[1, j] = pile[1, Z[Z_DISC] - 1]
+                Z[Z_DISC] -= 1
+                add_card(S, d, kind)
+                got += 1
+                break
+    S[d, C_NDEV] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_DEVOUR, d, k, got, a, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def buy(st, S, Z, tr, ip, p):
+    """Shop: at most one item at the start of p's turn. greedy/script: the
+    first affordable of leopard (none held), dragon (not active), medical
+    kit (an enemy 10 is alive, none held), birds (not laying); random:
+    uniform over nothing and the affordable items."""
+    dm = S[p, C_DIAM]
+    ok = 0                       # bit x: item x is affordable and allowed
+    if dm >= ip[P_PLEO] and S[p, C_LEO] == 0:
+        ok |= 1 << I_LEO
+    if dm >= ip[P_PDRG] and S[p, C_DRG] == 0:
+        ok |= 1 << I_DRAGON
+    if dm >= ip[P_PKIT] and S[p, C_KIT] == 0:
+        for q in range(Z[Z_P]):
+            if S[q, C_ALIVE] == 1 and S[q, C_RANK] == 10 and enemy(S, p, q):
+                ok |= 1 << I_KIT
+    if dm >= ip[P_PBIRD] and S[p, C_BIRD] == 0:
+        ok |= 1 << I_BIRDS
+    item = I_NONE
+    if S[p, C_POL] == POL_RANDOM:
+        m = 0
+        for x in range(1, 5):
+            m += (ok >> x) & 1
+        if m == 0:
+            return
+        j = below(st, m + 1)
+        for x in range(1, 5):
+            if (ok >> x) & 1:
+                j -= 1
+                if j == 0:
+                    item = x
+                    break
+    else:
+        for x in (I_LEO, I_DRAGON, I_KIT, I_BIRDS):
+            if (ok >> x) & 1:
+                item = x
+                break
+    if item == I_NONE:
+        return
+    price = 0
+    if item == I_LEO:
+        price = ip[P_PLEO]
+        S[p, C_LEO] += 1
+        Z[Z_BLEO] += 1
+    elif item == I_DRAGON:
+        price = ip[P_PDRG]
+        S[p, C_DRG] = ip[P_DRGR]
+        Z[Z_BDRG] += 1
+    elif item == I_KIT:
+        price = ip[P_PKIT]
+        S[p, C_KIT] += 1
+        Z[Z_BKIT] += 1
+    else:
+        price = ip[P_PBIRD]
+        S[p, C_BIRD] = ip[P_BIRDR]
+        Z[Z_BBIRD] += 1
+    S[p, C_DIAM] -= price
+    S[p, C_BUYS] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_BUY, p, item, price, S[p, C_DIAM], 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
+    """Birds lay; bloodthirst ends with a spent 4 or ticks; a 4 thaws one
+    frost layer; the Glutton buries its mine; the shop."""
+    if S[p, C_BIRD] > 0:
+        S[p, C_DIAM] += ip[P_BYIELD]
+        if Z[Z_ON]:
+            ev(tr, Z, E_BIRDS, p, ip[P_BYIELD], S[p, C_DIAM], 0, 0, 0)
+    if S[p, C_BTT] > 0:
+        if four_kind(S, p) >= 0 and wants(st, S, p):
+            kind = spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p)
+            S[p, C_BTT] = 0
+            if Z[Z_ON]:
+                ev(tr, Z, E_BLOODEND, p, kind, 0, 0, 0, 0)
+        else:
+            src = S[p, C_BTS]
+            S[p, C_BTT] -= 1
+            amt = incoming3(S, Z, tr, ip, p, ip[P_BTD])
+            if Z[Z_ON]:
+                ev(tr, Z, E_TICK, p, amt, S[p, C_BTT], src, 0, 0)
+            if amt > 0:
+                S[p, C_PREHP] = S[p, C_HP]
+                S[p, C_PREMAX] = S[p, C_MAXHP]
+                S[p, C_HP] -= amt
+                S[p, C_MAXHP] -= amt
+                S[p, C_TAKEN] = sat_add(S[p, C_TAKEN], amt)
+                if src != p:
+                    S[src, C_DEALT] = sat_add(S[src, C_DEALT], amt)
+                if S[p, C_HP] <= 0 or S[p, C_MAXHP] <= 0:
+                    die3(st, S, pile, Z, tr, ip, pp, p, src, CA_BLOOD)
+        if S[p, C_ALIVE] == 0:
+            return
+    if (S[p, C_FRSK] > 0 or S[p, C_FRSH] > 0) and four_kind(S, p) >= 0:
+        # greedy keeps a 4 for defence unless it holds two; script: always thaws
+        if S[p, C_POL] == POL_SCRIPT or (S[p, C_POL] == POL_GREEDY and n_fours(S, p) >= 2) \
+                or (S[p, C_POL] == POL_RANDOM and below(st, 2) == 1):
+            kind = spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p)
+            which = 1 if (S[p, C_FRSH] > 0 and (S[p, C_SHB] != 0 or S[p, C_FRSK] == 0)) else 0
+            if which == 1:
+                S[p, C_FRSH] -= 1
+            else:
+                S[p, C_FRSK] -= 1
+            if Z[Z_ON]:
+                ev(tr, Z, E_THAW, p, which, S[p, C_FRSK], S[p, C_FRSH], kind, 0)
+    if S[p, C_RANK] == 7 and S[p, C_MINES] > 0 and skill_on(S, p) and Z[Z_MPOS] == 0 \
+            and Z[Z_DECK] > 0:
+        pos = below(st, Z[Z_DECK])
+        Z[Z_MPOS] = pos + 1
+        Z[Z_MOWN] = p
+        S[p, C_MINES] -= 1
+        S[p, C_NMINE] += 1
+        if Z[Z_ON]:
+            ev(tr, Z, E_BURY, p, pile[0, pos], Z[Z_DECK] - pos, 0, 0, 0)
+    if ip[P_SHOP] == 1:
+        buy(st, S, Z, tr, ip, p)
+
+
+@njit(cache=True, _nrt=False)
+def end_turn3(S, Z, tr, p):
+    if S[p, C_DRG] > 0:
+        S[p, C_DRG] -= 1
+        if S[p, C_DRG] == 0 and Z[Z_ON]:
+            ev(tr, Z, E_EFFECT_END, p, 3, 0, 0, 0, 0)
+    if S[p, C_BIRD] > 0:
+        S[p, C_BIRD] -= 1
+        if S[p, C_BIRD] == 0 and Z[Z_ON]:
+            ev(tr, Z, E_EFFECT_END, p, 4, 0, 0, 0, 0)
+
+
+jit.kernel_cache_end()
