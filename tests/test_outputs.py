@@ -164,3 +164,43 @@ def test_sweep_refines_an_integer_crossing_and_marks_it(tmp_path):
     assert t["refined"].any() and t["hp"].nunique() > 2
     c = pd.read_csv(tmp_path / "s" / "crossings.csv").iloc[0]
     assert c["above"] - c["below"] in (0, 1) and c["below"] <= c["estimate"] <= c["above"]
+
+
+def test_interrupted_run_says_what_is_saved_and_a_resume_what_it_reused(tmp_path, capsys,
+                                                                         monkeypatch):
+    from balance.core.runner import play_range, setup
+    s = setup("talisman", seed=3, players=2)
+    real = s.spec.simulate_range
+    calls = []
+
+    def flaky(*a, **k):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+    monkeypatch.setattr(s.spec, "simulate_range", flaky)
+    with pytest.raises(KeyboardInterrupt):
+        play_range(s, 0, 3000, chunk=1000, checkpoint=tmp_path, progress=False)
+    err = capsys.readouterr().err
+    assert "2,000 games are saved" in err and "same command again to resume" in err
+    monkeypatch.undo()
+    whole = play_range(s, 0, 3000, progress=False)
+    again = play_range(s, 0, 3000, chunk=1000, checkpoint=tmp_path, progress=False)
+    assert "resumed: 2,000 of 3,000 games reused" in capsys.readouterr().err
+    np.testing.assert_array_equal(again.games, whole.games)
+
+
+def test_out_under_a_file_or_empty_is_one_line(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    for cmd in (["run", "talisman"], ["sweep", "talisman", "--vary", "hp=10,20"],
+                ["report", "talisman"]):
+        r = run(*cmd, "--games", 10, "--out", tmp_path / "afile" / "sub")
+        assert r.exit_code == 2 and "is a file" in r.output and "Traceback" not in r.output
+        r = run(*cmd, "--games", 10, "--out", "")
+        assert r.exit_code == 2 and "empty path" in r.output
+
+
+def test_run_echoes_changed_parameters_and_summary_has_no_timing(tmp_path):
+    r = run("run", "talisman", "--games", 300, "--set", "hp=25", "--out", tmp_path / "r")
+    assert r.exit_code == 0 and "parameters changed from the defaults: hp=25" in r.output
+    assert "elapsed" not in (tmp_path / "r" / "summary.json").read_text()

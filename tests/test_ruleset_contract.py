@@ -210,6 +210,16 @@ def test_checkpointed_run_resumes_and_never_reuses_other_setups(name, tmp_path):
     same(whole, play_range(s, 0, 900, progress=False, chunk=300, checkpoint=ck))
     s2 = setup(name, seed=22, players=P)
     assert setup_key(s2) != setup_key(s)
+    other = play_range(s2, 0, 900, progress=False, chunk=300, checkpoint=ck)
+    # a chunk of another seed copied in under this run's file name is refused
+    from balance.core.runner import chunk_desc
+    from balance.core.store import PointStore
+    mine = PointStore(ck / setup_key(s)).path(chunk_desc(s, 300, 600))
+    theirs = PointStore(ck / setup_key(s2)).path(chunk_desc(s2, 300, 600))
+    mine.write_bytes(theirs.read_bytes())
+    again = play_range(s, 0, 900, progress=False, chunk=300, checkpoint=ck)
+    same(whole, again)
+    assert not np.array_equal(other.games, whole.games)
 
 
 @pytest.mark.parametrize("name", NAMES)

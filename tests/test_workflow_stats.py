@@ -6,7 +6,7 @@ import pytest
 import balance
 from balance.core import stats
 from balance.workflow import adaptive
-from balance.workflow.store import PointStore
+from balance.core.store import PointStore
 
 MIXED = ["greedy", "random"]
 

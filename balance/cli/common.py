@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 import click
 from click.core import ParameterSource
@@ -81,3 +82,23 @@ def pass_run(f):
                      assignments=assignments, config_file=config_file, threads=threads)
         return f(*args, run=run, **kw)
     return wrapper
+
+
+def out_dir(out, default: str) -> Path:
+    """The output folder of a command, checked before any game is played:
+    ``--out ""``, a path under a file, or a folder that cannot be written
+    is one line, exit code 2 (never a traceback after the work)."""
+    import os
+    if out is not None and str(out).strip() == "":
+        raise BalanceError("--out: an empty path; give a folder, e.g. --out runs/x")
+    path = Path(out if out is not None else default)
+    probe = path
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if probe.exists() and not probe.is_dir():
+        raise BalanceError(f"--out {path}: {probe} is a file, not a folder")
+    if probe.exists() and not os.access(probe, os.W_OK | os.X_OK):
+        raise BalanceError(f"--out {path}: {probe} is not writable")
+    return path

@@ -1,10 +1,9 @@
 import shutil
-from pathlib import Path
 
 import click
 
 from ..core.runner import simulate
-from .common import pass_run, run_options
+from .common import out_dir, pass_run, run_options
 from .show import print_summary
 
 
@@ -22,7 +21,7 @@ from .show import print_summary
 @pass_run
 def command(ruleset, run, out, precision, max_games):
     """Play games of RULESET and print win rates, lengths and end reasons."""
-    out = Path(out or f"out/{ruleset}")
+    out = out_dir(out, f"out/{ruleset}")
     partial = out / ".partial"        # finished chunks survive an interruption
     if precision is None and max_games is None:
         result = simulate(ruleset, checkpoint=partial, **run)

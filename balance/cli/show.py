@@ -18,7 +18,12 @@ def print_summary(result):
     s = result.summary
     lines = [f"{result.spec.title} v{s['version']}: {s['games']:,} games, seed {s['seed']}, "
              f"{s['players']} players, policies {', '.join(s['policies'])} "
-             f"({s['elapsed_seconds']:.2f} s)"]
+             f"({result.elapsed:.2f} s)"]
+    defaults = result.spec.space.defaults()
+    changed = {k: v for k, v in s["params"].items() if v != defaults[k]}
+    if changed:
+        lines.append("parameters changed from the defaults: "
+                     + ", ".join(f"{k}={v}" for k, v in changed.items()))
     lines += rate_lines("win rate by seat (95% Wilson)", result.by_seat())
     lines += rate_lines("win rate by policy", result.by_policy())
     role = result.by_role()

@@ -10,11 +10,11 @@ import click
 
 from ..core.errors import BalanceError
 
-from .common import pass_run, run_options
+from .common import out_dir, pass_run, run_options
 
 
 def _out(out, ruleset, name):
-    return out or f"out/{ruleset}/{name}"
+    return out_dir(out, f"out/{ruleset}/{name}")
 
 
 def _written(files, out):
@@ -158,7 +158,7 @@ def matchups_cmd(ruleset, run, policy_list, out):
 def report_cmd(ruleset, run, policy_list, sweep_games, cards_games, out, force):
     """Write a self-contained balance report (Markdown + HTML + PNG) for RULESET."""
     from ..workflow.report import default_out, report
-    res = report(ruleset, out=out or default_out(ruleset), matchup_policies=policy_list,
+    res = report(ruleset, out=out_dir(out, default_out(ruleset)), matchup_policies=policy_list,
                  sweep_games=sweep_games, cards_games=cards_games, force=force, **run)
     click.echo("\n".join(res["findings"]))
     click.echo(f"report written to {res['markdown']} and {res['html']}")

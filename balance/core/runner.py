@@ -141,13 +141,12 @@ def setup_key(s: Setup) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _load_chunk(path: Path, a: int, b: int) -> Batch | None:
-    try:
-        with np.load(path) as z:
-            batch = Batch(a, z["games"], z["seats"], z["masks"], z["counts"])
-    except Exception:        # a chunk cut short by an interruption: play it again
-        return None
-    return batch if batch.n == b - a else None
+def chunk_desc(s: Setup, a: int, b: int) -> dict:
+    """What a stored chunk holds: the full run description, the code
+    fingerprint and the game range; a chunk whose stored description differs
+    (another seed, ruleset, parameter, code) is refused and played again."""
+    return {"what": "chunk", **s.describe(), "start": int(a), "stop": int(b),
+            "balance_version": _version(), "code": registry.fingerprint(s.spec.name)}
 
 
 def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
@@ -156,43 +155,63 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     """Play games [start, stop) of a setup, in chunks, with a progress bar
     that appears when the run lasts more than two seconds.
 
-    With ``checkpoint`` (a folder), every finished chunk is saved there under
-    the hash of the setup, and a re-run of the same setup (after an
-    interruption) loads the chunks already played instead of playing them
-    again; a different setup never reuses them. The caller removes the
-    folder once the run's results are saved."""
+    With ``checkpoint`` (a folder), every finished chunk is saved there
+    (compressed, with its full description: ``core.store``), and a re-run of
+    the same setup after an interruption loads the chunks already played
+    and says how many games it reused; a chunk of another setup, or a torn
+    one, is refused and played again. The caller removes the folder once the
+    run's results are saved."""
     parts = []
     ban = s.ban_vector
     bar = None
-    ckdir = None
+    store = None
     if checkpoint is not None and not check:
-        ckdir = Path(checkpoint) / setup_key(s)
-        ckdir.mkdir(parents=True, exist_ok=True)
-    if progress is not False and stop - start > chunk:
-        from tqdm import tqdm
-        bar = tqdm(total=stop - start, unit="game", unit_scale=True, delay=2.0,
-                   desc=label or s.spec.name, leave=False, disable=progress is False)
+        from .store import PointStore
+        store = PointStore(Path(checkpoint) / setup_key(s))
+    want_bar = progress is not False and stop - start > chunk
+    reused = played = 0
     try:
         for a in range(start, stop, chunk):
             b = min(stop, a + chunk)
-            path = ckdir / f"games-{a}-{b}.npz" if ckdir is not None else None
-            part = _load_chunk(path, a, b) if path is not None and path.exists() else None
-            if part is None:
+
+            def compute(a=a, b=b):
                 jit.notice(s.spec, "run")
                 kw = {} if ban is None else {"ban": ban}
                 part = s.spec.simulate_range(s.values, s.seed, a, b, s.n_players,
                                              s.policy_ids, check, **kw)
-                if path is not None:
-                    tmp = path.with_suffix(".tmp.npz")
-                    np.savez(tmp, games=part.games, seats=part.seats, masks=part.masks,
-                             counts=part.counts)
-                    os.replace(tmp, path)
-            parts.append(part)
-            if bar is not None:
+                return {"games": part.games, "seats": part.seats, "masks": part.masks,
+                        "counts": part.counts, **({} if part.errors is None or not check
+                                                  else {"errors": part.errors})}
+            if store is None:
+                d = compute()
+            else:
+                hits = store.hits
+                d = store.fetch(chunk_desc(s, a, b), compute)
+                reused += (b - a) if store.hits > hits else 0
+            played += b - a
+            parts.append(Batch(a, d["games"], d["seats"], d["masks"], d["counts"],
+                               d.get("errors")))
+            if bar is None and want_bar:
+                # started after the first chunk: its clock and rate leave out
+                # the kernel's first compile (a first ETA of minutes otherwise)
+                from tqdm import tqdm
+                bar = tqdm(total=stop - start, initial=b - start, unit="game", unit_scale=True,
+                           delay=2.0, desc=label or s.spec.name, leave=False)
+            elif bar is not None:
                 bar.update(b - a)
+    except KeyboardInterrupt:
+        if store is not None:
+            import sys
+            print(f"interrupted: {played:,} games are saved in {store.root}; run the same "
+                  f"command again to resume", file=sys.stderr, flush=True)
+        raise
     finally:
         if bar is not None:
             bar.close()
+    if reused:
+        import sys
+        print(f"resumed: {reused:,} of {stop - start:,} games reused from {store.root}",
+              file=sys.stderr, flush=True)
     return Batch.concat(parts)
 
 
@@ -347,8 +366,7 @@ class Result:
                    "by_seat": table(self.by_seat()),
                    "by_policy": table(self.by_policy()),
                    "length_turns": stats.length_stats(g["turns"]),
-                   "end_reasons": {str(k): int(v) for k, v in self.end_reasons().items()},
-                   "elapsed_seconds": round(self.elapsed, 3)}
+                   "end_reasons": {str(k): int(v) for k, v in self.end_reasons().items()}}
             role = self.by_role()
             if role is not None:
                 out["by_role"] = table(role)

@@ -37,7 +37,7 @@ from ..core.records import mask_bit
 from ..core.runner import check_count, setup, won_matrix
 from ..core.stats import points as pp
 from .outcome import play_outcome, play_result
-from .store import PointStore
+from ..core.store import PointStore
 
 OBS_COLS = ("wr_drawn", "improvement_drawn", "improvement_drawn_low", "improvement_drawn_high",
             "wr_played", "improvement_played", "improvement_played_low",

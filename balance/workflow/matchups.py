@@ -29,7 +29,7 @@ from ..core import plots, registry, stats
 from ..core.errors import BalanceError
 from ..core.runner import check_count, check_players, setup
 from .outcome import play_outcome
-from .store import PointStore
+from ..core.store import PointStore
 
 METHOD = ("share of games won over all seat rotations; 95% normal interval on per-deal "
           "means (deals independent, rotations of a deal paired)")

@@ -21,7 +21,7 @@ import pandas as pd
 from ..core import stats
 from ..core.records import Batch
 from ..core.runner import Result, Setup, play_range, won_matrix
-from .store import PointStore
+from ..core.store import PointStore
 
 
 @dataclass

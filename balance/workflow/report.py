@@ -27,7 +27,7 @@ from ..core.runner import check_count, setup
 from .cards import cards as cards_fn
 from .matchups import matchups as matchups_fn
 from .outcome import play_result
-from .store import PointStore
+from ..core.store import PointStore
 from .sweep import sweep as sweep_fn
 
 

@@ -25,7 +25,7 @@ from ..core.params import coerce, unknown_key_error
 from ..core.runner import check_count, setup
 from . import adaptive
 from .outcome import Outcome, main_group, play_outcome
-from .store import PointStore
+from ..core.store import PointStore
 
 
 def parse_vary(text: str) -> tuple[str, list[str] | None]:
