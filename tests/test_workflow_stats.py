@@ -16,7 +16,8 @@ def hp_sweep():
     # greedy vs random, 2 players: more HP gives the better policy more turns
     # to convert its edge, so greedy's win rate rises with hp (random's falls)
     return balance.sweep("talisman", {"hp": [5, 10, 20, 40]}, games=20_000, seed=11,
-                         players=2, policies=MIXED, target="random=0.05", progress=False)
+                         players=2, policies=MIXED, target="random=0.05", progress=False,
+                         refine=False)
 
 
 def test_sweep_is_monotone_within_intervals(hp_sweep):

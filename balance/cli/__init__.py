@@ -48,6 +48,12 @@ class Group(click.Group):
         except click.exceptions.Abort:
             click.echo("Aborted.", err=True)
             sys.exit(130)
+        except OSError as e:          # a full disk, a read-only or vanished folder
+            where = f" ({e.filename})" if e.filename else ""
+            click.echo(f"Error: could not read or write a file{where}: {e.strerror or e}; "
+                       f"finished pieces are kept, run the same command again once it is "
+                       f"fixed", err=True)
+            sys.exit(2)
         except click.ClickException as e:
             msg = " ".join(e.format_message().split())
             if isinstance(e, click.UsageError) and e.ctx is not None:

@@ -57,8 +57,10 @@ def gather(ctx: click.Context, *, games, seed, players, policies, assignments, c
     games = pick("games", games)
     if ctx.get_parameter_source("games") in (ParameterSource.DEFAULT, None) and "games" in cfg:
         games = cfg["games"]
-    if not isinstance(games, int) or games <= 0:
+    if not isinstance(games, int) or isinstance(games, bool) or games <= 0:
         raise BalanceError(f"--games must be a whole number of at least 1, got {games!r}")
+    from ..core.runner import check_count
+    check_count("--games", games)
     if threads is not None:
         from ..core.runner import set_threads
         set_threads(threads)
@@ -85,9 +87,10 @@ def pass_run(f):
 
 
 def out_dir(out, default: str) -> Path:
-    """The output folder of a command, checked before any game is played:
-    ``--out ""``, a path under a file, or a folder that cannot be written
-    is one line, exit code 2 (never a traceback after the work)."""
+    """The output folder of a command, checked and locked before any game is
+    played: ``--out ""``, a path under a file, a folder that cannot be
+    written or one another command is writing into is one line, exit code 2
+    (never a traceback after the work)."""
     import os
     if out is not None and str(out).strip() == "":
         raise BalanceError("--out: an empty path; give a folder, e.g. --out runs/x")
@@ -101,4 +104,7 @@ def out_dir(out, default: str) -> Path:
         raise BalanceError(f"--out {path}: {probe} is a file, not a folder")
     if probe.exists() and not os.access(probe, os.W_OK | os.X_OK):
         raise BalanceError(f"--out {path}: {probe} is not writable")
+    # one writer per folder, held until the command ends (core.outdir.lock)
+    from ..core.outdir import lock
+    click.get_current_context().with_resource(lock(path))
     return path

@@ -40,6 +40,9 @@ def load(path) -> dict:
         raise BalanceError(f"config file {str(p)!r} cannot be read: {e.strerror}") from None
     except tomllib.TOMLDecodeError as e:
         raise BalanceError(f"config file {str(p)!r} is not valid TOML: {e}") from None
+    except UnicodeDecodeError:
+        raise BalanceError(f"config file {str(p)!r} is not UTF-8 text (TOML files are UTF-8)"
+                           ) from None
     unknown = set(data) - KEYS
     if unknown:
         raise BalanceError(f"config file {str(p)!r}: unknown key(s) {sorted(unknown)}; "
@@ -47,11 +50,17 @@ def load(path) -> dict:
     params = data.get("params", {})
     if not isinstance(params, dict):
         raise BalanceError(f"config file {str(p)!r}: [params] must be a table")
+    for key in ("games", "seed", "players"):
+        v = data.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+            raise BalanceError(f"config file {str(p)!r}: {key} = {v!r} must be a whole number "
+                               f"(not {type(v).__name__})")
     pol = data.get("policy")
     if pol is not None:
         if isinstance(pol, str):
             pol = [pol]
-        if not (isinstance(pol, list) and all(isinstance(x, str) for x in pol)):
-            raise BalanceError(f"config file {str(p)!r}: policy must be a name or a list of names")
+        if not (isinstance(pol, list) and pol and all(isinstance(x, str) and x for x in pol)):
+            raise BalanceError(f"config file {str(p)!r}: policy must be a name or a non-empty "
+                               f"list of names")
         data["policy"] = pol
     return data

@@ -47,8 +47,8 @@ def resolve_policies(spec, policies, n_players: int) -> list[str]:
 def check_players(spec, players) -> int:
     lo, hi = spec.players
     try:
-        n = int(players)
-    except (TypeError, ValueError):
+        n = whole("players", players)
+    except BalanceError:
         raise BalanceError(f"players: {players!r} is not a whole number "
                            f"(allowed: {lo}-{hi})") from None
     if not lo <= n <= hi:
@@ -56,21 +56,32 @@ def check_players(spec, players) -> int:
     return n
 
 
-def check_count(name: str, value, minimum: int = 1) -> int:
+MAX_INT64 = 2**63 - 1
+
+
+def whole(name: str, value) -> int:
+    """An integer from an int or a string of ASCII digits; never a float,
+    a bool or non-ASCII digits (which int() would accept silently)."""
+    if isinstance(value, (bool, float)) or (isinstance(value, str) and not (
+            value.strip().lstrip("+-").isascii() and value.strip().lstrip("+-").isdigit())):
+        raise BalanceError(f"{name}: {value!r} is not a whole number")
     try:
-        v = int(value)
+        return int(value)
     except (TypeError, ValueError):
         raise BalanceError(f"{name}: {value!r} is not a whole number") from None
+
+
+def check_count(name: str, value, minimum: int = 1) -> int:
+    v = whole(name, value)
     if v < minimum:
         raise BalanceError(f"{name}: {v} must be at least {minimum}")
+    if v > MAX_INT64:
+        raise BalanceError(f"{name}: {v} is beyond 2**63-1")
     return v
 
 
 def check_seed(seed) -> int:
-    try:
-        s = int(seed)
-    except (TypeError, ValueError):
-        raise BalanceError(f"seed: {seed!r} is not a whole number") from None
+    s = whole("seed", seed)
     if not 0 <= s <= MAX_SEED:
         raise BalanceError(f"seed: {s} is outside [0, 2**63-1]")
     return s
@@ -380,23 +391,26 @@ class Result:
         return self._cache["summary"]
 
     def save(self, out: str | os.PathLike) -> Path:
-        """Write games.parquet, seats.parquet, cards.csv and summary.json.
+        """Write games.parquet, seats.parquet, cards.csv and summary.json,
+        whole (``core.outdir.publish``: the COMPLETE marker is written last).
 
         Each Parquet file also carries the run description (ruleset, version,
         parameters, seed) in its schema metadata."""
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
+        from .outdir import publish
         meta = json.dumps(self.setup.describe(), default=str)
-        for name, df in (("games", self.games), ("seats", self.seats)):
+
+        def write(d):
             import pyarrow as pa
             import pyarrow.parquet as pq
-            table = pa.Table.from_pandas(df, preserve_index=False)
-            table = table.replace_schema_metadata({**(table.schema.metadata or {}),
-                                                   b"balance": meta.encode()})
-            pq.write_table(table, out / f"{name}.parquet")
-        self.cards.to_csv(out / "cards.csv", index=False)
-        (out / "summary.json").write_text(json.dumps(self.summary, indent=2, default=_json))
-        return out
+            for name, df in (("games", self.games), ("seats", self.seats)):
+                table = pa.Table.from_pandas(df, preserve_index=False)
+                table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                                       b"balance": meta.encode()})
+                pq.write_table(table, d / f"{name}.parquet")
+            self.cards.to_csv(d / "cards.csv", index=False)
+            (d / "summary.json").write_text(json.dumps(self.summary, indent=2, default=_json))
+        publish(out, write, keep=(".partial",))
+        return Path(out)
 
     @staticmethod
     def merge(parts: list["Result"]) -> "Result":
@@ -445,11 +459,51 @@ def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | No
     s = setup(ruleset, seed=seed, players=players, policies=policies, params=params, ban=ban)
     start = check_count("start", start, 0)
     stop = start + check_count("games", games) if stop is None else check_count("stop", stop, start + 1)
+    check_memory(s, stop - start)
     if threads is not None:
         set_threads(threads)
     t0 = time.perf_counter()
     batch = play_range(s, start, stop, progress=progress, checkpoint=checkpoint)
     return Result(s, batch, time.perf_counter() - t0)
+
+
+def table_bytes(s: Setup, n_games: int) -> int:
+    """Rough peak memory of the tables of ``n_games`` games: the int64
+    records and card masks, about twice over for the DataFrames built from
+    them (528 bytes a talisman 2-player game; measured peak: ~514 MB per
+    million games above the process's 280 MB)."""
+    spec, P = s.spec, s.n_players
+    from .records import mask_words
+    per_game = 8 * (len(spec.game_columns) + 1 + P * (len(spec.seat_columns) + 4)
+                    + P * 2 * mask_words(spec.n_kinds(s.values)))
+    return 2 * per_game * n_games
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available now (MemAvailable), None when unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def check_memory(s: Setup, n_games: int) -> None:
+    """Refuse, before any game is played, a run whose tables cannot fit."""
+    need, have = table_bytes(s, n_games), available_memory()
+    if have is not None and need > have:
+        per = have // max(table_bytes(s, 1), 1)
+        raise BalanceError(
+            f"{n_games:,} games need about {need / 2**30:.1f} GiB for their tables, and "
+            f"{have / 2**30:.1f} GiB are available: play at most about {per:,} games at once "
+            f"(--games), or ranges of games with the Python API (simulate(start=, stop=), "
+            f"Result.merge)")
 
 
 def set_threads(threads: int) -> None:
@@ -459,6 +513,18 @@ def set_threads(threads: int) -> None:
         raise BalanceError(f"threads: {t} is more than the {numba.config.NUMBA_NUM_THREADS} "
                            f"available")
     numba.set_num_threads(t)
+
+
+def load(out: str | os.PathLike) -> dict:
+    """The tables a run saved into ``out``: {"games", "seats", "cards"
+    (DataFrames), "summary" (dict)}. A folder without its COMPLETE marker (an
+    interrupted save, or not a run's folder) is refused."""
+    from .outdir import require_complete
+    out = require_complete(out)
+    return {"games": pd.read_parquet(out / "games.parquet"),
+            "seats": pd.read_parquet(out / "seats.parquet"),
+            "cards": pd.read_csv(out / "cards.csv"),
+            "summary": json.loads((out / "summary.json").read_text())}
 
 
 def machine() -> dict:

@@ -67,9 +67,13 @@ class PointStore:
         if p is None:
             return
         tmp = p.with_name(p.name + f".tmp{os.getpid()}")
-        with open(tmp, "wb") as f:
-            np.savez_compressed(f, __desc__=np.array(_canon(desc)), **arrays)
-        os.replace(tmp, p)
+        try:
+            with open(tmp, "wb") as f:
+                np.savez_compressed(f, __desc__=np.array(_canon(desc)), **arrays)
+            os.replace(tmp, p)
+        except BaseException:         # a full disk or an interruption: no torn file left
+            tmp.unlink(missing_ok=True)
+            raise
 
     def fetch(self, desc: dict, compute: Callable[[], dict]) -> dict:
         """The stored arrays for ``desc``, or ``compute()`` saved for next time."""

@@ -33,6 +33,7 @@ import pandas as pd
 
 from ..core import plots, registry, stats
 from ..core.errors import BalanceError
+from ..core.outdir import Published
 from ..core.records import mask_bit
 from ..core.runner import check_count, setup, won_matrix
 from ..core.stats import points as pp
@@ -48,7 +49,7 @@ WHOSE = ("holders' win-rate change: seats that drew the kind in baseline game i,
 
 
 @dataclass
-class CardsResult:
+class CardsResult(Published):
     ruleset: str
     setup: dict
     games: int
@@ -85,7 +86,7 @@ class CardsResult:
                      f"dark = significant ({self.correction})", fontsize=8)
         return fig
 
-    def save(self, out) -> list[Path]:
+    def write(self, out) -> list[Path]:
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         files = [out / "cards_interventional.csv", out / "cards_groups.csv",

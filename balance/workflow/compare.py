@@ -21,6 +21,7 @@ import pandas as pd
 from ..core import plots, stats
 from ..core.stats import points as pp
 from ..core.errors import BalanceError
+from ..core.outdir import Published
 from ..core.records import mask_bit
 from ..core.runner import Result, check_count, play_range, setup
 from ..core.params import parse_assignment
@@ -44,7 +45,7 @@ def parse_variant(items) -> dict:
 
 
 @dataclass
-class CompareResult:
+class CompareResult(Published):
     ruleset: str
     a: dict
     b: dict
@@ -91,7 +92,7 @@ class CompareResult:
         ax.grid(axis="x", alpha=0.3)
         return fig
 
-    def save(self, out) -> list[Path]:
+    def write(self, out) -> list[Path]:
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         files = []

@@ -27,6 +27,7 @@ import pandas as pd
 
 from ..core import plots, registry, stats
 from ..core.errors import BalanceError
+from ..core.outdir import Published
 from ..core.runner import check_count, check_players, setup
 from .outcome import play_outcome
 from ..core.store import PointStore
@@ -62,7 +63,7 @@ def parse_policies(spec, policies) -> list[str]:
 
 
 @dataclass
-class MatchupResult:
+class MatchupResult(Published):
     ruleset: str
     policies: list
     setup: dict
@@ -100,7 +101,7 @@ class MatchupResult:
                       + " per lineup\nmatchups, seats rotated: row's share of games won")
         return fig
 
-    def save(self, out) -> list[Path]:
+    def write(self, out) -> list[Path]:
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         files = [out / "matchups.csv", out / "matchups_matrix.csv"]

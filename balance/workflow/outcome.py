@@ -163,9 +163,25 @@ def play_outcome(s: Setup, start: int, stop: int, store: PointStore | None = Non
     when that exact configuration and range was played before."""
     store = store or PointStore(None)
     d = store.fetch(point_desc(s, start, stop, "outcome"),
-                    lambda: Outcome.from_batch(s, play_range(s, start, stop, progress=progress,
-                                                             label=label)).arrays())
+                    lambda: Outcome.from_batch(s, _play(s, start, stop, store, progress,
+                                                        label)).arrays())
+    _drop_chunks(s, store)
     return Outcome.from_arrays(s, d)
+
+
+def _play(s: Setup, start: int, stop: int, store: PointStore, progress, label):
+    """Games [start, stop), their finished chunks kept in the store's
+    ``chunks`` folder so that an interrupted point resumes where it stopped."""
+    ck = None if store.root is None else store.root / "chunks"
+    return play_range(s, start, stop, progress=progress, label=label, checkpoint=ck)
+
+
+def _drop_chunks(s: Setup, store: PointStore) -> None:
+    """Once a point is stored whole, its chunks are no longer needed."""
+    if store.root is not None:
+        import shutil
+        from ..core.runner import setup_key
+        shutil.rmtree(store.root / "chunks" / setup_key(s), ignore_errors=True)
 
 
 def play_result(s: Setup, start: int, stop: int, store: PointStore | None = None,
@@ -174,11 +190,12 @@ def play_result(s: Setup, start: int, stop: int, store: PointStore | None = None
     store = store or PointStore(None)
 
     def compute():
-        b = play_range(s, start, stop, progress=progress, label=label)
+        b = _play(s, start, stop, store, progress, label)
         # int64 as played: elite's saturating damage totals do not fit in int32
         return {"start": np.array(b.start), "games": b.games, "seats": b.seats,
                 "masks": b.masks, "counts": b.counts}
     d = store.fetch(point_desc(s, start, stop, "batch"), compute)
+    _drop_chunks(s, store)
     b = Batch(int(d["start"]), d["games"].astype(np.int64), d["seats"].astype(np.int64),
               d["masks"], d["counts"].astype(np.int64))
     return Result(s, b)

@@ -14,7 +14,9 @@ from __future__ import annotations
 import base64
 import html
 import json
+import os
 import shlex
+import shutil
 import time
 from pathlib import Path
 
@@ -23,6 +25,7 @@ import pandas as pd
 
 from ..core import plots, registry, stats
 from ..core.errors import BalanceError
+from ..core.outdir import publish
 from ..core.runner import check_count, setup
 from .cards import cards as cards_fn
 from .matchups import matchups as matchups_fn
@@ -195,6 +198,9 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     base = setup(ruleset, seed=seed, players=players, policies=policies, params=params)
     out.mkdir(parents=True, exist_ok=True)
     points = out / ".points"
+    w = out / f".building-{os.getpid()}"     # moved into place whole at the end
+    shutil.rmtree(w, ignore_errors=True)
+    w.mkdir()
     st = PointStore(points)
     command = command or command_line(ruleset, out, games, seed, players, policies, params,
                            matchup_policies, sweep_games, cards_games)
@@ -204,39 +210,39 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     main = play_result(base, 0, games, st, progress=progress, label="main run")
     summary = main.summary
     by_seat, by_policy, by_role = main.by_seat(), main.by_policy(), main.by_role()
-    by_seat.to_csv(out / "by_seat.csv")
-    by_policy.to_csv(out / "by_policy.csv")
+    by_seat.to_csv(w / "by_seat.csv")
+    by_policy.to_csv(w / "by_policy.csv")
     if by_role is not None:
-        by_role.to_csv(out / "by_role.csv")
-    main.cards.to_csv(out / "cards_observational.csv", index=False)
-    (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
+        by_role.to_csv(w / "by_role.csv")
+    main.cards.to_csv(w / "cards_observational.csv", index=False)
+    (w / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
     fig, ax = plots.figure(6.0, 3.4)
     plots.rate_bars(ax[0][0], by_seat, fair=share_fair_of(by_seat),
                     title=plots.describe(ruleset, base.describe(), games) + "\nwin rate by seat")
-    plots.save(fig, out / "win_by_seat.png")
+    plots.save(fig, w / "win_by_seat.png")
     g = main.games
     fig, ax = plots.figure(6.0, 3.4)
     plots.length_hist(ax[0][0], g["turns"], title=plots.describe(ruleset, base.describe(), games)
                       + "\ngame length")
-    plots.save(fig, out / "length.png")
+    plots.save(fig, w / "length.png")
 
     # --- interventional cards, matchups, sweeps ------------------------------
     cres = None
     if spec.ban_modes:
         cres = cards_fn(ruleset, cards_games, seed, P, policies, params, store=points,
                         progress=progress)
-        cres.save(out)
+        cres.write(w)
     mres = matchups_fn(ruleset, matchup_policies, games, seed, P, params, store=points,
                        progress=progress) if len(spec.policies) >= 2 else None
     if mres is not None:
-        mres.save(out)
+        mres.write(w)
     sweeps = {}
     for key in spec.headline:
         if key not in spec.space.infos or not spec.space.infos[key].sweep:
             continue
         sres = sweep_fn(ruleset, {key: None}, sweep_games, seed, P, policies, params,
                         store=points, progress=progress)
-        sres.save(out / "sweeps" / key)
+        sres.write(w / "sweeps" / key)
         sweeps[key] = sres
 
     # --- findings --------------------------------------------------------------
@@ -326,7 +332,7 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
                         f"{b['turns_mean'].iloc[0]:.1f} turns).")
 
     # --- the document ------------------------------------------------------------
-    doc = Doc(out)
+    doc = Doc(w)
     version = spec.version(base.values)
     doc.h(1, f"Balance report: {spec.title} ({ruleset}, version {version})")
     widest = max(float(np.nanmax(stats.half_width(t["win_rate"], t["ci_low"], t["ci_high"])))
@@ -352,7 +358,7 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
              f"{pct(shared['seat_win_rates_sum'])} over the seats; the sole-win rate is the "
              f"share of games the seat won alone." if shared is not None else ""))
     doc.table(_rates_md(by_seat, "seat"))
-    doc.img(out / "win_by_seat.png", "win rate by seat")
+    doc.img(w / "win_by_seat.png", "win rate by seat")
     doc.table(_rates_md(by_policy, "policy"))
     if by_role is not None:
         doc.table(_rates_md(by_role, "role"))
@@ -360,7 +366,7 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     L = summary["length_turns"]
     doc.p(f"Turns per game: mean {L['mean']:.1f}, median {L['median']:.0f}, 90th percentile "
           f"{L['p90']:.0f}, max {L['max']}.")
-    doc.img(out / "length.png", "game length histogram")
+    doc.img(w / "length.png", "game length histogram")
     er = summary["end_reasons"]
     doc.table(pd.DataFrame({"end reason": list(er), "games": [f"{v:,}" for v in er.values()],
                             "share": [pct(v / summary["games"], 2) for v in er.values()]}))
@@ -369,7 +375,7 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
         doc.p("**Interventional** (causal): for each card kind the same seeds are played with "
               f"the kind {'removed from the deck' if 'remove' in cres.mode.values() else 'never played'}. "
               f"Figure: {cres.method}.")
-        doc.img(out / "cards.png", "interventional card power")
+        doc.img(w / "cards.png", "interventional card power")
     else:
         doc.p(f"**Interventional** per-card power is not available: {ruleset} supports no card "
               f"bans yet (`spec.ban_modes` is empty), so only the observational table follows.")
@@ -409,7 +415,7 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
         doc.p(f"Share of games won by the row policy against the column policy, "
               f"{P} players, seats rotated ({mres.games:,} games per lineup). Method: "
               f"{mres.lines()[-1][len('method: '):]}.")
-        doc.img(out / "matchups.png", "matchup matrix")
+        doc.img(w / "matchups.png", "matchup matrix")
         m, lo, hi = mres.matrix(), mres.matrix("ci_low"), mres.matrix("ci_high")
         doc.table(pd.DataFrame({"policy": m.index, **{
             q: ["-" if np.isnan(m.at[p, q]) else f"{pct(m.at[p, q])} {ci(lo.at[p, q], hi.at[p, q])}"
@@ -422,7 +428,7 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
             info = spec.space.infos[key]
             doc.h(3, key)
             doc.p(f"{info.doc} (default {info.default}).")
-            doc.img(out / "sweeps" / key / f"sweep_{key}.png", f"sweep of {key}")
+            doc.img(w / "sweeps" / key / f"sweep_{key}.png", f"sweep of {key}")
             t = sres.table[sres.table["group"] == sres.main_group]
             doc.table(pd.DataFrame({key: t[key], sres.main_group: t["key"],
                                     "win rate": t["win_rate"].map(pct),
@@ -441,10 +447,17 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     elapsed = time.perf_counter() - t0
     doc.p("Pieces already on disk in `.points/` are reused. Regenerate with:")
     doc.code(command)
-    md = out / "report.md"
-    md.write_text(doc.markdown())
-    ht = out / "report.html"
-    ht.write_text(doc.html(f"Balance report: {ruleset}"))
+    (w / "report.md").write_text(doc.markdown())
+    (w / "report.html").write_text(doc.html(f"Balance report: {ruleset}"))
+
+    def move(tmp):
+        for p in w.iterdir():
+            os.replace(p, tmp / p.name)
+    try:
+        publish(out, move, keep=(".points",))
+    finally:
+        shutil.rmtree(w, ignore_errors=True)
+    md, ht = out / "report.md", out / "report.html"
     return {"markdown": md, "html": ht, "findings": findings, "command": command,
             "elapsed_seconds": elapsed, "main": main, "cards": cres, "matchups": mres,
             "sweeps": sweeps}

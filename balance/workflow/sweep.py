@@ -21,6 +21,7 @@ import pandas as pd
 
 from ..core import plots, registry, stats
 from ..core.errors import BalanceError
+from ..core.outdir import Published
 from ..core.params import coerce, unknown_key_error
 from ..core.runner import check_count, setup
 from . import adaptive
@@ -111,7 +112,7 @@ def resolve_target(s, target) -> tuple[str, str, float] | None:
 
 
 @dataclass
-class SweepResult:
+class SweepResult(Published):
     ruleset: str
     vary: dict                    # key -> values
     base: dict                    # setup description of the base configuration
@@ -158,7 +159,7 @@ class SweepResult:
                            & self.crossings["bracketed"]]
         return None if c.empty else tuple(c.iloc[0][["estimate", "ci_low", "ci_high"]])
 
-    def save(self, out) -> list[Path]:
+    def write(self, out) -> list[Path]:
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         files = [out / "sweep.csv"]

@@ -1,0 +1,180 @@
+"""Nothing lost, nothing mixed: verified pieces, atomic tables, one writer
+per folder, limits checked before the work, one line instead of a traceback."""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import balance
+from balance.cli import cli
+from balance.core import outdir
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def one_line(r, fragment):
+    assert r.exit_code == 2, r.output
+    err = [ln[ln.index("Error:"):] for ln in r.output.splitlines() if "Error:" in ln]
+    assert len(err) == 1 and fragment in err[0] and "Traceback" not in r.output, r.output
+
+
+def test_a_failure_while_saving_leaves_the_previous_result_whole(tmp_path, monkeypatch):
+    out = tmp_path / "o"
+    balance.simulate("talisman", games=300, seed=1).save(out)
+    assert outdir.is_complete(out)
+    b = balance.simulate("talisman", games=300, seed=2)
+    import pyarrow.parquet as pq
+    real, calls = pq.write_table, []
+
+    def fail_second(*a, **k):
+        calls.append(1)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        return real(*a, **k)
+    monkeypatch.setattr(pq, "write_table", fail_second)
+    with pytest.raises(balance.BalanceError, match="No space left"):
+        b.save(out)
+    monkeypatch.undo()
+    t = balance.load(out)                         # the old result, whole and consistent
+    assert t["summary"]["seed"] == 1 and len(t["games"]) == 300
+    assert not [p for p in out.iterdir() if p.name.startswith(".writing")]
+    b.save(out)
+    assert balance.load(out)["summary"]["seed"] == 2
+
+
+def test_a_folder_without_its_marker_is_refused(tmp_path):
+    out = tmp_path / "o"
+    balance.simulate("talisman", games=100, seed=1).save(out)
+    (out / outdir.MARKER).unlink()
+    with pytest.raises(balance.BalanceError, match="no finished result"):
+        balance.load(out)
+
+
+def test_a_new_result_replaces_the_old_files_of_another_kind(tmp_path):
+    out = tmp_path / "o"
+    r = run("sweep", "talisman", "--vary", "hp=10,20", "--games", 100, "--out", out)
+    assert r.exit_code == 0 and (out / "sweep_hp.png").exists()
+    r = run("sweep", "talisman", "--vary", "thunder_damage=1,3", "--games", 100, "--out", out)
+    assert r.exit_code == 0, r.output
+    assert (out / "sweep_thunder_damage.png").exists() and not (out / "sweep_hp.png").exists()
+
+
+def test_two_writers_into_one_folder(tmp_path):
+    out = tmp_path / "o"
+    out.mkdir()
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        (out / outdir.LOCK).write_text(f"{other.pid}\n")
+        r = run("run", "talisman", "--games", 10, "--out", out)
+        one_line(r, f"process {other.pid}")
+    finally:
+        other.kill()
+        other.wait()
+    r = run("run", "talisman", "--games", 10, "--out", out)    # a stale lock is taken over
+    assert r.exit_code == 0, r.output
+    assert not (out / outdir.LOCK).exists()
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["--games", "99999999999999999999999"], "beyond 2**63-1"),
+    (["--games", "1000000000000"], "GiB"),
+    (["--seed", "99999999999999999999999"], "outside"),
+])
+def test_limits_are_checked_before_any_game(tmp_path, args, fragment):
+    r = run("run", "talisman", *args, "--out", tmp_path / "x")
+    one_line(r, fragment)
+    assert not (tmp_path / "x" / ".partial").exists()
+
+
+@pytest.mark.parametrize("content,fragment", [
+    (bytes(range(256)) * 4, "UTF-8"),
+    ('games = 100\n'.encode("utf-16"), "UTF-8"),
+    (b"seed = 1.5\n", "seed = 1.5 must be a whole number"),
+    (b"seed = true\n", "seed = True must be a whole number"),
+    (b"players = 2.5\n", "players = 2.5 must be a whole number"),
+    (b"games = true\n", "games = True must be a whole number"),
+    (b"policy = []\n", "non-empty"),
+])
+def test_bad_configs_are_one_line(tmp_path, content, fragment):
+    cfg = tmp_path / "c.toml"
+    cfg.write_bytes(content)
+    one_line(run("run", "talisman", "--config", cfg, "--out", tmp_path / "x"), fragment)
+
+
+def test_non_ascii_digits_are_refused():
+    from balance.core.runner import check_count
+    with pytest.raises(balance.BalanceError):
+        check_count("games", "١٢٣")
+    assert check_count("games", "123") == 123
+
+
+def test_a_full_disk_is_one_line_and_leaves_no_torn_piece(tmp_path, monkeypatch):
+    import numpy
+    real = numpy.savez_compressed
+
+    def full(f, *a, **k):
+        f.write(b"partial")
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(numpy, "savez_compressed", full)
+    r = run("sweep", "talisman", "--vary", "hp=10,20", "--games", 100, "--out", tmp_path / "s")
+    one_line(r, "No space left on device")
+    monkeypatch.setattr(numpy, "savez_compressed", real)
+    torn = [p for p in (tmp_path / "s").rglob("*") if ".tmp" in p.name]
+    assert not torn, torn
+
+
+def test_a_regenerated_report_is_byte_identical(tmp_path):
+    out = tmp_path / "rep"
+    args = ["report", "talisman", "--games", 80, "--policy", "greedy", "--out", out]
+    assert run(*args).exit_code == 0
+    first = {p.relative_to(out): p.read_bytes() for p in out.rglob("*")
+             if p.is_file() and ".points" not in p.parts}
+    r = run(*args, "--force")
+    assert r.exit_code == 0, r.output
+    again = {p.relative_to(out): p.read_bytes() for p in out.rglob("*")
+             if p.is_file() and ".points" not in p.parts}
+    assert first.keys() == again.keys()
+    assert [k for k in first if first[k] != again[k]] == []
+
+
+def test_checkpoints_are_smaller_than_the_finished_tables(tmp_path):
+    from balance.core.runner import Result, play_range, setup
+    s = setup("talisman", seed=1, players=3, policies="greedy")
+    b = play_range(s, 0, 40_000, checkpoint=tmp_path / "ck", chunk=10_000, progress=False)
+    Result(s, b).save(tmp_path / "out")
+    ck = sum(p.stat().st_size for p in (tmp_path / "ck").rglob("*.npz"))
+    tables = sum(p.stat().st_size for p in (tmp_path / "out").iterdir() if p.is_file())
+    assert ck <= tables, (ck, tables)
+
+
+def test_an_interrupted_sweep_point_resumes_from_its_own_chunks(tmp_path, monkeypatch):
+    from balance.workflow import outcome
+    from balance.core import runner as R
+    monkeypatch.setitem(R.play_range.__kwdefaults__, "chunk", 1000)
+    s = R.setup("talisman", seed=4, players=2)
+    calls = []
+    orig = s.spec.simulate_range
+
+    def flaky(*a, **k):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return orig(*a, **k)
+    from balance.core.store import PointStore
+    st = PointStore(tmp_path / ".points")
+    monkeypatch.setattr(s.spec, "simulate_range", flaky)
+    with pytest.raises(KeyboardInterrupt):
+        outcome.play_outcome(s, 0, 3000, st, progress=False)
+    monkeypatch.setattr(s.spec, "simulate_range", orig)
+    calls.clear()
+    counted = []
+    monkeypatch.setattr(s.spec, "simulate_range", lambda *a, **k: counted.append(1) or orig(*a, **k))
+    o = outcome.play_outcome(s, 0, 3000, st, progress=False)
+    assert len(counted) == 1                      # two of three chunks were reused
+    assert o.n == 3000 and not (tmp_path / ".points" / "chunks" / R.setup_key(s)).exists()
