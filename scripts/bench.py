@@ -6,7 +6,8 @@
     python scripts/bench.py --ruleset elite # kernel speeds of one ruleset only
 
 Figures printed:
-- games/s and ns per player-turn (one turn of one seat; the best of five
+- games/s, ns per player-turn (one turn of one seat) and ns per decision
+  (one policy choice, the unit all rulesets compare in; the best of five
   timed repeats, since the machines are shared) for each benchmark
   configuration a ruleset declares in ``spec.bench``, on 1 thread and
   on all threads, and the scaling between them;
@@ -48,10 +49,19 @@ def kernel_speed(name, cfg, games, threads, repeats=5):
         dt = time.perf_counter() - t0
         best = dt if best is None else min(best, dt)
     turns = int(b.games[:, 1].sum())
-    # rulesets with exchanges (elite) also count the responses played in them
+    return games / best, best / turns * 1e9, best, turns / games, best / decisions(name, b) * 1e9
+
+
+def decisions(name, batch) -> int:
+    """Policy choices made in a batch, the unit every ruleset compares in: a
+    ``decisions`` game column where the ruleset counts them; elite: a turn's
+    play plus each exchange response; else one per turn."""
     cols = list(registry.get(name).game_columns)
-    plays = turns + (int(b.games[:, cols.index("responses")].sum()) if "responses" in cols else 0)
-    return games / best, best / turns * 1e9, best, turns / games, best / plays * 1e9
+    if "decisions" in cols:
+        return int(batch.games[:, cols.index("decisions")].sum())
+    turns = int(batch.games[:, 1].sum())
+    return turns + (int(batch.games[:, cols.index("responses")].sum())
+                    if "responses" in cols else 0)
 
 
 def run_process(args, env=None):
@@ -83,9 +93,9 @@ def main():
     print(f"balance {balance.__version__}, numba {numba.__version__}, {os.cpu_count()} cpus, "
           f"{nthreads} numba threads")
     print(f"{'configuration':<28} {'threads':>7} {'games/s':>12} {'ns/turn':>9} {'turns/game':>10}"
-          f" {'ns/play':>9} {'plays/turn':>10}")
-    print("(a play: a turn's play or an exchange response; ns/play = ns/turn where a ruleset "
-          "has no exchanges)")
+          f" {'ns/dec':>9} {'dec/turn':>10}")
+    print("(ns/dec: ns per decision, one policy choice: a ruleset's `decisions` column, or "
+          "elite's plays and exchange responses, or one per turn)")
     for name in args.ruleset or registry.names():
         spec = registry.get(name)
         for cfg in spec.bench:
