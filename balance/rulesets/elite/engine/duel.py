@@ -14,13 +14,14 @@ from ....core.kernel import ev  # before kernel_cache_begin: cached with core
 from ....core.rng import shuffle
 from ..layout import (CA_DUEL, C_ALIVE, C_BTT, C_DEATHS, C_DIAM, C_DQ, C_DQH, C_DQN, C_DUELL,
                       C_DUELW, C_H, C_HN, C_HP, C_KEY, C_KIT, C_KLR, C_MAXHP, C_PEND, C_POUCH,
-                      C_PREMAX, C_RANK, C_SHB, C_STORM, C_TEAM, C_ZMB, E_DAMAGE, E_DPLAY,
-                      E_DUEL, E_DUELEND, E_KIT, E_ZOMBIE, NCAP, P_DBASE, P_DPEN, P_FIVE,
-                      P_MAXDP, P_REFILL, R_4, R_5, Z_DCAPS, Z_DECK, Z_DUELS, Z_INDUEL, Z_JOINT,
-                      Z_D0, Z_KITSAVE, Z_NEXT, Z_ON, Z_P, Z_ZOMB)
+                      C_PREMAX, C_RANK, C_SHB, C_STORM, C_TEAM, C_ZMB, E_DAMAGE, E_DPLAY, E_DUEL,
+                      E_DUELEND, E_KIT, E_ZOMBIE, NCAP, P_DBASE, P_DPEN, P_FIVE, P_MAXDP, P_REFILL,
+                      R_4, R_5, Z_D0, Z_DCAPS, Z_DECK, Z_DUELS, Z_INDUEL, Z_JOINT, Z_KITSAVE,
+                      Z_NEXT, Z_ON, Z_P, Z_ZOMB)
 from ..rules import T_DMG, T_HEAL
 from .cards import remove_play, sat_add
-from .v3 import draw_n3, eliminate3, fix_mark
+from .v12 import eliminate
+from .v3 import draw_n3, fix_mark
 from . import RULESET
 
 jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
@@ -211,7 +212,7 @@ def duel(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, x, y):
             if Z[Z_ON]:
                 ev(tr, Z, E_ZOMBIE, loser, w, S[loser, C_HP], 0, 0, 0)
             return w
-    eliminate3(S, pile, Z, tr, loser)
+    eliminate(S, pile, Z, tr, loser)
     return w
 
 

@@ -1,19 +1,24 @@
-"""The exchange 伤害抵消 (OD chain) and the damage, deaths and Judgment it
-triggers in v1/v2.
+"""The exchange 伤害抵消 (OD chain) of every version, and the damage,
+deaths and Judgment it triggers in v1/v2.
 
-``exchange`` is the v1/v2 chain: decoys (v2 8 at two players), frame (v1
-9), control and shield (v2 8), Judgment (v2 9, 10 combined) and the 10's
-combined skill; ``hit`` applies one damage instance, ``die`` a v1 death
-(a rogue's revive) or a v2 death (the kill is scored, the next general
-enters); ``resolve_pending`` plays a revived rogue's attack after the
-exchange. ``exchange3`` is the v3 chain: v3 responses (``policy.decide3``),
-run damage with rampage marks (``v3.play_cards3``), passives on every
-incoming instance (``v3.incoming3``), the reflect (ends the exchange),
-devouring, rampage and frost shields on a response with a 4, v3 damage
-(``v3.hit3``); v3's waiting characters duel after the turn (``duel``).
+``exchange`` is one loop for all versions: the cap at ``max_exchange``
+responses, the no-response hit, the OD rule and the counters are shared,
+and each step forks on the version where the rules differ. v1/v2: decoys
+(v2 8 at two players), frame (v1 9), control and shield (v2 8), Judgment
+(v2 9, 10 combined) and the 10's combined skill, damage through ``hit``
+then ``die`` (a v1 rogue's revive, or a v2 kill scored and the next general
+entering); ``resolve_pending`` plays a revived rogue's attack after the
+exchange. v3: the response of ``policy.decide3``, run damage with rampage
+marks (``v3.play_cards3``), passives on every incoming instance
+(``v3.incoming3``), the reflect (ends the exchange), devouring, rampage and
+frost shields on a response with a 4, damage through ``v3.hit3``; v3's
+waiting characters duel after the turn (``duel.resolve_duels``, through
+``resolve_pending``).
 
-Both chains share the cap at ``max_exchange`` responses, the no-response
-hit, the OD rule (a 4 blocks the incoming damage) and the counters.
+One loop instead of v1/v2's ``exchange`` and v3's ``exchange3``: time
+against the two loops in one A/B run (4 players greedy, 1 thread, best of
+ten, together with ``v12.eliminate`` merged and unused arguments removed):
+v1 0.97x, v2 1.02x, v3 1.01x, within the 3 % allowed for a merge.
 """
 import numpy as np
 from numba import njit
@@ -21,17 +26,16 @@ from numba import njit
 from ....core import jit
 from ....core.kernel import ev  # before kernel_cache_begin: cached with core
 from ....core.rng import below, shuffle
-from ..layout import (CA_EXCH, C_ALIVE, C_BILOC, C_BRESET, C_COMB, C_DEALT, C_DECOYS, C_FB,
-                      C_FL, C_FRAMES, C_FT, C_G, C_GEN, C_HN, C_HP, C_IMM, C_JUDGS, C_KEY,
-                      C_KILLS, C_LOST, C_MAXHP, C_RANK, C_REV, C_REVFREE, C_REVUSED, C_SCORE,
-                      C_SUIT, C_TAKEN, D_RESP, D_REVIVE, E_CAP, E_CONTROL, E_DAMAGE, E_DEATH,
-                      E_DECOY, E_FRAME, E_IDENT, E_IMMUNE, E_JHIT, E_JUDG, E_NORESP, E_OD,
-                      E_PLAY, E_RESHUFFLE, E_REVIVE, E_SHIELD, O_CONTROL, O_DEVOUR, O_FRAME,
-                      O_FRZSH, O_FRZSK, O_JUDG, O_RAMP, O_REFLECT, O_SHIELD, P_CONTROL,
-                      P_DECOYS, P_GENS, P_JDMG, P_MAXEX, P_SHIELD, Z_CAPS, Z_CERR, Z_CONTROLS,
-                      Z_DECK, Z_DECOYHITS, Z_DISC, Z_EXCH, Z_FRAMES, Z_JKILL, Z_JSELF, Z_JUDG,
-                      Z_KILLS, Z_KPTS, Z_LK, Z_MAXCH, Z_ON, Z_P, Z_PA, Z_PD, Z_PT, Z_RESP,
-                      Z_REVIVES, Z_SHIELDS, Z_V)
+from ..layout import (CA_EXCH, C_ALIVE, C_BILOC, C_BRESET, C_COMB, C_DEALT, C_DECOYS, C_FB, C_FL,
+                      C_FRAMES, C_FT, C_G, C_GEN, C_HN, C_HP, C_IMM, C_JUDGS, C_KEY, C_KILLS,
+                      C_LOST, C_MAXHP, C_RANK, C_REV, C_REVFREE, C_REVUSED, C_SCORE, C_SUIT,
+                      C_TAKEN, D_RESP, D_REVIVE, E_CAP, E_CONTROL, E_DAMAGE, E_DEATH, E_DECOY,
+                      E_FRAME, E_IDENT, E_IMMUNE, E_JHIT, E_JUDG, E_NORESP, E_OD, E_PLAY,
+                      E_RESHUFFLE, E_REVIVE, E_SHIELD, O_CONTROL, O_DEVOUR, O_FRAME, O_FRZSH,
+                      O_FRZSK, O_JUDG, O_RAMP, O_REFLECT, O_SHIELD, P_CONTROL, P_DECOYS, P_GENS,
+                      P_JDMG, P_MAXEX, P_SHIELD, Z_CAPS, Z_CERR, Z_CONTROLS, Z_DECK, Z_DECOYHITS,
+                      Z_DISC, Z_EXCH, Z_FRAMES, Z_JKILL, Z_JSELF, Z_JUDG, Z_KILLS, Z_KPTS, Z_LK,
+                      Z_MAXCH, Z_ON, Z_P, Z_PA, Z_PD, Z_PT, Z_RESP, Z_REVIVES, Z_SHIELDS, Z_V)
 from ..rules import T_DMG, T_HAS4, T_HAS5, T_HASA, T_HEAL
 from .cards import draw_n, draws_after_play, enemy, heal_self, remove_play, sat_add, sat_mul
 from .duel import resolve_duels
@@ -195,17 +199,22 @@ def judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p
 
 @njit(cache=True, _nrt=False)
 def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
-    """伤害抵消 OD chain: d defends against ``inc`` damage sent by a.
+    """伤害抵消 OD chain, every version: d defends against ``inc`` damage sent
+    by a.
 
     OD = response damage + response heal - incoming (0 if the response holds
-    a 4, uses a shield or Judgment, or d is immune). OD < 0: d loses |OD|;
-    OD = 0: done; OD > 0: OD goes back to a, who responds the same way. A
-    frame (v1 9) or control (v2 8) moves the incoming damage to another
-    defender. At ``max_exchange`` responses the pending damage hits d.
-    Returns the number of responses."""
-    if Z[Z_V] == 3:
-        return exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d,
-                         inc)
+    a 4; v1/v2: also if it uses a shield or Judgment, or d is immune). OD < 0:
+    d loses |OD|; OD = 0: done; OD > 0: OD goes back to a, who responds the
+    same way. At ``max_exchange`` responses the pending damage hits d.
+
+    v1/v2: a decoy may take the hit (v2 8 at two players); a frame (v1 9) or
+    control (v2 8) moves the incoming damage to another defender; damage is
+    ``hit``. v3: the response is ``decide3``'s, its damage ``play_cards3``'s
+    (rampage marks, v3 multipliers); the passives apply to each incoming
+    instance (``incoming3``); a reflect shield ends the exchange, the
+    devouring shield adds the incoming damage to the response, rampage and
+    frost fire; damage is ``hit3``. Returns the number of responses."""
+    v3 = Z[Z_V] == 3
     Z[Z_EXCH] += 1
     steps = 0
     maxex = ip[P_MAXEX]
@@ -216,165 +225,134 @@ def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a
             Z[Z_CAPS] += 1
             if Z[Z_ON]:
                 ev(tr, Z, E_CAP, d, inc, a, 0, 0, 0)
-            hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
+            if v3:
+                hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
+            else:
+                hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
             break
         steps += 1
-        if S[d, C_BILOC] == 1:
-            nd = S[d, C_DECOYS]
-            if below(st, 1 + nd) < nd:
-                nd -= 1
-                if nd == 0:
-                    if S[d, C_BRESET] == 1:
-                        nd = ip[P_DECOYS]
-                    else:
-                        S[d, C_BILOC] = 0
-                S[d, C_DECOYS] = nd
-                Z[Z_DECOYHITS] += 1
-                if Z[Z_ON]:
-                    ev(tr, Z, E_DECOY, d, nd, S[d, C_BILOC], inc, a, 0)
+        if v3:
+            n, i = decide3(st, S, Z, ip, pp, PT, PID, acts, script, d, np.int64(D_RESP), inc, a)
+        else:
+            if S[d, C_BILOC] == 1:
+                nd = S[d, C_DECOYS]
+                if below(st, 1 + nd) < nd:
+                    nd -= 1
+                    if nd == 0:
+                        if S[d, C_BRESET] == 1:
+                            nd = ip[P_DECOYS]
+                        else:
+                            S[d, C_BILOC] = 0
+                    S[d, C_DECOYS] = nd
+                    Z[Z_DECOYHITS] += 1
+                    if Z[Z_ON]:
+                        ev(tr, Z, E_DECOY, d, nd, S[d, C_BILOC], inc, a, 0)
+                    break
+            n, i = decide(st, S, Z, ip, pp, PT, PID, acts, script, d, np.int64(D_RESP), inc, a)
+        if n == 0:
+            if Z[Z_ON]:
+                ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
+            if v3:
+                hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
+            else:
+                hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
+            break
+        k = acts[i, 0]
+        o = acts[i, 2]
+        ot = acts[i, 3]
+        lk = Z[Z_LK]             # v3: the run the devouring shield takes
+        if v3:
+            dmg = play_cards3(S, pile, Z, masks, counts, ip, PT, PID, d, k)
+            Z[Z_LK] = k
+        else:
+            dmg = play_cards(S, pile, Z, masks, counts, ip, PT, d, k)
+        heal = PT[k, T_HEAL]
+        if Z[Z_ON]:
+            ev(tr, Z, E_PLAY, d, k, ot, dmg, heal, D_RESP * 256 + o)
+        if v3:
+            inc_eff = incoming3(S, Z, tr, ip, d, inc)
+            if PT[k, T_HAS4] == 1:
+                inc_eff = 0
+            if o == O_REFLECT:
+                draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, d,
+                        draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+                reflect(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, d, inc)
                 break
-        n, i = decide(st, S, Z, ip, pp, PT, PID, acts, script, d, np.int64(D_RESP), inc, a)
-        if n == 0:
-            if Z[Z_ON]:
-                ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
-            hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
-            break
-        k = acts[i, 0]
-        o = acts[i, 2]
-        ot = acts[i, 3]
-        dmg = play_cards(S, pile, Z, tr, masks, counts, ip, PT, d, k)
-        heal = PT[k, T_HEAL]
-        if Z[Z_ON]:
-            ev(tr, Z, E_PLAY, d, k, ot, dmg, heal, D_RESP * 256 + o)
-        if Z[Z_V] == 2 and S[d, C_RANK] == 10 and S[d, C_COMB] == 0 and PT[k, T_HASA] == 1:
-            combined(S, Z, tr, ip, d)
-        if o == O_FRAME:
-            # 嫁祸之术: ot defends against (ninja's damage + incoming), sent by the ninja
-            S[d, C_FRAMES] += 1
-            Z[Z_FRAMES] += 1
-            heal_self(S, Z, tr, d, heal)
-            framed = sat_add(dmg, inc)
-            if Z[Z_ON]:
-                ev(tr, Z, E_FRAME, d, ot, framed, a, 0, 0)
-            draw_n(st, S, pile, Z, tr, masks, counts, d,
-                   draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
-            a = d
-            d = ot
-            inc = framed
-            continue
-        if o == O_CONTROL:
-            # 控制: the incoming damage moves to B; A and B must fight each other
-            use_eight(S, Z, d)
-            Z[Z_CONTROLS] += 1
-            r = ip[P_CONTROL]
-            S[a, C_FT] = ot
-            S[a, C_FL] = r
-            S[a, C_FB] = d
-            S[ot, C_FT] = a
-            S[ot, C_FL] = r
-            S[ot, C_FB] = d
-            if r > S[d, C_IMM]:
-                S[d, C_IMM] = r
-            heal_self(S, Z, tr, d, heal)
-            if Z[Z_ON]:
-                ev(tr, Z, E_CONTROL, d, a, ot, inc, r, 0)
-            draw_n(st, S, pile, Z, tr, masks, counts, d,
-                   draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
-            d = ot
-            continue
-        if o == O_SHIELD:
-            use_eight(S, Z, d)
-            Z[Z_SHIELDS] += 1
-            if ip[P_SHIELD] > S[d, C_IMM]:
-                S[d, C_IMM] = ip[P_SHIELD]
-            if Z[Z_ON]:
-                ev(tr, Z, E_SHIELD, d, S[d, C_IMM], 0, 0, 0, 0)
-        died = 0
-        if o == O_JUDG:
-            died = judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d)
-        draw_n(st, S, pile, Z, tr, masks, counts, d,
-               draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
-        if (died >> a) & 1 or (died >> d) & 1:
-            break
-        inc_eff = inc
-        if PT[k, T_HAS4] == 1 or o == O_SHIELD or o == O_JUDG or S[d, C_IMM] > 0:
-            inc_eff = 0
-        od = sat_add(dmg, heal) - inc_eff
-        if Z[Z_ON]:
-            ev(tr, Z, E_OD, d, od, inc_eff, a, inc, 0)
-        if od < 0:
-            hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, -od)
-            break
-        if od == 0:
-            break
-        t = a
-        a = d
-        d = t
-        inc = od
-    if steps > Z[Z_MAXCH]:
-        Z[Z_MAXCH] = steps
-    Z[Z_RESP] += steps
-    return steps
-
-
-@njit(cache=True, _nrt=False)
-def exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
-    """The OD chain with v3 defences: passives on each incoming instance
-    (Glutton ignore, King Kong halving), a 4 blocks, dedicated shields fire
-    on a response with a 4 (reflect ends the exchange)."""
-    Z[Z_EXCH] += 1
-    steps = 0
-    maxex = ip[P_MAXEX]
-    while True:
-        if S[a, C_ALIVE] == 0 or S[d, C_ALIVE] == 0:
-            break
-        if steps >= maxex:
-            Z[Z_CAPS] += 1
-            if Z[Z_ON]:
-                ev(tr, Z, E_CAP, d, inc, a, 0, 0, 0)
-            hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
-            break
-        steps += 1
-        n, i = decide3(st, S, Z, ip, pp, PT, PID, acts, script, d, np.int64(D_RESP), inc, a)
-        if n == 0:
-            if Z[Z_ON]:
-                ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
-            hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
-            break
-        k = acts[i, 0]
-        o = acts[i, 2]
-        ot = acts[i, 3]
-        lk = Z[Z_LK]
-        dmg = play_cards3(S, pile, Z, masks, counts, ip, PT, PID, d, k)
-        heal = PT[k, T_HEAL]
-        Z[Z_LK] = k
-        if Z[Z_ON]:
-            ev(tr, Z, E_PLAY, d, k, ot, dmg, heal, D_RESP * 256 + o)
-        inc_eff = incoming3(S, Z, tr, ip, d, inc)
-        if PT[k, T_HAS4] == 1:
-            inc_eff = 0
-        if o == O_REFLECT:
+            if o == O_DEVOUR:
+                dmg = sat_add(dmg, inc)
+                inc_eff = 0
+                devour(S, pile, Z, tr, PT, d, lk, a)
+            elif o == O_RAMP:
+                mark_rampage(S, Z, tr, PT, PID, d)
+            elif o == O_FRZSK or o == O_FRZSH:
+                freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, d, ot, o - O_FRZSK)
             draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, d,
                     draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
-            reflect(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, d, inc)
-            break
-        if o == O_DEVOUR:
-            dmg = sat_add(dmg, inc)
-            inc_eff = 0
-            devour(S, pile, Z, tr, PT, d, lk, a)
-        elif o == O_RAMP:
-            mark_rampage(S, Z, tr, PT, PID, d)
-        elif o == O_FRZSK or o == O_FRZSH:
-            freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, d, ot, o - O_FRZSK)
-        draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, d,
-                draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
-        if S[a, C_ALIVE] == 0 or S[d, C_ALIVE] == 0:
-            break
+            if S[a, C_ALIVE] == 0 or S[d, C_ALIVE] == 0:
+                break
+        else:
+            if Z[Z_V] == 2 and S[d, C_RANK] == 10 and S[d, C_COMB] == 0 and PT[k, T_HASA] == 1:
+                combined(S, Z, tr, ip, d)
+            if o == O_FRAME:
+                # 嫁祸之术: ot defends against (ninja's damage + incoming), sent by the ninja
+                S[d, C_FRAMES] += 1
+                Z[Z_FRAMES] += 1
+                heal_self(S, Z, tr, d, heal)
+                framed = sat_add(dmg, inc)
+                if Z[Z_ON]:
+                    ev(tr, Z, E_FRAME, d, ot, framed, a, 0, 0)
+                draw_n(st, S, pile, Z, tr, masks, counts, d,
+                       draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+                a = d
+                d = ot
+                inc = framed
+                continue
+            if o == O_CONTROL:
+                # 控制: the incoming damage moves to B; A and B must fight each other
+                use_eight(S, d)
+                Z[Z_CONTROLS] += 1
+                r = ip[P_CONTROL]
+                S[a, C_FT] = ot
+                S[a, C_FL] = r
+                S[a, C_FB] = d
+                S[ot, C_FT] = a
+                S[ot, C_FL] = r
+                S[ot, C_FB] = d
+                if r > S[d, C_IMM]:
+                    S[d, C_IMM] = r
+                heal_self(S, Z, tr, d, heal)
+                if Z[Z_ON]:
+                    ev(tr, Z, E_CONTROL, d, a, ot, inc, r, 0)
+                draw_n(st, S, pile, Z, tr, masks, counts, d,
+                       draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+                d = ot
+                continue
+            if o == O_SHIELD:
+                use_eight(S, d)
+                Z[Z_SHIELDS] += 1
+                if ip[P_SHIELD] > S[d, C_IMM]:
+                    S[d, C_IMM] = ip[P_SHIELD]
+                if Z[Z_ON]:
+                    ev(tr, Z, E_SHIELD, d, S[d, C_IMM], 0, 0, 0, 0)
+            died = 0
+            if o == O_JUDG:
+                died = judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID,
+                                d)
+            draw_n(st, S, pile, Z, tr, masks, counts, d,
+                   draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+            if (died >> a) & 1 or (died >> d) & 1:
+                break
+            inc_eff = inc
+            if PT[k, T_HAS4] == 1 or o == O_SHIELD or o == O_JUDG or S[d, C_IMM] > 0:
+                inc_eff = 0
         od = sat_add(dmg, heal) - inc_eff
         if Z[Z_ON]:
             ev(tr, Z, E_OD, d, od, inc_eff, a, inc, 0)
         if od < 0:
-            hit3(st, S, pile, Z, tr, ip, pp, d, a, -od, CA_EXCH, False)
+            if v3:
+                hit3(st, S, pile, Z, tr, ip, pp, d, a, -od, CA_EXCH, False)
+            else:
+                hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, -od)
             break
         if od == 0:
             break

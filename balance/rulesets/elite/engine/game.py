@@ -17,36 +17,35 @@ from ....core import jit
 from ....core.kernel import ev  # before kernel_cache_begin: cached with core
 from ....core.records import BLOCK
 from ....core.rng import below, game_state, shuffle
-from ..layout import (CA_EXCH, C_ALIVE, C_BUYS, C_COMB, C_DEALT, C_DEATHS, C_DIAM, C_DQ,
-                      C_DUELL, C_DUELW, C_FB, C_FL, C_FRAMES, C_FT, C_G, C_GEN, C_H, C_HEALED,
-                      C_HN, C_HP, C_IMM, C_JUDGS, C_KEY, C_KILLS, C_LOST, C_M, C_MAXHP,
-                      C_NBLOOD, C_NDEV, C_NEXT, C_NFRZ, C_NIGN, C_NMINE, C_NRAMP, C_NREF,
-                      C_NSTEAL, C_OUT, C_PEND, C_POL, C_POUCHU, C_RANK, C_REVUSED, C_RM, C_ROLE,
-                      C_ROLESUIT, C_SCORE, C_SKILLS, C_STORMU, C_SUIT, C_TAKEN, C_TB, C_TEAM,
-                      C_ZMB, D_TURN, END_ALLOUT, END_CAP, END_LAST, E_EFFECT_END, E_END,
-                      E_IDENT, E_PASS, E_PLAY, E_TURN, G_BBIRD, G_BDRG, G_BKIT, G_BLEO, G_CAPS,
-                      G_CONTROLS, G_DCAPS, G_DECOYHITS, G_DODGE, G_DUELS, G_D_EXCH, G_END,
-                      G_EXCH, G_FIRST, G_FRAMES, G_GIFTS, G_JKILL, G_JSELF, G_JUDG, G_KILLS,
-                      G_KITSAVE, G_KPTS, G_LAST, G_MAXCH, G_MHIT, G_POUCHES, G_RBLOCK, G_REFL,
-                      G_RESP, G_REVIVES, G_ROUNDS, G_SHIELDS, G_STORMS, G_TEAMWIN, G_TURNS,
-                      G_WINNER, G_ZOMB, MAXA, M_BATCH, M_CHECK, M_DRAW, M_DUEL, M_EXCHANGE,
-                      M_GAME, M_GENERAL, M_HIT, M_INIT, M_JUDGMENT, M_NEXT, M_RUN, M_SAT,
-                      M_START, M_TURN, NCAP, NS, NZ, O_BLOOD, O_FRZSH, O_FRZSK, O_JUDG, O_RAMP,
-                      P_BAN, P_DECKS, P_DIAM0, P_GENS, P_MAXT, P_REFILL, P_START, P_TEAMS,
-                      P_VERSION, S_BLOOD, S_BUYS, S_DEALT, S_DEATHS, S_DEV, S_DIAM, S_DUELL,
-                      S_DUELW, S_EXT, S_FRAMES, S_FRZ, S_HAND, S_HEALED, S_HP, S_IGN, S_JUDGS,
-                      S_KILLS, S_LOST, S_MAXHP, S_MINE, S_OUT, S_POUCHU, S_RAMP, S_REFL,
-                      S_REVIVES, S_ROLE, S_SCORE, S_SKILLS, S_STEAL, S_STORMU, S_SUIT, S_TAKEN,
-                      S_TEAM, S_TEAMWON, S_ZOMBIE, Z_BBIRD, Z_BDRG, Z_BKIT, Z_BLEO, Z_CAPS,
-                      Z_CERR, Z_CONTROLS, Z_D0, Z_DCAPS, Z_DECK, Z_DECOYHITS, Z_DISC, Z_DODGE,
-                      Z_DUELS, Z_EXCH, Z_FM, Z_FORB, Z_FRAMES, Z_GIFTS, Z_IDC, Z_JKILL, Z_JSELF,
-                      Z_JUDG, Z_KILLS, Z_KITSAVE, Z_KPTS, Z_LK, Z_MAXCH, Z_MHIT, Z_NC, Z_NEXT,
-                      Z_ON, Z_P, Z_PA, Z_POUCHES, Z_RBLOCK, Z_REFL, Z_RESP, Z_REVIVES, Z_ROUNDS,
-                      Z_SHIELDS, Z_STORMS, Z_TEAMS, Z_TR, Z_TURN, Z_V, Z_ZOMB)
+from ..layout import (CA_EXCH, C_ALIVE, C_BUYS, C_COMB, C_DEALT, C_DEATHS, C_DIAM, C_DQ, C_DUELL,
+                      C_DUELW, C_FB, C_FL, C_FRAMES, C_FT, C_G, C_GEN, C_H, C_HEALED, C_HN, C_HP,
+                      C_IMM, C_JUDGS, C_KEY, C_KILLS, C_LOST, C_M, C_MAXHP, C_NBLOOD, C_NDEV,
+                      C_NEXT, C_NFRZ, C_NIGN, C_NMINE, C_NRAMP, C_NREF, C_NSTEAL, C_OUT, C_PEND,
+                      C_POL, C_POUCHU, C_RANK, C_REVUSED, C_RM, C_ROLE, C_ROLESUIT, C_SCORE,
+                      C_SKILLS, C_STORMU, C_SUIT, C_TAKEN, C_TB, C_TEAM, C_ZMB, D_TURN, END_ALLOUT,
+                      END_CAP, END_LAST, E_EFFECT_END, E_END, E_IDENT, E_PASS, E_PLAY, E_TURN,
+                      G_BBIRD, G_BDRG, G_BKIT, G_BLEO, G_CAPS, G_CONTROLS, G_DCAPS, G_DECOYHITS,
+                      G_DODGE, G_DUELS, G_D_EXCH, G_END, G_EXCH, G_FIRST, G_FRAMES, G_GIFTS,
+                      G_JKILL, G_JSELF, G_JUDG, G_KILLS, G_KITSAVE, G_KPTS, G_LAST, G_MAXCH,
+                      G_MHIT, G_POUCHES, G_RBLOCK, G_REFL, G_RESP, G_REVIVES, G_ROUNDS, G_SHIELDS,
+                      G_STORMS, G_TEAMWIN, G_TURNS, G_WINNER, G_ZOMB, MAXA, M_BATCH, M_CHECK,
+                      M_DRAW, M_DUEL, M_EXCHANGE, M_GAME, M_GENERAL, M_HIT, M_INIT, M_JUDGMENT,
+                      M_NEXT, M_RUN, M_SAT, M_START, M_TURN, NCAP, NS, NZ, O_BLOOD, O_FRZSH,
+                      O_FRZSK, O_JUDG, O_RAMP, P_BAN, P_DECKS, P_DIAM0, P_GENS, P_MAXT, P_REFILL,
+                      P_START, P_TEAMS, P_VERSION, S_BLOOD, S_BUYS, S_DEALT, S_DEATHS, S_DEV,
+                      S_DIAM, S_DUELL, S_DUELW, S_EXT, S_FRAMES, S_FRZ, S_HAND, S_HEALED, S_HP,
+                      S_IGN, S_JUDGS, S_KILLS, S_LOST, S_MAXHP, S_MINE, S_OUT, S_POUCHU, S_RAMP,
+                      S_REFL, S_REVIVES, S_ROLE, S_SCORE, S_SKILLS, S_STEAL, S_STORMU, S_SUIT,
+                      S_TAKEN, S_TEAM, S_TEAMWON, S_ZOMBIE, Z_BBIRD, Z_BDRG, Z_BKIT, Z_BLEO,
+                      Z_CAPS, Z_CERR, Z_CONTROLS, Z_D0, Z_DCAPS, Z_DECK, Z_DECOYHITS, Z_DISC,
+                      Z_DODGE, Z_DUELS, Z_EXCH, Z_FM, Z_FORB, Z_FRAMES, Z_GIFTS, Z_IDC, Z_JKILL,
+                      Z_JSELF, Z_JUDG, Z_KILLS, Z_KITSAVE, Z_KPTS, Z_LK, Z_MAXCH, Z_MHIT, Z_NC,
+                      Z_NEXT, Z_ON, Z_P, Z_PA, Z_POUCHES, Z_RBLOCK, Z_REFL, Z_RESP, Z_REVIVES,
+                      Z_ROUNDS, Z_SHIELDS, Z_STORMS, Z_TEAMS, Z_TR, Z_TURN, Z_V, Z_ZOMB)
 from ..rules import T_HAS5, T_HASA, T_HEAL
 from .cards import SAT, draw, draw_n, draws_after_play, heal_self, sat_add, sat_mul
 from .duel import duel, resolve_duels
-from .exchange import exchange, exchange3, judgment, resolve_pending
+from .exchange import exchange, judgment, resolve_pending
 from .policy import decide, decide3
 from .v12 import combined, init_general, play_cards
 from .v3 import (bloodthirst, draw_n3, end_turn3, freeze, hit3, mark_rampage, play_cards3,
@@ -83,7 +82,7 @@ def play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, 
     k = acts[i, 0]
     t = acts[i, 1]
     o = acts[i, 2]
-    dmg = play_cards(S, pile, Z, tr, masks, counts, ip, PT, p, k)
+    dmg = play_cards(S, pile, Z, masks, counts, ip, PT, p, k)
     if Z[Z_ON]:
         ev(tr, Z, E_PLAY, p, k, t, dmg, PT[k, T_HEAL], D_TURN * 256 + o)
     if Z[Z_V] == 2 and S[p, C_RANK] == 10 and S[p, C_COMB] == 0 and PT[k, T_HASA] == 1:
@@ -131,8 +130,8 @@ def play_turn3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID,
             draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p,
                     draws_after_play(S[p, C_HN], PT[k, T_HAS5], ip))
             if dmg > 0 and t >= 0 and S[p, C_ALIVE] == 1 and S[t, C_ALIVE] == 1:
-                exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, t,
-                          dmg)
+                exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, t,
+                         dmg)
     resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
 
 
@@ -191,7 +190,7 @@ def sides_left(S, Z):
 
 
 @njit(cache=True, _nrt=False)
-def check_state(S, pile, Z):
+def check_state(S, Z):
     """Broken invariants now: cards conserved, hand counts and masks
     consistent, HP in (0, max HP] for characters in play."""
     err = 0
@@ -334,7 +333,7 @@ def run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, c
         turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, cur)
         end_turn(S, Z, tr, cur)
         if check:
-            errors += check_state(S, pile, Z)
+            errors += check_state(S, Z)
         if sides_left(S, Z) <= 1:
             end = END_LAST if sides_left(S, Z) == 1 else END_ALLOUT
             break
@@ -522,7 +521,7 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
         init_general(S, Z, ip, a)
         return 0
     if mode == M_CHECK:
-        return check_state(S, pile, Z)
+        return check_state(S, Z)
     if mode == M_INIT:
         init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, a == 1)
         return 0

@@ -19,12 +19,12 @@ from numba import njit
 
 from ....core import jit
 from ....core.rng import below
-from ..layout import (C_ALIVE, C_BTU, C_FL, C_FREE, C_FRSH, C_HN, C_HP, C_IMM, C_M, C_MAXHP,
-                      C_POL, C_RANK, C_SHB, C_USES, D_RESP, D_REVIVE, D_TURN, MAXA, O_BLOOD,
-                      O_CONTROL, O_DEVOUR, O_FRAME, O_FRZSH, O_FRZSK, O_JUDG, O_NONE, O_RAMP,
-                      O_REFLECT, O_SHIELD, POL_GREEDY, POL_RANDOM, POL_SCRIPT, P_BTD, P_BTR,
-                      P_GIGN, P_JDMG, P_KKDIV, P_REFLM, Q_HEAL, Q_JEV, Q_KILL, Q_OVER, Q_RUN,
-                      Q_SKILL, Z_JOINT, Z_P, Z_V)
+from ..layout import (C_ALIVE, C_BTU, C_FL, C_FREE, C_FRSH, C_HN, C_HP, C_IMM, C_M, C_MAXHP, C_POL,
+                      C_RANK, C_SHB, C_USES, D_RESP, D_REVIVE, D_TURN, MAXA, O_BLOOD, O_CONTROL,
+                      O_DEVOUR, O_FRAME, O_FRZSH, O_FRZSK, O_JUDG, O_NONE, O_RAMP, O_REFLECT,
+                      O_SHIELD, POL_GREEDY, POL_RANDOM, POL_SCRIPT, P_BTD, P_BTR, P_GIGN, P_JDMG,
+                      P_KKDIV, P_REFLM, Q_HEAL, Q_JEV, Q_KILL, Q_OVER, Q_RUN, Q_SKILL, Z_JOINT,
+                      Z_P, Z_V)
 from ..rules import RUN0, T_DMG, T_HAS4, T_HAS5, T_HASA, T_HASK, T_HEAL, T_LEN
 from .cards import ban_fallback, enemy, forbidden, push, sat_add, sat_mul, script_pick
 from .v12 import can_judge, forced_target, mult
@@ -74,8 +74,8 @@ def hit_value(S, Z, pp, t, amount):
 
 
 @njit(cache=True, inline="always")
-def gscore(S, Z, pp, PT, p, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot):
-    """greedy's value of option (k, t, o, ot) of p (v1/v2); ``dmg`` is run
+def gscore(S, Z, pp, PT, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot):
+    """greedy's value of option (k, t, o, ot) (v1/v2); ``dmg`` is run
     k's damage with p's multipliers, ``jev`` the Judgment value, ``imm`` p
     is immune."""
     heal = PT[k, T_HEAL]
@@ -123,14 +123,14 @@ def greedy_ctx(S, Z, ip, pp, p, g):
 
 
 @njit(cache=True, inline="always")
-def emit(S, Z, pp, PT, acts, n, bs, g, p, dec, inc, a, m, jev, hp, room, imm, k, t, o, ot):
+def emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a, m, jev, hp, room, imm, k, t, o, ot):
     """Option number n, (k, t, o, ot): listed at acts[n]; or, for greedy
     (``g``), scored and written to acts[0] when it beats the best score
     ``bs`` so far (the first of equal scores wins; the first option is the
     default). Returns (n + 1, best score)."""
     if not g:
         return push(acts, n, k, t, o, ot), bs
-    s = gscore(S, Z, pp, PT, p, dec, inc, a, sat_mul(PT[k, T_DMG], m), jev, hp, room, imm,
+    s = gscore(S, Z, pp, PT, dec, inc, a, sat_mul(PT[k, T_DMG], m), jev, hp, room, imm,
                k, t, o, ot)
     if s > bs:
         bs = s
@@ -168,16 +168,16 @@ def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, g, fb):
                     for t in range(P):
                         ok = (t == ft) if ft >= 0 else (S[t, C_ALIVE] == 1 and enemy(S, p, t))
                         if ok:
-                            n, bs = emit(S, Z, pp, PT, acts, n, bs, g, p, dec, inc, a, m, jev,
+                            n, bs = emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a, m, jev,
                                          hp, room, imm, k, t, O_NONE, -1)
                             if jk:
-                                n, bs = emit(S, Z, pp, PT, acts, n, bs, g, p, dec, inc, a, m,
+                                n, bs = emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a, m,
                                              jev, hp, room, imm, k, t, O_JUDG, -1)
                 else:
-                    n, bs = emit(S, Z, pp, PT, acts, n, bs, g, p, dec, inc, a, m, jev, hp,
+                    n, bs = emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a, m, jev, hp,
                                  room, imm, k, -1, O_NONE, -1)
                     if jk:
-                        n, bs = emit(S, Z, pp, PT, acts, n, bs, g, p, dec, inc, a, m, jev,
+                        n, bs = emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a, m, jev,
                                      hp, room, imm, k, -1, O_JUDG, -1)
     return n
 
@@ -206,23 +206,23 @@ def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, g, fb):
             if fb and forbidden(Z, PT, s, k):
                 pass
             else:
-                n, bs = emit(S, Z, pp, PT, acts, n, bs, g, d, dec, inc, a, m, jev, hp, room,
+                n, bs = emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a, m, jev, hp, room,
                              imm, k, -1, O_NONE, -1)
                 if judge and PT[k, T_HASK] == 1:
-                    n, bs = emit(S, Z, pp, PT, acts, n, bs, g, d, dec, inc, a, m, jev, hp,
+                    n, bs = emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a, m, jev, hp,
                                  room, imm, k, -1, O_JUDG, -1)
                 if frame and PT[k, T_HASA] == 1:
                     for e in range(P):
                         if S[e, C_ALIVE] == 1 and enemy(S, d, e):
-                            n, bs = emit(S, Z, pp, PT, acts, n, bs, g, d, dec, inc, a, m,
+                            n, bs = emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a, m,
                                          jev, hp, room, imm, k, -1, O_FRAME, e)
                 if eight and (S[d, C_FREE] > 0 or PT[k, T_HAS5] == 1):
-                    n, bs = emit(S, Z, pp, PT, acts, n, bs, g, d, dec, inc, a, m, jev, hp,
+                    n, bs = emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a, m, jev, hp,
                                  room, imm, k, -1, O_SHIELD, -1)
                     if control:
                         for b in range(P):
                             if b != a and S[b, C_ALIVE] == 1 and enemy(S, d, b):
-                                n, bs = emit(S, Z, pp, PT, acts, n, bs, g, d, dec, inc, a,
+                                n, bs = emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a,
                                              m, jev, hp, room, imm, k, -1, O_CONTROL, b)
     return n
 
@@ -268,7 +268,7 @@ def push3(acts, n, k, t, o, ot):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, fb):
+def enum3(S, Z, ip, PT, PID, acts, p, dec, inc, fb):
     """v3 options. Turn (D_TURN): each distinct run x each legal target when
     it deals damage (the joint-attack target only, when there is one), x
     bloodthirst on each enemy (run with a 5), rampage, frost on each enemy's
@@ -327,9 +327,9 @@ def enum3(S, Z, ip, PT, PID, acts, p, dec, a, inc, fb):
 
 
 @njit(cache=True, _nrt=False)
-def enum_v3(S, Z, ip, PT, PID, acts, p, dec, a, inc):
+def enum_v3(S, Z, ip, PT, PID, acts, p, dec, inc):
     """v3 options (random and script policies), with the ban fallback."""
-    return ban_fallback(Z, enum3, (S, Z, ip, PT, PID, acts, p, dec, a, inc))
+    return ban_fallback(Z, enum3, (S, Z, ip, PT, PID, acts, p, dec, inc))
 
 
 @njit(cache=True, inline="always")
@@ -345,7 +345,7 @@ def est_incoming(S, ip, t, amount):
 
 
 @njit(cache=True, inline="always")
-def run_base(pp, PT, k):
+def run_base(pp, k):
     """greedy's value of run k itself: + a 5, - a spent 4, - its cards
     (the first term of every v3 option score)."""
     return pp[Q_RUN + k]
@@ -387,7 +387,9 @@ def common3(sc, dec, ht, cadd, c):
 
 @njit(cache=True, inline="always")
 def od_term3(S, Z, ip, pp, a, od, hp):
-    """:func:`od_term` with the sender's public passives on the bounce."""
+    """greedy3_f: the value of OD ``od`` after a response (v3): a loss (all of
+    the HP: -(1e12 + HP)), or the bounce at the sender a with its public
+    passives (``est_incoming``); (whether it applies, value)."""
     if od < 0:
         loss = -od
         if loss >= hp:
@@ -401,10 +403,12 @@ def od_term3(S, Z, ip, pp, a, od, hp):
 @njit(cache=True, _nrt=False, forceinline=True)
 def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
     """greedy for v3, enumeration and scoring in one pass: the options of
-    ``enum3`` in the same order (at most MAXA), each scored with the same
-    float operations in the same order as the former per-option score
-    (``g3score``); per run and target the shared terms (v3 damage, the
-    target's value) are computed once. The first of the best goes to
+    ``enum3`` in the same order (at most MAXA). An option's score is the run's
+    own value, then the option's term, then the terms shared by every option
+    of its run and target (``common3``: heal, the hit or the OD bounce),
+    added in that order (float sums: the order is part of the results); the
+    shared terms (v3 damage, the target's value) are computed once per run
+    and target. The first of the best goes to
     acts[0]; returns the number of options."""
     P = Z[Z_P]
     jt = Z[Z_JOINT] - 1
@@ -435,7 +439,7 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
                 dmg = pdmg3(S, ip, PT, PID, p, k)
                 hurts = dec == D_TURN and dmg > 0
                 heal = PT[k, T_HEAL]
-                s0 = run_base(pp, PT, k)
+                s0 = run_base(pp, k)
                 ramp_v = float(S[p, C_HN] - PT[k, T_LEN])
                 # the common term, added after the option's own term
                 ht = 0.0
@@ -533,7 +537,7 @@ def decide3(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
     pol = S[p, C_POL]
     if pol != POL_RANDOM and pol != POL_SCRIPT:
         return greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a), np.int64(0)
-    n = enum_v3(S, Z, ip, PT, PID, acts, p, dec, a, inc)
+    n = enum_v3(S, Z, ip, PT, PID, acts, p, dec, inc)
     if n == 0:
         return n, 0
     if pol == POL_RANDOM:

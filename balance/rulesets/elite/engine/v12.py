@@ -2,8 +2,8 @@
 entering play (``init_general``, every version: it also gives v3's lives,
 shield and skill), the v1/v2 multipliers (``mult``; v3's are
 ``v3.mult3``), who may call Judgment, control and its infighting, the 10's
-combined skill (v2), playing a run (v1/v2) and a seat leaving play (v1/v2;
-v3's is ``v3.eliminate3``).
+combined skill (v2), playing a run (v1/v2) and a seat leaving play
+(``eliminate``, every version).
 
 The v1/v2 deaths, Judgment and the exchange are in ``exchange``: a v1
 rogue's revive is a decision (``policy.decide``).
@@ -13,12 +13,13 @@ from numba import njit
 
 from ....core import jit
 from ....core.kernel import ev  # before kernel_cache_begin: cached with core
-from ..layout import (C_ALIVE, C_BILOC, C_BRESET, C_BTU, C_COMB, C_DECOYS, C_EXT, C_FB, C_FL,
-                      C_FREE, C_FT, C_G, C_GEN, C_HP, C_IMM, C_KEY, C_MAXHP, C_MINES, C_OUT,
-                      C_POUCH, C_RANK, C_REV, C_REVFREE, C_SHB, C_SKILLS, C_STORM, C_SUIT, C_TB,
-                      C_USES, C_X, E_COMBINED, E_EFFECT_END, E_OUT, P_BTU, P_C7, P_C8, P_DECOYS,
-                      P_FREE, P_GEXT, P_GMINES, P_KILLER, P_KING, P_PIP, P_POUCHES, P_REV,
-                      P_REVFREE, P_SEVEN, P_STORMS, P_USES, Z_ON, Z_P, Z_TURN, Z_V)
+from ..layout import (C_ALIVE, C_BILOC, C_BRESET, C_BTT, C_BTU, C_COMB, C_DECOYS, C_EXT, C_FB,
+                      C_FL, C_FREE, C_FT, C_G, C_GEN, C_HP, C_IMM, C_KEY, C_MAXHP, C_MINES, C_OUT,
+                      C_PEND, C_POUCH, C_RANK, C_REV, C_REVFREE, C_RM, C_RMANY, C_SHB, C_SKILLS,
+                      C_STORM, C_SUIT, C_TB, C_USES, C_X, E_COMBINED, E_EFFECT_END, E_OUT, P_BTU,
+                      P_C7, P_C8, P_DECOYS, P_FREE, P_GEXT, P_GMINES, P_KILLER, P_KING, P_PIP,
+                      P_POUCHES, P_REV, P_REVFREE, P_SEVEN, P_STORMS, P_USES, Z_JOINT, Z_ON, Z_P,
+                      Z_TURN, Z_V)
 from ..rules import T_DMG
 from .cards import discard_hand, remove_play, sat_mul
 from . import RULESET
@@ -127,7 +128,7 @@ def combined(S, Z, tr, ip, p):
 
 
 @njit(cache=True, inline="always")
-def play_cards(S, pile, Z, tr, masks, counts, ip, PT, p, k):
+def play_cards(S, pile, Z, masks, counts, ip, PT, p, k):
     """Remove run k from p's hand; return its damage with p's multipliers
     (consuming a one-play multiplier) and trigger the 10's combined skill."""
     base = PT[k, T_DMG]
@@ -139,7 +140,7 @@ def play_cards(S, pile, Z, tr, masks, counts, ip, PT, p, k):
 
 
 @njit(cache=True, inline="always")
-def use_eight(S, Z, p):
+def use_eight(S, p):
     S[p, C_USES] -= 1
     if S[p, C_FREE] > 0:
         S[p, C_FREE] -= 1
@@ -173,11 +174,23 @@ def pair_controller(S, x, y):
 
 @njit(cache=True, _nrt=False)
 def eliminate(S, pile, Z, tr, t):
+    """t leaves play (every version): its hand is discarded; v1/v2: its
+    immunity and any control it is part of end; v3: its duel wait,
+    bloodthirst, rampage marks and a joint attack on it end."""
     S[t, C_ALIVE] = 0
     S[t, C_HP] = 0
     S[t, C_OUT] = Z[Z_TURN]
     discard_hand(S, pile, Z, t)
-    clear_effects(S, Z, tr, t)
+    if Z[Z_V] == 3:
+        S[t, C_PEND] = 0
+        S[t, C_BTT] = 0
+        for kind in range(36):
+            S[t, C_RM + kind] = 0
+        S[t, C_RMANY] = 0
+        if Z[Z_JOINT] == t + 1:
+            Z[Z_JOINT] = 0
+    else:
+        clear_effects(S, Z, tr, t)
     if Z[Z_ON]:
         ev(tr, Z, E_OUT, t, 0, 0, 0, 0, 0)
 

@@ -8,10 +8,14 @@ gift pack (``draw_n3``), the reflect, rampage and devouring shields,
 frost and bloodthirst (the devouring shield may steal either), the shop
 and the start and end of a turn (``turn_start3``, ``end_turn3``).
 
-v3 keeps its own versions of a few v1/v2 functions (``mult3``,
-``play_cards3``, ``eliminate3``, ``hit3``, ``die3``, ``draw_n3``): they
-apply v3 rules (marks, passives, lives, mines), and the v1/v2 ones stay
-free of v3 branches on their hot paths.
+v3 keeps its own versions of a few v1/v2 functions, not merged (not
+measured): ``mult3`` (other ranks, frost; called per run by v3's greedy,
+without ``Z``), ``play_cards3`` (rampage marks), ``hit3``/``die3``
+(passives, the HP before the hit, causes, lives and the duel queue: little
+is shared with v1/v2's ``hit``, which LLVM inlines into v1/v2's hot
+exchange, and ``die``, which scores v2 kills and revives v1 rogues) and
+``draw_n3`` (mines, the gift pack; v1/v2's ``draw_n`` is a three-line
+inlined loop). The v1/v2 and v3 turns are separate too (``game``).
 
 ``die3`` and ``hit3`` carry explicit signatures (see ``core.kernel.ev``):
 called with many constant arguments (causes, flags), they were compiled
@@ -24,25 +28,24 @@ from numba import types as nt
 from ....core import jit
 from ....core.kernel import ev  # before kernel_cache_begin: cached with core
 from ....core.rng import below
-from ..layout import (CA_BLOOD, CA_MINE, CA_REFLECT, C_ALIVE, C_BIRD, C_BTS, C_BTT, C_BTU,
-                      C_BUYS, C_DEALT, C_DEATHS, C_DIAM, C_DRG, C_EXT, C_FRSH, C_FRSK, C_FRU,
-                      C_H, C_HN, C_HP, C_KEY, C_KIT, C_KLR, C_LEO, C_MAXHP, C_MINES, C_NBLOOD,
-                      C_NDEV, C_NEXT, C_NFRZ, C_NIGN, C_NMINE, C_NRAMP, C_NREF, C_NSTEAL, C_OUT,
-                      C_PEND, C_POL, C_POUCH, C_POUCHU, C_PREHP, C_PREMAX, C_RANK, C_RM,
-                      C_RMANY, C_SHB, C_STORM, C_STORMU, C_TAKEN, C_ZMB, E_BIRDS, E_BLOCK,
-                      E_BLOOD, E_BLOODEND, E_BURY, E_BUY, E_DAMAGE, E_DEATH3, E_DEVOUR, E_DUELQ,
-                      E_EFFECT_END, E_EXTEND, E_FREEZE, E_GIFT, E_IGNORE, E_LEOPARD, E_MINE,
-                      E_OUT, E_POUCH, E_RAMP, E_REFLECT, E_RESTART, E_STEAL, E_STORM, E_THAW,
-                      E_TICK, I_BIRDS, I_DRAGON, I_KIT, I_LEO, I_NONE, POL_GREEDY, POL_RANDOM,
-                      POL_SCRIPT, P_BIRDR, P_BTD, P_BTR, P_BTU, P_BYIELD, P_DRAGON, P_DRGR,
-                      P_GEXT, P_GIFT, P_GIGN, P_GMINES, P_KK, P_KKDIV, P_MDIAM, P_PBIRD, P_PDRG,
-                      P_PIP, P_PKIT, P_PLEO, P_RAMPM, P_REFILL, P_REFLM, P_SHOP, Q_DUEL1, R_4,
-                      R_6, Z_BBIRD, Z_BDRG, Z_BKIT, Z_BLEO, Z_CERR, Z_D0, Z_DECK, Z_DISC,
-                      Z_DODGE, Z_GIFTS, Z_IDC, Z_INDUEL, Z_JOINT, Z_MHIT, Z_MOWN, Z_MPOS,
-                      Z_NEXT, Z_ON, Z_P, Z_POUCHES, Z_RALLBLOCK, Z_RBLOCK, Z_REFL, Z_STORMS,
-                      Z_TURN)
+from ..layout import (CA_BLOOD, CA_MINE, CA_REFLECT, C_ALIVE, C_BIRD, C_BTS, C_BTT, C_BTU, C_BUYS,
+                      C_DEALT, C_DEATHS, C_DIAM, C_DRG, C_EXT, C_FRSH, C_FRSK, C_FRU, C_H, C_HN,
+                      C_HP, C_KEY, C_KIT, C_KLR, C_LEO, C_MAXHP, C_MINES, C_NBLOOD, C_NDEV, C_NEXT,
+                      C_NFRZ, C_NIGN, C_NMINE, C_NRAMP, C_NREF, C_NSTEAL, C_PEND, C_POL, C_POUCH,
+                      C_POUCHU, C_PREHP, C_PREMAX, C_RANK, C_RM, C_RMANY, C_SHB, C_STORM, C_STORMU,
+                      C_TAKEN, C_ZMB, E_BIRDS, E_BLOCK, E_BLOOD, E_BLOODEND, E_BURY, E_BUY,
+                      E_DAMAGE, E_DEATH3, E_DEVOUR, E_DUELQ, E_EFFECT_END, E_EXTEND, E_FREEZE,
+                      E_GIFT, E_IGNORE, E_LEOPARD, E_MINE, E_POUCH, E_RAMP, E_REFLECT, E_RESTART,
+                      E_STEAL, E_STORM, E_THAW, E_TICK, I_BIRDS, I_DRAGON, I_KIT, I_LEO, I_NONE,
+                      POL_GREEDY, POL_RANDOM, POL_SCRIPT, P_BIRDR, P_BTD, P_BTR, P_BTU, P_BYIELD,
+                      P_DRAGON, P_DRGR, P_GEXT, P_GIFT, P_GIGN, P_GMINES, P_KK, P_KKDIV, P_MDIAM,
+                      P_PBIRD, P_PDRG, P_PIP, P_PKIT, P_PLEO, P_RAMPM, P_REFILL, P_REFLM, P_SHOP,
+                      Q_DUEL1, R_4, R_6, Z_BBIRD, Z_BDRG, Z_BKIT, Z_BLEO, Z_CERR, Z_D0, Z_DECK,
+                      Z_DISC, Z_DODGE, Z_GIFTS, Z_IDC, Z_INDUEL, Z_JOINT, Z_MHIT, Z_MOWN, Z_MPOS,
+                      Z_NEXT, Z_ON, Z_P, Z_POUCHES, Z_RALLBLOCK, Z_RBLOCK, Z_REFL, Z_STORMS)
 from ..rules import T_DMG, T_HI, T_LO, T_SUIT
-from .cards import add_card, chance, discard_hand, draw, enemy, remove_play, sat_add, sat_mul
+from .cards import add_card, chance, draw, enemy, remove_play, sat_add, sat_mul
+from .v12 import eliminate
 from . import RULESET
 
 jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
@@ -151,23 +154,6 @@ def mark_rampage(S, Z, tr, PT, PID, p):
         ev(tr, Z, E_RAMP, p, n, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
-def eliminate3(S, pile, Z, tr, t):
-    S[t, C_ALIVE] = 0
-    S[t, C_PEND] = 0
-    S[t, C_HP] = 0
-    S[t, C_OUT] = Z[Z_TURN]
-    S[t, C_BTT] = 0
-    discard_hand(S, pile, Z, t)
-    for kind in range(36):
-        S[t, C_RM + kind] = 0
-    S[t, C_RMANY] = 0
-    if Z[Z_JOINT] == t + 1:
-        Z[Z_JOINT] = 0
-    if Z[Z_ON]:
-        ev(tr, Z, E_OUT, t, 0, 0, 0, 0, 0)
-
-
 @njit(nt.void(_U1, _A2, _A2, _A1, _A2, _A1, _F1, _I, _I, _I), cache=True, _nrt=False)
 def die3(st, S, pile, Z, tr, ip, pp, t, killer, cause):
     """v3 death of t: the leopard dodges it; else the storm god, then the
@@ -187,7 +173,7 @@ def die3(st, S, pile, Z, tr, ip, pp, t, killer, cause):
             ev(tr, Z, E_LEOPARD, t, S[t, C_HP], 0, 0, 0, 0)
         return
     if S[t, C_ZMB] > 0:
-        eliminate3(S, pile, Z, tr, t)       # zombies have no revives and no duel
+        eliminate(S, pile, Z, tr, t)       # zombies have no revives and no duel
         return
     skip = False
     if S[t, C_STORM] > 0 or S[t, C_POUCH] > 0:
