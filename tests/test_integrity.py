@@ -178,3 +178,12 @@ def test_an_interrupted_sweep_point_resumes_from_its_own_chunks(tmp_path, monkey
     o = outcome.play_outcome(s, 0, 3000, st, progress=False)
     assert len(counted) == 1                      # two of three chunks were reused
     assert o.n == 3000 and not (tmp_path / ".points" / "chunks" / R.setup_key(s)).exists()
+
+
+def test_cards_file_for_a_ruleset_without_one_is_one_line(tmp_path):
+    f = tmp_path / "t.csv"
+    f.write_text("id\n1\n")
+    one_line(run("run", "talisman", "--cards", f, "--games", 10, "--out", tmp_path / "x"),
+             "has no data file 'cards'")
+    one_line(run("run", "talisman", "--cards", tmp_path / "nope.csv", "--games", 10,
+                 "--out", tmp_path / "x"), "no such file")

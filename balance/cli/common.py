@@ -33,6 +33,10 @@ def run_options(f):
         click.option("--threads", default=None, type=int,
                      help="Worker threads (results do not depend on it).",
                      show_default="all cores"),
+        click.option("--cards", "cards_file", default=None, type=click.Path(dir_okay=False),
+                     help="A designer's card table (CSV or TOML) for rulesets that have one "
+                          "(resonance's magic cards); its hash is recorded in every output.",
+                     show_default="the ruleset's own"),
     ]
     for o in reversed(opts):
         f = o(f)
@@ -78,8 +82,14 @@ def pass_run(f):
     """Decorator: turn the shared options into one ``run`` dict argument."""
     @functools.wraps(f)
     def wrapper(*args, games, seed, players, policies, assignments, config_file, threads,
-                **kw):
+                cards_file=None, **kw):
         ctx = click.get_current_context()
+        if cards_file is not None:
+            from ..core.runner import use_data
+            ruleset = ctx.params.get("ruleset")
+            if not Path(cards_file).is_file():
+                raise BalanceError(f"--cards {cards_file}: no such file")
+            use_data(ruleset, cards=cards_file)
         run = gather(ctx, games=games, seed=seed, players=players, policies=policies,
                      assignments=assignments, config_file=config_file, threads=threads)
         return f(*args, run=run, **kw)

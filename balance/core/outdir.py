@@ -42,6 +42,7 @@ def _alive(pid: int) -> bool:
 def lock(out: str | os.PathLike):
     """Hold the folder ``out`` for this process (see the module doc)."""
     out = Path(out)
+    created = [p for p in (out, *out.parents) if not p.exists()]
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -74,6 +75,9 @@ def lock(out: str | os.PathLike):
         with contextlib.suppress(OSError):
             if path.read_text().split()[0] == str(me):
                 path.unlink()
+        for p in created:             # folders made for a command that wrote nothing
+            with contextlib.suppress(OSError):
+                p.rmdir()
 
 
 def publish(out: str | os.PathLike, write: Callable[[Path], object], *,

@@ -31,6 +31,8 @@ def replay_game(ruleset: str, *, game: int, seed: int = 0, players=None, policie
     s = setup(ruleset, seed=seed, players=players, policies=policies, params=params, ban=ban)
     game = check_count("game", game, 0)
     kw = {} if s.ban_vector is None else {"ban": s.ban_vector}
+    if s.data:
+        kw["data"] = s.data
     jit.notice(s.spec, "replay")
     batch, events = s.spec.trace_game(s.values, s.seed, game, s.n_players, s.policy_ids, **kw)
     return s, batch, events

@@ -96,6 +96,7 @@ class Setup:
     policies: list[str]
     seed: int
     ban: dict = field(default_factory=dict)    # card kind -> "remove" | "forbid"
+    data: dict = field(default_factory=dict)   # data file name -> spec.DataTable
 
     @property
     def ban_vector(self) -> np.ndarray | None:
@@ -117,11 +118,27 @@ class Setup:
              "params": self.values}
         if self.ban:
             d["ban"] = dict(self.ban)
+        if self.data:
+            d["data"] = {k: {"source": t.source, "sha256": t.digest} for k, t in self.data.items()}
         return d
 
 
+# data files chosen for the whole process (the CLI's --cards FILE): ruleset -> {name: path}
+DATA: dict[str, dict] = {}
+
+
+def use_data(ruleset: str, **files) -> None:
+    """Play ``ruleset`` with these data files (e.g. ``cards="my_table.csv"``)
+    in every later setup of this process, workflows included; ``None``
+    restores the package's own."""
+    spec = registry.get(ruleset)
+    spec.data({k: v for k, v in files.items() if v is not None})      # checks the names
+    DATA.setdefault(ruleset, {}).update(files)
+    DATA[ruleset] = {k: v for k, v in DATA[ruleset].items() if v is not None}
+
+
 def setup(ruleset: str, *, seed: int = 0, players: int | None = None, policies=None,
-          params: dict | None = None, ban: dict | None = None) -> Setup:
+          params: dict | None = None, ban: dict | None = None, data: dict | None = None) -> Setup:
     """Validate a run configuration. ``ban`` maps card kinds to "remove"
     (taken out of the deck) or "forbid" (never played), for interventional
     per-card power; a ruleset lists the modes it supports in
@@ -141,7 +158,24 @@ def setup(ruleset: str, *, seed: int = 0, players: int | None = None, policies=N
             if mode not in spec.ban_modes:
                 raise BalanceError(f"card kind {k!r}: ban mode {mode!r} is not supported by "
                                    f"{spec.name} (supported: {', '.join(spec.ban_modes) or 'none'})")
-    return Setup(spec, values, n, pols, check_seed(seed), ban)
+    files = data if data is not None else DATA.get(ruleset, {})
+    loaded = _loaded_data(spec, tuple(sorted(files.items())))
+    return Setup(spec, values, n, pols, check_seed(seed), ban, loaded)
+
+
+_data_cache: dict = {}
+
+
+def _loaded_data(spec, files: tuple) -> dict:
+    """The ruleset's data files, loaded once per process and file."""
+    if not spec.data_files:
+        if files:
+            spec.data(dict(files))          # raises: this ruleset has no data files
+        return {}
+    key = (spec.name, files)
+    if key not in _data_cache:
+        _data_cache[key] = spec.data(dict(files))
+    return _data_cache[key]
 
 
 def setup_key(s: Setup) -> str:
@@ -188,6 +222,8 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
             def compute(a=a, b=b):
                 jit.notice(s.spec, "run")
                 kw = {} if ban is None else {"ban": ban}
+                if s.data:
+                    kw["data"] = s.data
                 part = s.spec.simulate_range(s.values, s.seed, a, b, s.n_players,
                                              s.policy_ids, check, **kw)
                 return {"games": part.games, "seats": part.seats, "masks": part.masks,

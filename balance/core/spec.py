@@ -37,9 +37,21 @@ import numpy as np
 
 from .params import ParamSpace
 from .parallel import run_blocks
+from .errors import BalanceError
 from .records import BAN_CODES, Batch, alloc, ban_vector
 
 FIRST_GAME_COLUMNS = ("winner", "turns", "rounds", "end_reason")
+
+
+@dataclass(frozen=True)
+class DataTable:
+    """A data file loaded for the kernel: its arrays (passed to
+    ``kernel_args`` by name), where it came from, and a SHA-256 of its
+    content that every output records."""
+    arrays: tuple
+    source: str
+    digest: str
+    rows: object = None          # the parsed table, for display (a DataFrame)
 
 
 class SpecError(TypeError):
@@ -96,6 +108,9 @@ class RulesetSpec:
     card_groups: tuple = _opt(("family", "value"), "names of the two natural groupings of "
                               "card kinds named FAMILY-VALUE (elite: suit, rank); other kinds "
                               "are 'special'")
+    data_files: dict = _opt({}, "data a designer may replace with a file (name -> loader(path "
+                            "or None) -> DataTable), e.g. resonance's magic-card table: "
+                            "--cards FILE")
     turn_order: str = _opt("seat 0 moves first, then seat order", "how the rules decide who "
                            "moves first (a 'first_seat' game column records it when not seat 0)")
     trace_rows: int = _opt(1 << 14, "first size of the trace buffer (it grows until a game fits)")
@@ -171,14 +186,31 @@ class RulesetSpec:
         return self.kernel_module().KERNELS
 
     # --- the skeleton -----------------------------------------------------------------
+    def data(self, given: dict | None = None) -> dict:
+        """{name: DataTable} of every data file of the ruleset: the file
+        given for it (a path), else its default (the package's own)."""
+        given = dict(given or {})
+        for name in given:
+            if name not in self.data_files:
+                raise BalanceError(f"{self.name} has no data file {name!r}"
+                                   + (f" (it has: {', '.join(self.data_files)})"
+                                      if self.data_files else ""))
+        return {name: load(given.get(name)) for name, load in self.data_files.items()}
+
+    def _args(self, values, ban, data):
+        nk = self.n_kinds(values)
+        if self.data_files:
+            return nk, self.kernel_args(values, ban_vector(ban, nk), **(data or self.data()))
+        return nk, self.kernel_args(values, ban_vector(ban, nk))
+
     def simulate_range(self, values, seed, start, stop, n_players, policy_ids, check=False,
-                       ban=None) -> Batch:
+                       ban=None, data=None) -> Batch:
         """Play games [start, stop) of ``seed`` on all threads; ``check``
         counts broken invariants per game; ``ban`` is None or int64[K] of
-        ``records.BAN_*`` codes per card kind."""
+        ``records.BAN_*`` codes per card kind; ``data`` the loaded data files
+        ({name: DataTable}, default: the package's own)."""
         K = self.kernel_module()
-        nk = self.n_kinds(values)
-        args = self.kernel_args(values, ban_vector(ban, nk))
+        nk, args = self._args(values, ban, data)
         n = stop - start
         games, seats, masks, counts = alloc(n, n_players, len(self.game_columns),
                                             len(self.seat_columns), nk)
@@ -188,12 +220,11 @@ class RulesetSpec:
                    games, seats, masks, counts, errors)
         return Batch(start, games, seats, masks, counts.sum(axis=0), errors)
 
-    def trace_game(self, values, seed, game, n_players, policy_ids, ban=None):
+    def trace_game(self, values, seed, game, n_players, policy_ids, ban=None, data=None):
         """(Batch of game ``game`` alone, its events int64[n, 8]); the trace
         buffer grows until the whole game fits."""
         K = self.kernel_module()
-        nk = self.n_kinds(values)
-        args = self.kernel_args(values, ban_vector(ban, nk))
+        nk, args = self._args(values, ban, data)
         size = self.trace_rows
         while True:
             games, seats, masks, counts = alloc(1, n_players, len(self.game_columns),
