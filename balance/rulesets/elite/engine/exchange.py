@@ -15,8 +15,8 @@ frost shields on a response with a 4, damage through ``v3.hit3``; v3's
 waiting characters duel after the turn (``duel.resolve_duels``, through
 ``resolve_pending``).
 
-One loop instead of v1/v2's ``exchange`` and v3's ``exchange3``: time
-against the two loops in one A/B run (4 players greedy, 1 thread, best of
+One loop for all versions (there were two, v1/v2 and v3): time against
+the two loops in one A/B run (4 players greedy, 1 thread, best of
 ten, together with ``v12.eliminate`` merged and unused arguments removed):
 v1 0.97x, v2 1.02x, v3 1.01x, within the 3 % allowed for a merge.
 """

@@ -42,6 +42,7 @@ from ..layout import (CA_EXCH, C_ALIVE, C_BUYS, C_COMB, C_DEALT, C_DEATHS, C_DIA
                       Z_JSELF, Z_JUDG, Z_KILLS, Z_KITSAVE, Z_KPTS, Z_LK, Z_MAXCH, Z_MHIT, Z_NC,
                       Z_NEXT, Z_ON, Z_P, Z_PA, Z_POUCHES, Z_RBLOCK, Z_REFL, Z_RESP, Z_REVIVES,
                       Z_ROUNDS, Z_SHIELDS, Z_STORMS, Z_TEAMS, Z_TR, Z_TURN, Z_V, Z_ZOMB)
+from ..layout import NG, NSEAT  # noqa: F401  (record widths: the ruleset contract)
 from ..rules import T_HAS5, T_HASA, T_HEAL
 from .cards import SAT, draw, draw_n, draws_after_play, heal_self, sat_add, sat_mul
 from .duel import duel, resolve_duels
