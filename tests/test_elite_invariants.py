@@ -135,7 +135,7 @@ def test_simulate_tables_and_summary():
         sm["teams"]["draws"]["count"] == 2000
     assert 7 <= sm["points_per_kill"] <= 10
     roles = r.by_role()
-    assert len(roles) == 4 and set(roles.index) == set(balance.ruleset("elite").roles(
+    assert len(roles) == 4 and set(roles.index) == set(balance.ruleset("elite").role_names(
         r.setup.values).values())
     assert len(r.cards) == 36
     # with teams, both seats of the winning team count as won (not only its lowest seat)

@@ -82,6 +82,7 @@ def _summary_v3(result):
     g, s = result.games, result.seats
     n = len(g)
     roles = rules.roles(result.setup.values)
+    slugs = SPEC.role_names(result.setup.values)    # the seats table's role names
 
     def rate(k, m):
         lo, hi = stats.wilson(int(k), int(m)) if m else (float("nan"), float("nan"))
@@ -89,13 +90,13 @@ def _summary_v3(result):
                 "ci_low": float(lo), "ci_high": float(hi)}
 
     role = s["role"].astype(str)
-    out = {"win_rate_by_character": {roles[r]: rate(s.loc[role == roles[r], "won"].sum(),
-                                                    (role == roles[r]).sum())
+    out = {"win_rate_by_character": {roles[r]: rate(s.loc[role == slugs[r], "won"].sum(),
+                                                    (role == slugs[r]).sum())
                                      for r in (7, 8, 9, 10)}}
     # the rules let a zombie share its master's win; without those wins:
     own = s["won"].astype(bool) & (s["zombie"] == 0)
     out["win_rate_by_character_excluding_zombie_wins"] = {
-        roles[r]: rate(own[role == roles[r]].sum(), (role == roles[r]).sum()) for r in (7, 8, 9, 10)}
+        roles[r]: rate(own[role == slugs[r]].sum(), (role == slugs[r]).sum()) for r in (7, 8, 9, 10)}
     fired = {}
     for label, col in V3_FIRED:
         by = s[s[col] > 0]
@@ -113,8 +114,8 @@ def _summary_v3(result):
     out["duels"] = {"per_game": float(g["duels"].mean()),
                     "games_with_a_duel": float((g["duels"] > 0).mean()),
                     "capped_share": float(g["capped_duels"].sum() / max(g["duels"].sum(), 1)),
-                    "won_by_character": {roles[r]: int(won.get(roles[r], 0)) for r in (7, 8, 9, 10)},
-                    "lost_by_character": {roles[r]: int(lost.get(roles[r], 0))
+                    "won_by_character": {roles[r]: int(won.get(slugs[r], 0)) for r in (7, 8, 9, 10)},
+                    "lost_by_character": {roles[r]: int(lost.get(slugs[r], 0))
                                           for r in (7, 8, 9, 10)},
                     "zombies_per_game": float(g["zombies"].mean()),
                     "kit_saves_per_game": float(g["kit_saves"].mean())}
