@@ -17,6 +17,7 @@ from .spec import RulesetSpec, SpecError
 _MODULES = {
     "talisman": "balance.rulesets.talisman",
     "elite": "balance.rulesets.elite",
+    "demon": "balance.rulesets.demon",
 }
 
 
