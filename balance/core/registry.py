@@ -16,6 +16,7 @@ from .spec import RulesetSpec, SpecError
 # name -> module that defines SPEC
 _MODULES = {
     "talisman": "balance.rulesets.talisman",
+    "school": "balance.rulesets.school",
     "elite": "balance.rulesets.elite",
     "demon": "balance.rulesets.demon",
 }
