@@ -18,6 +18,7 @@ _MODULES = {
     "talisman": "balance.rulesets.talisman",
     "school": "balance.rulesets.school",
     "elite": "balance.rulesets.elite",
+    "resonance": "balance.rulesets.resonance",
     "demon": "balance.rulesets.demon",
 }
 
