@@ -9,9 +9,9 @@ the array as one bitmask of values per element, ``hand``, ``pile`` and
 ``Z``), so a position is built by filling those arrays and the kernel's own
 njit helpers (``combo_sizes``, ``combo_amount``, ``damage``, ``draw``,
 ``array_to_discard``, ``next_alive``, ``heal_room``) are called on it. The
-turn loop itself (hand limit, wind, steal, gamble, eliminations) is inline
-in ``play_game``; those rules are checked on the kernel through its event
-traces, which :func:`replay_trace` re-plays zone by zone, and on the
+turn (hand limit, wind, steal, gamble: ``turn``, ``cast``) and the
+eliminations (``eliminate``) are inlined into ``play_game``; those rules are
+checked on the kernel through its event traces, which :func:`replay_trace` re-plays zone by zone, and on the
 reference through constructed positions.
 """
 from __future__ import annotations

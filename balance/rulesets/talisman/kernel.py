@@ -80,6 +80,7 @@ S_HEALED = SI["healed"]
 S_COMBOS = SI["combos"]
 S_CASTS = SI["casts"]
 S_GUARDS = SI["guards_left"]
+NG, NSEAT = len(GI), len(SI)   # record widths (the ruleset contract checks them)
 
 SM = 8            # offset of the array summary in the per-game int buffer
 
@@ -89,6 +90,8 @@ SM = 8            # offset of the array summary in the per-game int buffer
 # of the cold compile time.
 I64 = nt.int64
 A1, A2 = nt.int64[::1], nt.int64[:, ::1]
+F1, U1, U3 = nt.float64[::1], nt.uint64[::1], nt.uint64[:, :, ::1]
+B1 = nt.boolean
 
 
 # --- combos --------------------------------------------------------------
@@ -651,8 +654,8 @@ def fill_deck(ip, ban, pile, Z):
     Z[Z_NC] = n
 
 
-@njit(nt.int64(A2, A2, A1, I64, I64), cache=True, _nrt=False)
-def broken_invariants(S, hand, Z, P, NC):
+@njit(nt.int64(A2, A2, A1, I64), cache=True, _nrt=False)
+def broken_invariants(S, hand, Z, P):
     """Check mode, after each turn: every card is somewhere exactly once (by
     count), each array's size matches its bitmasks, and each hand's special
     counts match its cards. Returns the number of broken invariants."""
@@ -675,9 +678,232 @@ def broken_invariants(S, hand, Z, P, NC):
                     n += 1
             if n != S[q, C_SPEC + k]:
                 errors += 1
-    if tot != NC:
+    if tot != Z[Z_NC]:
         errors += 1
     return errors
+
+
+@njit(nt.void(U1, A2, A2, A2, A1, U3, A2, A2, B1, A1, I64), cache=True, _nrt=False,
+      forceinline=True)
+def start(st, S, hand, pile, Z, masks, counts, tr, on, ip, P):
+    """Set up a game: shuffle a copy of the batch's unshuffled deck
+    (``fill_deck``), reset every seat, deal ``start_hand`` cards to seat 0,
+    then seat 1, ..."""
+    n = Z[Z_NC]
+    for i in range(n):
+        pile[0, i] = pile[2, i]
+    Z[Z_DECK] = n
+    Z[Z_DISC] = 0
+    Z[Z_TURN] = 0
+    Z[Z_TR] = 0
+    shuffle(st, pile[0], n)
+    for p in range(P):
+        for j in range(S.shape[1]):
+            S[p, j] = 0
+        S[p, C_HP] = ip[P_HP]
+        S[p, C_ALIVE] = 1
+        S[p, C_NB] = 5 * ip[P_V]
+        S[p, C_OUT] = -1
+        for w in range(masks.shape[2]):
+            masks[p, 0, w] = 0
+            masks[p, 1, w] = 0
+    for p in range(P):
+        for _ in range(ip[P_START]):
+            draw(st, S, hand, pile, Z, p, masks, counts, tr, on, True)
+
+
+@njit(cache=True, inline="always")
+def cast(st, S, hand, pile, Z, masks, counts, tr, on, ip, P, V, p, s, tgt):
+    """p casts special s (at seat tgt for thunder and steal): the card goes
+    to the discard pile, then its effect resolves."""
+    i = has_special(S, hand, p, s, 5 * V)
+    c = take_from_hand(S, hand, p, i)
+    setbit(masks, p, 1, c)
+    counts[1, c] += 1
+    S[p, C_CASTS] += 1
+    to_discard(pile, Z, c)
+    if on:
+        ev(tr, Z, E_CAST, p, s, tgt, 0, 0, 0)
+    if s == THUNDER:
+        damage(S, Z, tr, on, p, tgt, ip[P_THUNDER])
+    elif s == WIND:
+        q = next_alive(S, p, P)
+        S[q, C_SKIPS] += 1
+        if on:
+            ev(tr, Z, E_WIND, p, q, S[q, C_SKIPS], 0, 0, 0)
+    elif s == GUARD:
+        S[p, C_GUARDS] += 1
+        if on:
+            ev(tr, Z, E_GUARD, p, S[p, C_GUARDS], 0, 0, 0, 0)
+    elif s == STEAL:
+        nh = S[tgt, C_HN]
+        got = -1
+        if nh > 0:
+            j = below(st, nh)
+            got = take_from_hand(S, hand, tgt, j)
+            to_hand(S, hand, p, got)
+            setbit(masks, p, 0, got)
+            counts[0, got] += 1
+        if on:
+            ev(tr, Z, E_STEAL, p, tgt, got, 0, 0, 0)
+    else:  # gamble
+        nh = S[p, C_HN]
+        for j in range(nh):
+            to_discard(pile, Z, hand[p, j])
+        empty_hand(S, p)
+        if on:
+            ev(tr, Z, E_GAMBLE, p, nh, 0, 0, 0, 0)
+        for j in range(nh):
+            draw(st, S, hand, pile, Z, p, masks, counts, tr, on, False)
+
+
+@njit(cache=True, inline="always")
+def fire(S, pile, Z, tr, on, check, ip, P, V, sizes, p, ct, tgt):
+    """p fires combo type ct (at seat tgt for generating, overcoming and
+    chaos), then p's array goes to the discard pile. Returns the number of
+    broken invariants found (check mode: ``sizes`` is current)."""
+    # ``sizes`` still holds p's combo sizes: both policies compute them
+    # (combo_sizes) as their last look at the array, and nothing has changed
+    # the array since (check mode verifies)
+    errors = 0
+    if check:
+        size0 = sizes[ct]
+        chaos0 = sizes[5]
+        combo_sizes_apart(S, p, V, sizes)
+        if sizes[ct] != size0 or sizes[5] != chaos0:
+            errors += 1
+    size = sizes[ct]
+    amount = combo_amount(ct, size, ip)
+    S[p, C_COMBOS] += 1
+    if on:
+        ev(tr, Z, E_COMBO, p, ct, tgt, size, amount, sizes[5])
+    if ct == FLUSH:
+        q = next_alive(S, p, P)
+        while q != p:
+            damage(S, Z, tr, on, p, q, amount)
+            q = next_alive(S, q, P)
+    elif ct == FOUR:
+        h = min(amount, heal_room(S, p, ip))
+        if h > 0:
+            S[p, C_HP] += h
+            S[p, C_HEALED] += h
+        if on:
+            ev(tr, Z, E_HEAL, p, h, S[p, C_HP], 0, 0, 0)
+    else:
+        if ct == OVERCOMING:
+            nd = array_to_discard(S, pile, Z, tgt, V)
+            if on:
+                ev(tr, Z, E_DESTROY, tgt, nd, 0, 0, 0, 0)
+        damage(S, Z, tr, on, p, tgt, amount)
+    array_to_discard(S, pile, Z, p, V)
+    return errors
+
+
+@njit(cache=True, inline="always")
+def resolve(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes, p, kind, arg,
+            tgt):
+    """Carry out p's action (kind, arg, tgt); returns the number of broken
+    invariants found (check mode)."""
+    if kind == A_PASS:
+        if on:
+            ev(tr, Z, E_PASS, p, 0, 0, 0, 0, 0)
+    elif kind == A_PLACE:
+        c = take_from_hand(S, hand, p, arg)
+        S[p, C_BITS + ELEM[V, c]] |= np.int64(1) << VAL0[V, c]
+        S[p, C_ARRN] += 1
+        setbit(masks, p, 1, c)
+        counts[1, c] += 1
+        if on:
+            ev(tr, Z, E_PLACE, p, c, S[p, C_ARRN], 0, 0, 0)
+    elif kind == A_CAST:
+        cast(st, S, hand, pile, Z, masks, counts, tr, on, ip, P, V, p, arg, tgt)
+    else:
+        return fire(S, pile, Z, tr, on, check, ip, P, V, sizes, p, arg, tgt)
+    return 0
+
+
+@njit(nt.int64(U1, A2, A2, A2, A1, U3, A2, A2, B1, B1, A1, F1, A1, A1, A1, A1, A1, I64, I64, I64,
+               I64), cache=True, _nrt=False, forceinline=True)
+def turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, pp, ban, pol, sizes, acts,
+         spbest, P, V, NB, p):
+    """Seat p's turn when not skipped: draw, discard down to the hand
+    limit, choose an action and resolve it. Returns the number of broken
+    invariants found (check mode)."""
+    draw(st, S, hand, pile, Z, p, masks, counts, tr, on, False)
+    while S[p, C_HN] > ip[P_LIMIT]:
+        i = choose_discard(pol[p], st, S, hand, p, NB, V, sizes, ip, pp)
+        c = take_from_hand(S, hand, p, i)
+        to_discard(pile, Z, c)
+        if on:
+            ev(tr, Z, E_DISCARD, p, c, 0, 0, 0, 0)
+    if pol[p] == POL_RANDOM:
+        kind, arg, tgt = choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban)
+    else:
+        kind, arg, tgt = choose_greedy(pol[p], S, hand, p, P, NB, V, sizes, ip, pp, ban, spbest)
+    hp0 = S[p, C_HP]
+    errors = resolve(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes, p,
+                     kind, arg, tgt)
+    if check:
+        if S[p, C_HP] > hp0 and not (kind == A_COMBO and arg == FOUR):
+            errors += 1
+        if ip[P_CAP] > 0 and S[p, C_HP] > hp0 and S[p, C_HP] > ip[P_CAP]:
+            errors += 1
+    return errors
+
+
+@njit(cache=True, inline="always")
+def eliminate(S, hand, pile, Z, tr, on, P, V):
+    """Put out, in seat order, every seat still in at HP <= 0: its hand
+    (in order) then its array go to the discard pile, its guards and
+    pending skips are lost. Returns how many went out."""
+    n = 0
+    for q in range(P):
+        if S[q, C_ALIVE] == 1 and S[q, C_HP] <= 0:
+            S[q, C_ALIVE] = 0
+            S[q, C_OUT] = Z[Z_TURN]
+            n += 1
+            for j in range(S[q, C_HN]):
+                to_discard(pile, Z, hand[q, j])
+            empty_hand(S, q)
+            array_to_discard(S, pile, Z, q, V)
+            S[q, C_GUARDS] = 0
+            S[q, C_SKIPS] = 0
+            if on:
+                ev(tr, Z, E_OUT, q, 0, 0, 0, 0, 0)
+    return n
+
+
+@njit(nt.void(A2, A1, A2, B1, I64, I64, I64, I64, A1, A2), cache=True, _nrt=False,
+      forceinline=True)
+def finish(S, Z, tr, on, P, end, turns, rounds, grow, srow):
+    """The game's row ``grow`` and seat rows ``srow``; the winner is the seat
+    left when the game ended by END_LAST (-1: none left, or the turn cap)."""
+    winner = -1
+    if end == END_LAST:
+        for q in range(P):
+            if S[q, C_ALIVE] == 1:
+                winner = q
+    if on:
+        ev(tr, Z, E_END, winner, end, turns, rounds, 0, 0)
+    combos = 0
+    casts = 0
+    for q in range(P):
+        combos += S[q, C_COMBOS]
+        casts += S[q, C_CASTS]
+    grow[G_WINNER] = winner
+    grow[G_TURNS] = turns
+    grow[G_ROUNDS] = rounds
+    grow[G_END] = end
+    grow[G_COMBOS] = combos
+    grow[G_CASTS] = casts
+    for q in range(P):
+        srow[q, S_HP] = S[q, C_HP]
+        srow[q, S_OUT] = S[q, C_OUT]
+        srow[q, S_DMG] = S[q, C_DMG]
+        srow[q, S_HEALED] = S[q, C_HEALED]
+        srow[q, S_COMBOS] = S[q, C_COMBOS]
+        srow[q, S_CASTS] = S[q, C_CASTS]
+        srow[q, S_GUARDS] = S[q, C_GUARDS]
 
 
 @njit(cache=True, _nrt=False)
@@ -689,206 +915,42 @@ def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts
     and this function is compiled without it, ``_nrt=False``, so the views
     taken here cost nothing.) Returns the number of broken invariants found
     (always 0 unless ``check``)."""
-    grow = games[g]
-    srow = seats[g]
     masks = gmasks[g]
     counts = bcounts[b]
     st[0] = game_state(seed, game)
+    start(st, S, hand, pile, Z, masks, counts, tr, on, ip, P)
     V = ip[P_V]
     NB = 5 * V
-    errors = 0
-    # deck: a copy of the batch's unshuffled deck (``fill_deck``)
-    n = Z[Z_NC]
-    for i in range(n):
-        pile[0, i] = pile[2, i]
-    NC = n
-    Z[Z_DECK] = n
-    Z[Z_DISC] = 0
-    Z[Z_TURN] = 0
-    Z[Z_TR] = 0
-    shuffle(st, pile[0], n)
-    for p in range(P):
-        for j in range(S.shape[1]):
-            S[p, j] = 0
-        S[p, C_HP] = ip[P_HP]
-        S[p, C_ALIVE] = 1
-        S[p, C_NB] = NB
-        S[p, C_OUT] = -1
-        for w in range(masks.shape[2]):
-            masks[p, 0, w] = 0
-            masks[p, 1, w] = 0
-    for p in range(P):
-        for _ in range(ip[P_START]):
-            draw(st, S, hand, pile, Z, p, masks, counts, tr, on, True)
+    maxt = ip[P_MAXT]
     cur = 0
     turns = 0
     rounds = 1
     alive = P
-    winner = -1
     end = END_CAP
-    tot_combos = 0
-    tot_casts = 0
-    maxt = ip[P_MAXT]
-    while True:
-        if turns >= maxt:
-            break
+    errors = 0
+    while turns < maxt:
         turns += 1
         Z[Z_TURN] = turns
-        p = cur
         if on:
-            ev(tr, Z, E_TURN, p, rounds, S[p, C_HP], S[p, C_HN], S[p, C_GUARDS], 0)
-        if S[p, C_SKIPS] > 0:
-            S[p, C_SKIPS] -= 1
+            ev(tr, Z, E_TURN, cur, rounds, S[cur, C_HP], S[cur, C_HN], S[cur, C_GUARDS], 0)
+        if S[cur, C_SKIPS] > 0:             # wind
+            S[cur, C_SKIPS] -= 1
             if on:
-                ev(tr, Z, E_SKIP, p, S[p, C_SKIPS], 0, 0, 0, 0)
+                ev(tr, Z, E_SKIP, cur, S[cur, C_SKIPS], 0, 0, 0, 0)
         else:
-            draw(st, S, hand, pile, Z, p, masks, counts, tr, on, False)
-            while S[p, C_HN] > ip[P_LIMIT]:
-                i = choose_discard(pol[p], st, S, hand, p, NB, V, sizes, ip, pp)
-                c = take_from_hand(S, hand, p, i)
-                to_discard(pile, Z, c)
-                if on:
-                    ev(tr, Z, E_DISCARD, p, c, 0, 0, 0, 0)
-            if pol[p] == POL_RANDOM:
-                kind, arg, tgt = choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban)
-            else:
-                kind, arg, tgt = choose_greedy(pol[p], S, hand, p, P, NB, V, sizes, ip, pp, ban,
-                                               spbest)
-            hp_before_self = S[p, C_HP]
-            if kind == A_PASS:
-                if on:
-                    ev(tr, Z, E_PASS, p, 0, 0, 0, 0, 0)
-            elif kind == A_PLACE:
-                c = take_from_hand(S, hand, p, arg)
-                S[p, C_BITS + ELEM[V, c]] |= np.int64(1) << VAL0[V, c]
-                S[p, C_ARRN] += 1
-                setbit(masks, p, 1, c)
-                counts[1, c] += 1
-                if on:
-                    ev(tr, Z, E_PLACE, p, c, S[p, C_ARRN], 0, 0, 0)
-            elif kind == A_CAST:
-                i = has_special(S, hand, p, arg, NB)
-                c = take_from_hand(S, hand, p, i)
-                setbit(masks, p, 1, c)
-                counts[1, c] += 1
-                S[p, C_CASTS] += 1
-                tot_casts += 1
-                to_discard(pile, Z, c)
-                if on:
-                    ev(tr, Z, E_CAST, p, arg, tgt, 0, 0, 0)
-                if arg == THUNDER:
-                    damage(S, Z, tr, on, p, tgt, ip[P_THUNDER])
-                elif arg == WIND:
-                    q = next_alive(S, p, P)
-                    S[q, C_SKIPS] += 1
-                    if on:
-                        ev(tr, Z, E_WIND, p, q, S[q, C_SKIPS], 0, 0, 0)
-                elif arg == GUARD:
-                    S[p, C_GUARDS] += 1
-                    if on:
-                        ev(tr, Z, E_GUARD, p, S[p, C_GUARDS], 0, 0, 0, 0)
-                elif arg == STEAL:
-                    nh = S[tgt, C_HN]
-                    got = -1
-                    if nh > 0:
-                        j = below(st, nh)
-                        got = take_from_hand(S, hand, tgt, j)
-                        to_hand(S, hand, p, got)
-                        setbit(masks, p, 0, got)
-                        counts[0, got] += 1
-                    if on:
-                        ev(tr, Z, E_STEAL, p, tgt, got, 0, 0, 0)
-                else:  # gamble
-                    nh = S[p, C_HN]
-                    for j in range(nh):
-                        to_discard(pile, Z, hand[p, j])
-                    empty_hand(S, p)
-                    if on:
-                        ev(tr, Z, E_GAMBLE, p, nh, 0, 0, 0, 0)
-                    for j in range(nh):
-                        draw(st, S, hand, pile, Z, p, masks, counts, tr, on, False)
-            else:  # combo
-                # ``sizes`` still holds p's combo sizes: both policies compute
-                # them (combo_sizes) as their last look at the array, and
-                # nothing has changed the array since (check mode verifies)
-                if check:
-                    size0 = sizes[arg]
-                    chaos0 = sizes[5]
-                    combo_sizes_apart(S, p, V, sizes)
-                    if sizes[arg] != size0 or sizes[5] != chaos0:
-                        errors += 1
-                size = sizes[arg]
-                amount = combo_amount(arg, size, ip)
-                S[p, C_COMBOS] += 1
-                tot_combos += 1
-                if on:
-                    ev(tr, Z, E_COMBO, p, arg, tgt, size, amount, sizes[5])
-                if arg == FLUSH:
-                    q = next_alive(S, p, P)
-                    while q != p:
-                        damage(S, Z, tr, on, p, q, amount)
-                        q = next_alive(S, q, P)
-                elif arg == FOUR:
-                    h = min(amount, heal_room(S, p, ip))
-                    if h > 0:
-                        S[p, C_HP] += h
-                        S[p, C_HEALED] += h
-                    if on:
-                        ev(tr, Z, E_HEAL, p, h, S[p, C_HP], 0, 0, 0)
-                else:
-                    if arg == OVERCOMING:
-                        nd = array_to_discard(S, pile, Z, tgt, V)
-                        if on:
-                            ev(tr, Z, E_DESTROY, tgt, nd, 0, 0, 0, 0)
-                    damage(S, Z, tr, on, p, tgt, amount)
-                array_to_discard(S, pile, Z, p, V)
-            if check:
-                if S[p, C_HP] > hp_before_self and not (kind == A_COMBO and arg == FOUR):
-                    errors += 1
-                if ip[P_CAP] > 0 and S[p, C_HP] > hp_before_self and S[p, C_HP] > ip[P_CAP]:
-                    errors += 1
-            # eliminations
-            for q in range(P):
-                if S[q, C_ALIVE] == 1 and S[q, C_HP] <= 0:
-                    S[q, C_ALIVE] = 0
-                    S[q, C_OUT] = turns
-                    alive -= 1
-                    for j in range(S[q, C_HN]):
-                        to_discard(pile, Z, hand[q, j])
-                    empty_hand(S, q)
-                    array_to_discard(S, pile, Z, q, V)
-                    S[q, C_GUARDS] = 0
-                    S[q, C_SKIPS] = 0
-                    if on:
-                        ev(tr, Z, E_OUT, q, 0, 0, 0, 0, 0)
+            errors += turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, pp, ban, pol,
+                           sizes, acts, spbest, P, V, NB, cur)
+            alive -= eliminate(S, hand, pile, Z, tr, on, P, V)
         if check:
-            errors += broken_invariants(S, hand, Z, P, NC)
+            errors += broken_invariants(S, hand, Z, P)
         if alive <= 1:
-            for q in range(P):
-                if S[q, C_ALIVE] == 1:
-                    winner = q
             end = END_LAST
             break
         nxt = next_alive(S, cur, P)
         if nxt <= cur:
             rounds += 1
         cur = nxt
-    if on:
-        ev(tr, Z, E_END, winner, end, turns, rounds, 0, 0)
-    grow[G_WINNER] = winner
-    grow[G_TURNS] = turns
-    grow[G_ROUNDS] = rounds
-    grow[G_END] = end
-    grow[G_COMBOS] = tot_combos
-    grow[G_CASTS] = tot_casts
-    for q in range(P):
-        srow[q, S_HP] = S[q, C_HP]
-        srow[q, S_OUT] = S[q, C_OUT]
-        srow[q, S_DMG] = S[q, C_DMG]
-        srow[q, S_HEALED] = S[q, C_HEALED]
-        srow[q, S_COMBOS] = S[q, C_COMBOS]
-        srow[q, S_CASTS] = S[q, C_CASTS]
-        srow[q, S_GUARDS] = S[q, C_GUARDS]
+    finish(S, Z, tr, on, P, end, turns, rounds, games[g], seats[g])
     return errors
 
 
