@@ -84,7 +84,7 @@ class KernelTable:
 
     def sizes(self, p: int) -> dict:
         """combo type -> size, for the available types only."""
-        K.combo_sizes(self.S, p, self.V, self.buf)
+        K.combo_sizes(self.S, p, self.buf)
         return {ct: int(self.buf[ct]) for ct in range(5) if self.buf[ct] > 0}
 
     def hp(self, p: int) -> int:

@@ -1,11 +1,13 @@
 """Talisman Poker kernel: njit functions over small int64 arrays.
 
-One game's state:
-- ``S``  int64[P, NS]: per-seat scalars (HP, alive, guards, skips, hand size,
-  array bitmasks per element, statistics), columns ``C_*`` below;
+One game's state (slots and sizes in ``layout.py``):
+- ``S`` int64[P, NS]: per-seat scalars (HP, alive, guards, skips, hand size,
+  array bitmasks per element, special counts, statistics), columns ``C_*``;
 - ``hand`` int64[P, HCAP]: card ids, in the order they entered the hand;
-- ``pile`` int64[2, NC]: row 0 the deck (top = last), row 1 the discard pile;
-  ``Z`` int64[4]: deck size, discard size, turn, trace length.
+- ``pile`` int64[3, NC_MAX]: row 0 the deck (top = last), row 1 the discard
+  pile, row 2 the batch's unshuffled deck (``fill_deck``);
+- ``Z`` int64[NZ]: deck size, discard size, turn, trace length, unshuffled
+  deck size (``Z_*``).
 
 A player's array (符阵区) holds distinct basic cards, so it is kept as one
 bitmask of values per element: bit v-1 of ``S[p, C_BITS + e]``.
@@ -13,11 +15,15 @@ bitmask of values per element: bit v-1 of ``S[p, C_BITS + e]``.
 Random numbers come in a fixed order from the game's own stream (see
 ``core/rng.py``); ``reference.py`` replays the same order in plain Python.
 
-Speed: the per-game function and the policies are compiled without
-reference counting (``_nrt=False``: they never create an array; views taken
-inside cost nothing), small helpers are inlined (``inline="always"``), and
-functions compiled on their own have explicit signatures (otherwise numba
-compiles a version per combination of constant arguments). Workspaces are
+Speed: every function a game runs is compiled without reference counting
+(``_nrt=False``: none creates an array; views taken inside cost nothing),
+small helpers and the policies are inlined by numba (``inline="always"``),
+and functions compiled on their own have explicit signatures (otherwise
+numba compiles a version per combination of constant arguments). The
+per-game helpers ``start``, ``turn`` and ``finish`` (one call site each) are
+compiled on their own but carry LLVM's ``alwaysinline``
+(``forceinline=True``): as plain calls, start and finish cost greedy ~2 %;
+numba's ``inline="always"`` on ``turn`` doubled the cold compile. Workspaces are
 allocated in Python (``work``); the batch entry ``run_batch`` plays blocks
 of games on one thread and ``core.parallel.run_blocks`` runs it on several.
 """
@@ -108,15 +114,15 @@ def _tables():
     return run, top
 
 
-RUN, TOP = _tables()
-# element and value-1 of basic card c when there are V values per element
-# (avoids integer division in the hot loop)
+RUN, TOP = _tables()     # longest run of set bits / highest set bit (1-based), for V <= 12
+# ELEM[V, c], VAL0[V, c]: element and value-1 of basic card c when there are V
+# values per element (avoids integer division in the hot loop)
 ELEM = np.array([[c // max(V, 1) for c in range(64)] for V in range(13)], np.int64)
-VAL0 = np.array([[c % max(V, 1) for c in range(64)] for V in range(13)], np.int64)      # longest run of set bits / highest set bit (1-based), for V <= 12
+VAL0 = np.array([[c % max(V, 1) for c in range(64)] for V in range(13)], np.int64)
 
 
 @njit(cache=True, inline="always")
-def combo_sizes(S, p, V, buf):
+def combo_sizes(S, p, buf):
     """buf[t] = the combo's size for each type (0 = not available):
     flush/generating/overcoming: cards in the run; four symbols: sum of the
     four largest per-element values; chaos: value x count for the value with
@@ -273,7 +279,7 @@ def lowest_hp_opponent(S, p, P):
 
 # --- policies ------------------------------------------------------------
 @njit(cache=True, inline="always")
-def special_mask(S, hand, p, NB, ban):
+def special_mask(S, p, NB, ban):
     """Bit s set when p holds special s and it may be played."""
     m = 0
     for k in range(5):
@@ -422,11 +428,11 @@ def summarize(S, p, sm):
     sm[SM + 15] = m2
 
 
-@njit(nt.void(A2, I64, I64, A1), cache=True, _nrt=False)
-def combo_sizes_apart(S, p, V, buf):
+@njit(nt.void(A2, I64, A1), cache=True, _nrt=False)
+def combo_sizes_apart(S, p, buf):
     """``combo_sizes`` compiled once on its own, for the rare callers (each
     inlined copy costs compile time)."""
-    combo_sizes(S, p, V, buf)
+    combo_sizes(S, p, buf)
 
 
 @njit(cache=True, inline="always")
@@ -529,7 +535,7 @@ def choose_discard(pol, st, S, hand, p, NB, V, sizes, ip, pp):
 
 
 @njit(cache=True, inline="always")
-def choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban):
+def choose_random(st, S, hand, p, P, NB, sizes, acts, ban):
     """Uniform over the distinct legal actions, listed in this order: place
     each basic card (hand order), cast each special kind (x each living
     opponent for thunder and steal), fire each combo type (x each living
@@ -544,7 +550,7 @@ def choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban):
         c = hand[p, i]
         acts[na] = A_PLACE * 4096 + i * 16
         na += (c < NB) & (ban[c] != BAN_FORBID)
-    sp = special_mask(S, hand, p, NB, ban)
+    sp = special_mask(S, p, NB, ban)
     for s in range(5):
         has = (sp >> s) & 1
         if s == THUNDER or s == STEAL:
@@ -568,7 +574,7 @@ def choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban):
         return A_PASS, 0, -1
     a = acts[below(st, na)]
     if a >> 12 == A_COMBO:
-        combo_sizes_apart(S, p, V, sizes)   # the turn then fires the combo with these sizes
+        combo_sizes_apart(S, p, sizes)      # the turn then fires the combo with these sizes
     return a >> 12, (a >> 4) & 255, (a & 15) - 1
 
 
@@ -576,7 +582,7 @@ def choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban):
 def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp, ban, spbest):
     target = lowest_hp_opponent(S, p, P)
     # 1. combos
-    combo_sizes(S, p, V, sizes)
+    combo_sizes(S, p, sizes)
     best_ct = -1
     best_v = 0.0
     kill_ct = -1
@@ -606,7 +612,7 @@ def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp, ban, spbest):
             return A_COMBO, fire, -1
         return A_COMBO, fire, target
     # 2. specials
-    best_s = spbest[special_mask(S, hand, p, NB, ban)]
+    best_s = spbest[special_mask(S, p, NB, ban)]
     if best_s >= 0:
         t = target
         if best_s == STEAL:
@@ -769,7 +775,7 @@ def fire(S, pile, Z, tr, on, check, ip, P, V, sizes, p, ct, tgt):
     if check:
         size0 = sizes[ct]
         chaos0 = sizes[5]
-        combo_sizes_apart(S, p, V, sizes)
+        combo_sizes_apart(S, p, sizes)
         if sizes[ct] != size0 or sizes[5] != chaos0:
             errors += 1
     size = sizes[ct]
@@ -837,7 +843,7 @@ def turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, pp, ban, pol, s
         if on:
             ev(tr, Z, E_DISCARD, p, c, 0, 0, 0, 0)
     if pol[p] == POL_RANDOM:
-        kind, arg, tgt = choose_random(st, S, hand, p, P, NB, V, sizes, acts, ban)
+        kind, arg, tgt = choose_random(st, S, hand, p, P, NB, sizes, acts, ban)
     else:
         kind, arg, tgt = choose_greedy(pol[p], S, hand, p, P, NB, V, sizes, ip, pp, ban, spbest)
     hp0 = S[p, C_HP]
