@@ -1,0 +1,210 @@
+"""Set up an exact Magic Resonance position and run one step of it through
+the compiled kernel (rulebook scenario tests, hidden-information tests).
+
+>>> t = Table(players=3, policies="counter")
+>>> t.arrange(hands={0: "R+2 G+1", 1: "B+1", 2: "R-1 D"}, deck="G+1 " * 20,
+...           field=[(0, "R+2"), (1, "G+2"), (2, "B-1")], revealed=(1, 2))
+>>> t.resonate(0, slot=0, joiners=[1])      # 0 fail, 1 normal, 2 overdraft
+>>> print("\\n".join(t.lines()))
+
+Runes are written colour letter + signed value (``R+1``, ``G-2``, ``B+2``),
+the dissolve card ``D``; magic cards by their id in the table (1..18).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import layout as L
+from .rules import COLOURS, VALUES, card_name
+from .replay import format_trace
+
+
+def kind(text: str) -> int:
+    t = text.strip().upper()
+    if t in ("D", "DISSOLVE"):
+        return L.DISSOLVE
+    return "RGB".index(t[0]) * 4 + VALUES.index(int(t[1:]))
+
+
+def kinds(text) -> list[int]:
+    if isinstance(text, str):
+        return [kind(x) for x in text.split()]
+    return [kind(x) if isinstance(x, str) else int(x) for x in text]
+
+
+class Table:
+    """One game's arrays, dealt normally (game ``game`` of ``seed``) and
+    then edited with :meth:`arrange`."""
+
+    def __init__(self, players: int = 4, params: dict | None = None, policies="counter",
+                 seed: int = 0, game: int = 0, cards=None, ban: dict | None = None):
+        from ...core.records import BAN_CODES, ban_vector
+        from . import SPEC, kernel_args
+        from . import kernel as K            # compiled: loaded on first use
+        from .table import load_cards
+        self.K = K
+        self.values = SPEC.space.resolve(params)
+        SPEC.check_values(self.values, players)
+        self.P = players
+        if isinstance(policies, str):
+            policies = [policies] * players
+        self.policies = list(policies)
+        self.pol = np.array([SPEC.policies[p] for p in self.policies], np.int64)
+        self.cards = cards if cards is not None else load_cards()
+        banv = np.zeros(L.NK, np.int64)
+        for k, mode in (ban or {}).items():
+            banv[SPEC.card_kinds(self.values).index(k)] = BAN_CODES[mode]
+        self.ip, self.pp, self.ban, self.M = kernel_args(self.values, ban_vector(banv, L.NK),
+                                                         cards=self.cards)
+        (self.st, self.ST, self.S, self.F, self.pile, self.Z, self.MD, self.W,
+         _) = K.work(players)
+        self.tr = np.zeros((100_000, 8), np.int64)
+        self.masks = np.zeros((players, 2, 1), np.uint64)
+        self.counts = np.zeros((2, L.NK), np.int64)
+        self.grow = np.zeros(K.NG, np.int64)
+        self.srow = np.zeros((players, K.NSEAT), np.int64)
+        K.fill_deck(self.ip, self.ban, self.pile, self.Z)
+        K.start(np.uint64(seed), np.int64(game), self.st, self.ST, self.S, self.F, self.pile,
+                self.Z, self.MD, self.masks, self.counts, self.tr, True, self.ip, players)
+        self.mark = 0
+
+    # --- setting up ---------------------------------------------------------
+    def arrange(self, hands: dict | None = None, deck=None, field=None, revealed=None,
+                magic_deck=None, markers: dict | None = None, owned: dict | None = None,
+                discard=None, supply: int | None = None):
+        """Replace parts of the position. ``hands`` {seat: cards}; ``deck``
+        cards, top first; ``field`` [(column, card), ...] in placement order,
+        known to their owner only; ``revealed`` two magic ids (None = none);
+        ``magic_deck`` ids, top first; ``markers`` {seat: n} (taken from the
+        supply); ``owned`` {seat: [magic ids]}. The rune total becomes what
+        the position holds (conservation is then checked against it)."""
+        S, Z, F = self.S, self.Z, self.F
+        if hands is not None:
+            for p, cards in hands.items():
+                S[p, L.C_H:L.C_H + L.NK] = 0
+                for k in kinds(cards):
+                    S[p, L.C_H + k] += 1
+                S[p, L.C_HN] = S[p, L.C_H:L.C_H + L.NK].sum()
+                S[p, L.C_IN] = 1 if S[p, L.C_HN] > 0 else 0
+        if deck is not None:
+            d = kinds(deck)
+            self.pile[0, :len(d)] = d[::-1]
+            Z[L.Z_DECK] = len(d)
+        if discard is not None:
+            Z[L.Z_DISC:L.Z_DISC + L.NK] = 0
+            for k in kinds(discard):
+                Z[L.Z_DISC + k] += 1
+        if field is not None:
+            for i, (q, c) in enumerate(field):
+                F[L.F_KIND, i] = kind(c) if isinstance(c, str) else int(c)
+                F[L.F_OWNER, i] = q
+                F[L.F_KNOW, i] = 1 << q
+            Z[L.Z_FN] = len(field)
+        if magic_deck is not None:
+            md = [int(x) - 1 for x in magic_deck][::-1]
+            self.MD[:len(md)] = md
+            Z[L.Z_MD] = len(md)
+        if revealed is not None:
+            for j, c in enumerate(revealed):
+                Z[L.Z_REV + j] = -1 if c is None else int(c) - 1
+        if supply is not None:
+            Z[L.Z_SUPPLY] = supply
+        if markers is not None:
+            for p, n in markers.items():
+                Z[L.Z_SUPPLY] += S[p, L.C_MARK] - n
+                S[p, L.C_MARK] = n
+        if owned is not None:
+            for p, ids in owned.items():
+                S[p, L.C_OWN] = sum(1 << (int(i) - 1) for i in ids)
+                S[p, L.C_MN] = len(ids)
+                S[p, L.C_MPTS] = sum(int(self.M[int(i) - 1, L.M_PTS]) for i in ids)
+            Z[L.Z_ACQ] = S[:, L.C_MN].sum()
+        self._recount()
+
+    def _recount(self):
+        S, Z, F = self.S, self.Z, self.F
+        alive = sum(1 for i in range(Z[L.Z_FN]) if F[L.F_KIND, i] >= 0)
+        Z[L.Z_NTOT] = (Z[L.Z_DECK] + Z[L.Z_DISC:L.Z_DISC + L.NK].sum() + S[:, L.C_HN].sum()
+                       + alive)
+        rev = sum(1 for j in range(2) if Z[L.Z_REV + j] >= 0)
+        Z[L.Z_MDISC] = L.N_MAGIC - Z[L.Z_MD] - rev - S[:, L.C_MN].sum()
+
+    def know(self, p: int, slot: int):
+        """Seat p knows field slot ``slot`` (as if it had peeked)."""
+        self.F[L.F_KNOW, slot] |= 1 << p
+
+    # --- running one step ---------------------------------------------------------
+    def resonate(self, p: int, slot: int = 0, joiners=None) -> int:
+        """Seat p starts a resonance on revealed slot ``slot``; ``joiners``
+        the seats that join (None: they decide by their policies). Returns
+        0 fail, 1 normal, 2 overdraft."""
+        force = -1 if joiners is None else sum(1 << q for q in joiners)
+        return int(self.K.resonate(self.pol, self.S, self.F, self.pile, self.Z, self.MD, self.M,
+                                   self.ST, p, slot, force, self.W, self.ip, self.pp,
+                                   self.masks, self.counts, self.tr, True))
+
+    def turn(self, p: int) -> int:
+        """Seat p's whole turn by its policy; returns the end reason or -1."""
+        return int(self.K.turn(self.pol, self.S, self.F, self.pile, self.Z, self.MD, self.M,
+                               self.ST, p, self.W, self.ip, self.pp, self.ban, self.masks,
+                               self.counts, self.tr, True))
+
+    def use(self, p: int, card: int):
+        """Seat p spends magic card ``card`` (id 1..18)'s use effect."""
+        self.S[p, L.C_OWN] |= 1 << (card - 1)
+        self.K.use_magic(self.pol[p], self.S, self.F, self.pile, self.Z, self.M, self.ST, p,
+                         card - 1, self.W, self.ip, self.pp, self.masks, self.counts,
+                         self.tr, True)
+
+    def dissolve(self, p: int, slot: int | None = None):
+        """Seat p uses a dissolve card from hand: on field slot ``slot``, or
+        (None) discarded to draw 1."""
+        if slot is None:
+            self.K.dissolve_redraw(self.S, self.pile, self.Z, p, self.masks, self.counts,
+                                   self.tr, True)
+        else:
+            self.K.dissolve_remove(self.S, self.F, self.Z, p, slot, 0, self.masks, self.counts,
+                                   self.tr, True)
+
+    def end(self) -> int:
+        """The end reason that holds now (seats without cards put out), or -1."""
+        return int(self.K.check_end(self.S, self.Z, self.ip, self.P, self.tr, True))
+
+    def play(self, cur: int = 0, turns: int = 0) -> int:
+        """Play from seat ``cur``'s turn to the end; returns the end reason
+        (records in ``grow`` and ``srow``)."""
+        self.errors = int(self.K.play_from(self.pol, self.S, self.F, self.pile, self.Z,
+                                           self.MD, self.M, self.st, self.ST, self.W, self.ip,
+                                           self.pp, self.ban, self.masks, self.counts, self.tr,
+                                           True, True, cur, turns, self.grow, self.srow))
+        return int(self.grow[0 + 3])
+
+    def broken(self) -> int:
+        return int(self.K.broken_invariants(self.S, self.F, self.Z, self.MD, self.ip, self.P))
+
+    # --- reading -----------------------------------------------------------------
+    def hand(self, p: int) -> list[str]:
+        return [card_name(k) for k in range(L.NK) for _ in range(self.S[p, L.C_H + k])]
+
+    def hand_size(self, p: int) -> int:
+        return int(self.S[p, L.C_HN])
+
+    def markers(self, p: int) -> int:
+        return int(self.S[p, L.C_MARK])
+
+    def field(self) -> list[tuple[int, str]]:
+        return [(int(self.F[L.F_OWNER, i]), card_name(self.F[L.F_KIND, i]))
+                for i in range(self.Z[L.Z_FN]) if self.F[L.F_KIND, i] >= 0]
+
+    def events(self, etype=None):
+        rows = self.tr[self.mark:self.Z[L.Z_TR]]
+        return rows if etype is None else rows[rows[:, 0] == etype]
+
+    def lines(self) -> list[str]:
+        names = [str(n) for n in self.cards.rows["name"]]
+        out = format_trace(self.events(), self.values, self.P, self.policies, names)
+        self.mark = int(self.Z[L.Z_TR])
+        return out
+
+
+__all__ = ["Table", "kind", "kinds", "COLOURS"]
