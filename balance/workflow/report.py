@@ -370,6 +370,19 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     er = summary["end_reasons"]
     doc.table(pd.DataFrame({"end reason": list(er), "games": [f"{v:,}" for v in er.values()],
                             "share": [pct(v / summary["games"], 2) for v in er.values()]}))
+    extra = {k: v for k, v in summary.items() if k in (spec.summary(main) if spec.summary
+                                                       is not None else {})}
+    if extra:
+        # the ruleset's own figures (spec.summary): numbers and notes as a list,
+        # tables (lists of rows) as tables
+        doc.h(2, "Ruleset figures")
+        doc.bullets([f"{k.replace('_', ' ')}: "
+                     f"{f'{v:.4g}' if isinstance(v, float) else v}" for k, v in extra.items()
+                     if not isinstance(v, (list, dict))])
+        for k, v in extra.items():
+            if isinstance(v, list) and v and isinstance(v[0], dict):
+                doc.p(f"{k.replace('_', ' ').capitalize()}:")
+                doc.table(pd.DataFrame(v).round(3))
     doc.h(2, "Per-card power")
     if cres is not None:
         doc.p("**Interventional** (causal): for each card kind the same seeds are played with "
@@ -444,6 +457,8 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
                             "value": [f"{v}{' *' if v != defaults[k] else ''}"
                                       for k, v in base.values.items()],
                             "group": [spec.space.infos[k].group for k in base.values]}))
+    for k, d in base.describe().get("data", {}).items():
+        doc.p(f"Data file `{k}`: {d['source']} (sha256 {d['sha256'][:16]}...).")
     elapsed = time.perf_counter() - t0
     doc.p("Pieces already on disk in `.points/` are reused. Regenerate with:")
     doc.code(command)
