@@ -100,7 +100,12 @@ assert T_HP == C_STATS
 RANK = np.array([k % 13 + 1 for k in range(52)] + [0, 0], np.int64)
 NORMAL = np.array([sum(1 << (s * 13 + v) for v in range(10)) for s in range(4)], np.int64)
 LAY = np.array([NORMAL[0] | NORMAL[3], NORMAL[1] | NORMAL[3], NORMAL[2]], np.int64)
-ALL = (1 << 54) - 1
+_DB = 0x03F79D71B4CB0A89
+DEBRUIJN = np.uint64(_DB)
+CTZ = np.zeros(64, np.int64)
+for _i in range(64):
+    CTZ[(((1 << _i) * _DB) & ((1 << 64) - 1)) >> 58] = _i
+S58 = np.uint64(58)
 WILD = -99          # scenario scripts: matches any value
 
 I64 = nt.int64
@@ -128,6 +133,12 @@ def popc(x):
         x &= x - 1
         n += 1
     return n
+
+
+@njit(cache=True, inline="always")
+def ctz(low):
+    """The index of the single set bit of ``low`` (a power of two)."""
+    return CTZ[(np.uint64(low) * DEBRUIJN) >> S58]
 
 
 @njit(cache=True, inline="always")
@@ -441,23 +452,29 @@ def face_value(S, ip, pp, me, r, k):
 
 
 @njit(cache=True, inline="always")
-def wins(S, q, r, pw, tmp):
-    """Can own row r with power pw attack some target normally?"""
-    nt_ = targets(S, q, r, tmp)
-    for i in range(nt_):
-        t = tmp[i]
-        if t < 0 or pw > S[q, C_POW + t]:
-            return True
-    return False
-
-
-@njit(nt.float64(A2, A1, F1, I64, I64, I64, I64, A1), cache=True, _nrt=False)
-def row_gain(S, ip, pp, pol, p, r, add, tmp):
-    """Greedy's value of adding ``add`` power to own row r."""
+def thresholds(S, p, tmp):
+    """tmp[20 + r]: the power own row r must exceed to attack some target
+    normally (-1: a direct attack; 1 << 40: no target); tmp[24 + r]: 1 when
+    row r can attack normally now."""
     q = 1 - p
-    pw = S[p, C_POW + r]
+    for r in range(3):
+        nt_ = targets(S, q, r, tmp)
+        thr = np.int64(1) << 40
+        for i in range(nt_):
+            t = tmp[i]
+            v = -1 if t < 0 else S[q, C_POW + t]
+            if v < thr:
+                thr = v
+        tmp[20 + r] = thr
+        tmp[24 + r] = 1 if occupied(S, p, r) and S[p, C_POW + r] > thr else 0
+
+
+@njit(cache=True, inline="always")
+def row_gain(S, pp, pol, p, r, add, tmp):
+    """Greedy's value of adding ``add`` power to own row r (``thresholds``
+    computed first)."""
     s = float(add)
-    if wins(S, q, r, pw + add, tmp) and not (occupied(S, p, r) and wins(S, q, r, pw, tmp)):
+    if tmp[24 + r] == 0 and S[p, C_POW + r] + add > tmp[20 + r]:
         s += pp[Q_WIN]
     if pol == POL_DEFENSIVE and r == 0 and not occupied(S, p, 0):
         s += pp[Q_GUARD]
@@ -473,12 +490,14 @@ def list_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script,
     greedy = pl != POL_RANDOM
     fl = Z[Z_FLAGS]
     hand = S[p, C_HAND] & ~Z[Z_FORBID]
+    if greedy:
+        thresholds(S, p, tmp)
     n = 0
     h = hand
     while h != 0:
         low = h & -h
         h ^= low
-        k = popc(low - 1)
+        k = ctz(low)
         if k == BIG:
             for r in range(3):
                 if not (fl >> r) & 1:
@@ -509,7 +528,7 @@ def list_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script,
             if rk <= 10:
                 if su < 3:
                     if not (fl >> su) & 1:
-                        s = row_gain(S, ip, pp, pl, p, su, rk, tmp) if greedy else 0.0
+                        s = row_gain(S, pp, pl, p, su, rk, tmp) if greedy else 0.0
                         setrow(rows, sc, n, n, A_ROW, k, su, 0, 0, s)
                         n += 1
                     if rk >= 3 and not fl & F_SLOT and Z[Z_SOWN + su] != q:
@@ -519,7 +538,7 @@ def list_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script,
                 else:
                     for r in range(2):
                         if not (fl >> r) & 1:
-                            s = row_gain(S, ip, pp, pl, p, r, rk, tmp) if greedy else 0.0
+                            s = row_gain(S, pp, pl, p, r, rk, tmp) if greedy else 0.0
                             setrow(rows, sc, n, n, A_ROW, k, r, 0, 0, s)
                             n += 1
             elif su < 3:
@@ -565,7 +584,7 @@ def list_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script,
                     ka = s_ * 13 + a - 1
                     kb = s_ * 13 + sv - a - 1
                     if (hand >> ka) & 1 and (hand >> kb) & 1:
-                        s = row_gain(S, ip, pp, pl, p, s_, sv, tmp) if greedy else 0.0
+                        s = row_gain(S, pp, pl, p, s_, sv, tmp) if greedy else 0.0
                         setrow(rows, sc, n, n, A_PAIR, ka, s_, kb, 0, s)
                         n += 1
     setrow(rows, sc, n, n, A_END, -1, 0, 0, 0, 0.0)
@@ -802,7 +821,7 @@ def prepare(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tm
     while h != 0:
         low = h & -h
         h ^= low
-        tmp[i] = popc(low - 1)
+        tmp[i] = ctz(low)
         i += 1
     Z[Z_DEC] += 1
     if pol[p] == POL_RANDOM:
@@ -916,7 +935,7 @@ def lay_down(S, Z, masks, counts, tr, x, r):
     while m != 0:
         low = m & -m
         m ^= low
-        k = popc(low - 1)
+        k = ctz(low)
         to_row(S, x, r, k)
         played(masks, counts, x, k)
         if Z[Z_ON]:
@@ -1081,7 +1100,7 @@ def attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp
             while m != 0:
                 low = m & -m
                 m ^= low
-                k = popc(low - 1)
+                k = ctz(low)
                 tmp[16 + nd] = k
                 nd += 1
                 total += RANK[k]
