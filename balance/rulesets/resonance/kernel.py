@@ -107,7 +107,7 @@ KEEP = np.array([[3.0, 4.0, 1.0, 0.0] * 3 + [2.0],          # counter
 
 
 # --- per-seat random streams ------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def rb(ST, p, n):
     """Uniform integer in [0, n) from seat p's stream."""
     s = ST[p] + GAMMA
@@ -115,7 +115,7 @@ def rb(ST, p, n):
     return np.int64(((mix64(s) >> _S32) * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def ru(ST, p):
     """Uniform float in [0, 1) from seat p's stream."""
     s = ST[p] + GAMMA
@@ -124,7 +124,7 @@ def ru(ST, p):
 
 
 # --- zones ---------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw1(S, pile, Z, p, masks, counts, tr, on, why):
     """Seat p draws the top rune-deck card; an empty deck sets Z_DRY (the
     game ends once the action resolves) and returns -1."""
@@ -144,14 +144,14 @@ def draw1(S, pile, Z, p, masks, counts, tr, on, why):
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def hand_to_discard(S, Z, p, k):
     S[p, C_H + k] -= 1
     S[p, C_HN] -= 1
     Z[Z_DISC + k] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reveal(Z, MD, slot, tr, on):
     if Z[Z_MD] == 0:
         if Z[Z_DRYM] == 0 and on:
@@ -167,7 +167,7 @@ def reveal(Z, MD, slot, tr, on):
         ev(tr, Z, E_REVEAL, -1, c, slot, 0, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def next_in(S, p, P):
     q = p
     for _ in range(P):
@@ -177,7 +177,7 @@ def next_in(S, p, P):
     return p
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def placeable(S, p, ban):
     n = 0
     for k in range(12):
@@ -187,7 +187,7 @@ def placeable(S, p, ban):
 
 
 # --- a seat's view --------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def view(S, F, Z, p, W):
     """What seat p may know, summarized per colour in W: W[c] the sum of the
     field runes it knows, W[3 + c] the expected sum of the runes it does not
@@ -243,17 +243,22 @@ def view(S, F, Z, p, W):
             W[6 + c] = 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def term(m, sd, need):
     """P(colour total >= need): exact when nothing is unknown, else the
     normal tail with a continuity correction (logistic approximation of the
     normal CDF, error < 0.01)."""
     if sd <= 1e-9:
         return 1.0 if m >= need - 1e-9 else 0.0
-    return 1.0 / (1.0 + math.exp(-1.702 * (m - need + 0.5) / sd))
+    x = 1.702 * (m - need + 0.5) / sd
+    if x > 30.0:
+        return 1.0
+    if x < -30.0:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_terms(W, M, card):
     """Per-colour success and overdraft chances of ``card`` in W[10..15];
     returns (P(success), P(overdraft))."""
@@ -270,7 +275,19 @@ def card_terms(W, M, card):
     return ps, po
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
+def chance(W, M, card, col):
+    """P(every colour >= the requirement in columns col..col+2 of the card)
+    (``col`` = M_BASE: success, M_OVER: overdraft); stops at the first 0."""
+    pr = 1.0
+    for c in range(3):
+        pr *= term(W[c] + W[3 + c], W[6 + c], M[card, col + c])
+        if pr == 0.0:
+            break
+    return pr
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def shifted(W, M, card, sc, sv):
     """(P(success), P(overdraft)) once a rune of value sv is added to colour
     sc (after ``card_terms`` for this card)."""
@@ -287,7 +304,7 @@ def shifted(W, M, card, sc, sv):
     return ps, po
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def effect_value(e, n, pp):
     if e == EF_GAIN or e == EF_DRAW:
         return 1.0 * n
@@ -296,7 +313,7 @@ def effect_value(e, n, pp):
     return n * pp[Q_HIT]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def card_ev(M, card, ps, po, initiator, ip, pp):
     """Expected points of taking part (the initiator also takes the card)."""
     gain = M[card, M_PTS] * 1.0 if initiator else 0.0
@@ -305,7 +322,7 @@ def card_ev(M, card, ps, po, initiator, ip, pp):
     return (ps - po) * (gain + vn) + po * (gain + vo) - (1.0 - ps) * ip[P_FAIL]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def target_card(S, Z, M, ST, p, W, ip, pp):
     """The revealed slot with the best expected points as initiator (ties
     uniform); W must hold p's view."""
@@ -317,6 +334,8 @@ def target_card(S, Z, M, ST, p, W, ip, pp):
         if card < 0:
             continue
         ps, po = card_terms(W, M, card)
+        for i in range(6):
+            W[32 + 6 * j + i] = W[10 + i]
         e = card_ev(M, card, ps, po, True, ip, pp)
         if e > bv:
             bv = e
@@ -326,11 +345,13 @@ def target_card(S, Z, M, ST, p, W, ip, pp):
             ties += 1
             if rb(ST, p, ties) == 0:
                 best = j
+    for i in range(6):                  # the target's per-colour terms in W[10..15]
+        W[10 + i] = W[32 + 6 * best + i]
     return best
 
 
 # --- choices --------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_place(pol, S, F, Z, M, ST, p, W, ip, pp, ban):
     """The rune kind seat p places, or -1 (nothing placeable)."""
     n = placeable(S, p, ban)
@@ -347,7 +368,6 @@ def choose_place(pol, S, F, Z, M, ST, p, W, ip, pp, ban):
     view(S, F, Z, p, W)
     j = target_card(S, Z, M, ST, p, W, ip, pp)
     card = Z[Z_REV + j]
-    card_terms(W, M, card)
     best = -1
     bv = -1e300
     bps = 0.0
@@ -392,7 +412,7 @@ def choose_place(pol, S, F, Z, M, ST, p, W, ip, pp, ban):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_peek(pol, S, F, Z, ST, p, P):
     """A field slot of another seat's face-down rune, or -1."""
     bit = np.int64(1) << p
@@ -440,18 +460,27 @@ def choose_peek(pol, S, F, Z, ST, p, P):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dissolve_target(pol, S, F, Z, M, ST, p, W, ip, pp, minv):
     """A known field rune worth removing for p, of absolute value >= minv,
     or -1. Counter (and a saboteur that hopes): the most negative rune in a
     colour its target card needs; saboteur without hope: the largest
     positive rune where the revealed cards need most."""
+    bit = np.int64(1) << p
+    seen = False                        # any known rune that could qualify?
+    for i in range(Z[Z_FN]):
+        k = F[F_KIND, i]
+        if k >= 0 and (F[F_KNOW, i] & bit) != 0 and abs(KIND_VALUE[k]) >= minv and (
+                KIND_VALUE[k] < 0 or pol == POL_SABOTEUR):
+            seen = True
+            break
+    if not seen:
+        return -1
     view(S, F, Z, p, W)
     j = target_card(S, Z, M, ST, p, W, ip, pp)
     card = Z[Z_REV + j]
-    ps, po = card_terms(W, M, card)
+    ps = W[10] * W[11] * W[12]
     sab = pol == POL_SABOTEUR and ps < pp[Q_JOIN]
-    bit = np.int64(1) << p
     best = -1
     bv = 0.0
     ties = 0
@@ -484,7 +513,7 @@ def dissolve_target(pol, S, F, Z, M, ST, p, W, ip, pp, minv):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard_n(pol, S, Z, ST, p, n, why, tr, on):
     """Seat p discards n cards of its choice (all it has when fewer):
     random: a uniform subset; counter/saboteur: lowest keep score first,
@@ -526,7 +555,7 @@ def discard_n(pol, S, Z, ST, p, n, why, tr, on):
             ev(tr, Z, E_DISCARD, p, k, why, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wants_start(pol, S, F, Z, M, ST, p, W, ip, pp):
     """The revealed slot seat p starts a resonance on, or -1."""
     Z[Z_DEC] += 1
@@ -545,8 +574,11 @@ def wants_start(pol, S, F, Z, M, ST, p, W, ip, pp):
         card = Z[Z_REV + j]
         if card < 0:
             continue
-        ps, po = card_terms(W, M, card)
-        if ps < pp[Q_START] or po > pp[Q_RISK]:
+        ps = chance(W, M, card, M_BASE)
+        if ps < pp[Q_START]:
+            continue
+        po = chance(W, M, card, M_OVER)
+        if po > pp[Q_RISK]:
             continue
         e = card_ev(M, card, ps, po, True, ip, pp)
         if e > bv:
@@ -560,18 +592,19 @@ def wants_start(pol, S, F, Z, M, ST, p, W, ip, pp):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wants_join(pol, S, F, Z, M, ST, q, W, card, ip, pp):
     Z[Z_DEC] += 1
     if pol == POL_RANDOM:
         return ru(ST, q) < pp[Q_PJOIN]
     view(S, F, Z, q, W)
-    ps, po = card_terms(W, M, card)
-    return ps >= pp[Q_JOIN] and po <= pp[Q_RISK]
+    if chance(W, M, card, M_BASE) < pp[Q_JOIN]:
+        return False
+    return chance(W, M, card, M_OVER) <= pp[Q_RISK]
 
 
 # --- actions --------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def place(S, F, Z, p, k, masks, counts, tr, on):
     S[p, C_H + k] -= 1
     S[p, C_HN] -= 1
@@ -591,7 +624,7 @@ def place(S, F, Z, p, k, masks, counts, tr, on):
         ev(tr, Z, E_PLACE, p, k, i, col, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def peek(S, F, Z, p, i, by_magic, tr, on):
     F[F_KNOW, i] |= np.int64(1) << p
     S[p, C_PEEKS] += 1
@@ -599,7 +632,7 @@ def peek(S, F, Z, p, i, by_magic, tr, on):
         ev(tr, Z, E_PEEK, p, i, F[F_KIND, i], F[F_OWNER, i], by_magic, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dissolve_remove(S, F, Z, p, i, by_magic, masks, counts, tr, on):
     """A face-down field rune (slot i) goes to the discard pile; by a hand
     dissolve card (by_magic 0) the card is discarded too."""
@@ -615,7 +648,7 @@ def dissolve_remove(S, F, Z, p, i, by_magic, masks, counts, tr, on):
         counts[1, DISSOLVE] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dissolve_redraw(S, pile, Z, p, masks, counts, tr, on):
     """A dissolve card is discarded to draw 1 card."""
     hand_to_discard(S, Z, p, DISSOLVE)
@@ -627,7 +660,7 @@ def dissolve_redraw(S, pile, Z, p, masks, counts, tr, on):
     draw1(S, pile, Z, p, masks, counts, tr, on, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def use_magic(pol, S, F, pile, Z, M, ST, p, card, W, ip, pp, masks, counts, tr, on):
     """Seat p spends magic card ``card``'s use effect (once): DRAW n cards;
     PEEK n runes (its peek choice, fewer when none is left to see);
@@ -668,7 +701,7 @@ def use_magic(pol, S, F, pile, Z, M, ST, p, card, W, ip, pp, masks, counts, tr, 
                 dissolve_remove(S, F, Z, p, i, 1, masks, counts, tr, on)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def usable(S, M, p, u):
     """The lowest magic card of p with use effect u not yet spent, or -1."""
     free = S[p, C_OWN] & ~S[p, C_USED]
@@ -680,7 +713,7 @@ def usable(S, M, p, u):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_end(S, Z, ip, P, tr, on):
     """Put out every seat left without cards, then the end reason (the
     contract's order when several hold) or -1."""
@@ -707,7 +740,7 @@ def check_end(S, Z, ip, P, tr, on):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_state(S, Z, P, tr):
     """Trace rows: every seat's markers, hand size, magic points, then its hand."""
     for q in range(P):
@@ -721,7 +754,7 @@ def hand_state(S, Z, P, tr):
         ev(tr, Z, E_HAND, q, a, b, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resonate(pol, S, F, pile, Z, MD, M, ST, p, j, force, W, ip, pp, masks, counts, tr, on):
     """Seat p starts a resonance on revealed slot j. The others still in,
     in turn order, join or not (``force`` >= 0: a mask of joining seats,
@@ -856,7 +889,7 @@ def resonate(pol, S, F, pile, Z, MD, M, ST, p, j, force, W, ip, pp, masks, count
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heuristic_uses(pol, S, F, pile, Z, M, ST, p, W, ip, pp, ban, masks, counts, tr, on):
     """Counter/saboteur, before placing: spend DRAW magic cards, a DISSOLVE
     magic card when a known rune is worth removing, and one dissolve card
@@ -888,7 +921,7 @@ def heuristic_uses(pol, S, F, pile, Z, M, ST, p, W, ip, pp, ban, masks, counts, 
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def turn(pol, S, F, pile, Z, MD, M, ST, p, W, ip, pp, ban, masks, counts, tr, on):
     """Seat p's personal phase (draw, magic and dissolve uses, place, peek)
     then its resonance phase. The end is checked after every action.
@@ -942,7 +975,7 @@ def turn(pol, S, F, pile, Z, MD, M, ST, p, W, ip, pp, ban, masks, counts, tr, on
     return e
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def broken_invariants(S, F, Z, MD, ip, P):
     """Check mode: rune cards conserved across deck, discard pile, hands and
     field; markers supply + held = markers; magic cards conserved; hands
@@ -986,7 +1019,7 @@ def broken_invariants(S, F, Z, MD, ip, P):
     return bad
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fill_deck(ip, ban, pile, Z):
     """The unshuffled rune deck (per batch): removed kinds left out."""
     n = 0
@@ -1001,7 +1034,7 @@ def fill_deck(ip, ban, pile, Z):
     Z[Z_NC] = n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start(seed, game, st, ST, S, F, pile, Z, MD, masks, counts, tr, on, ip, P):
     """Deal: shuffle both decks (game stream), seed the seats' streams, deal
     hand_size cards to each seat in seat order, reveal 2 magic cards."""
@@ -1037,7 +1070,7 @@ def start(seed, game, st, ST, S, F, pile, Z, MD, masks, counts, tr, on, ip, P):
     reveal(Z, MD, 1, tr, on)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish(S, Z, M, tr, on, P, end, turns, grow, srow):
     """Scores (markers + magic points + cards in hand), the winners
     (highest score, ties to magic points, then shared), the records."""
@@ -1106,7 +1139,7 @@ def finish(S, Z, M, tr, on, P, end, turns, grow, srow):
         srow[q, S_MAGIC_USED] = S[q, C_USES]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_from(pol, S, F, pile, Z, MD, M, st, ST, W, ip, pp, ban, masks, counts, tr, on,
               check, cur, turns, grow, srow):
     """Play from seat ``cur``'s turn (``turns`` already played) to the end;
@@ -1132,7 +1165,7 @@ def play_from(pol, S, F, pile, Z, MD, M, st, ST, W, ip, pp, ban, masks, counts, 
     return errors
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(seed, game, pol, ip, pp, ban, M, st, ST, S, F, pile, Z, MD, W, games, seats,
               gmasks, g, bcounts, b, tr, on, check):
     masks = gmasks[g]
@@ -1150,7 +1183,7 @@ def work(P):
     """One thread's workspace (allocated in Python: the kernels allocate nothing)."""
     return (np.zeros(1, np.uint64), np.zeros(P, np.uint64), np.zeros((P, NS), np.int64),
             np.zeros((3, NC_MAX), np.int64), np.zeros((2, NC_MAX), np.int64),
-            np.zeros(NZ, np.int64), np.zeros(N_MAGIC, np.int64), np.zeros(32, np.float64),
+            np.zeros(NZ, np.int64), np.zeros(N_MAGIC, np.int64), np.zeros(48, np.float64),
             np.zeros((1, 8), np.int64))
 
 
@@ -1162,7 +1195,7 @@ def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, M, check, games
                 counts, errors, *work(int(P)))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def play_blocks(b0, b1, seed, start, n_games, pol, ip, pp, ban, M, check, games, seats, masks,
                 counts, errors, st, ST, S, F, pile, Z, MD, W, tr):
     fill_deck(ip, ban, pile, Z)
@@ -1180,7 +1213,7 @@ def trace_one(seed, game, P, pol, ip, pp, ban, M, games, seats, masks, counts, t
                       st, ST, S, F, pile, Z, MD, W)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _trace_one(seed, game, pol, ip, pp, ban, M, games, seats, masks, counts, tr,
                st, ST, S, F, pile, Z, MD, W):
     fill_deck(ip, ban, pile, Z)
