@@ -12,8 +12,8 @@ Modules, each importing only those above it:
   mines, shop, start and end of a turn;
 - ``policy``: option enumeration, greedy's scores, the decisions;
 - ``duel``: v3's duel and duel queue;
-- ``exchange``: the OD chain of every version, with v1/v2's damage,
-  deaths and Judgment;
+- ``exchange``: the OD chains (v1/v2 ``exchange``, v3 ``exchange3``),
+  with v1/v2's damage, deaths and Judgment;
 - ``game``: turns, the game loop, records, ``play_blocks``/``run_batch``,
   ``entry``/``trace_one``, ``KERNELS``.
 

@@ -1,24 +1,27 @@
-"""The exchange 伤害抵消 (OD chain) of every version, and the damage,
-deaths and Judgment it triggers in v1/v2.
+"""The exchange 伤害抵消 (OD chain) and the damage, deaths and Judgment it
+triggers in v1/v2.
 
-``exchange`` is one loop for all versions: the cap at ``max_exchange``
-responses, the no-response hit, the OD rule and the counters are shared,
-and each step forks on the version where the rules differ. v1/v2: decoys
-(v2 8 at two players), frame (v1 9), control and shield (v2 8), Judgment
-(v2 9, 10 combined) and the 10's combined skill, damage through ``hit``
-then ``die`` (a v1 rogue's revive, or a v2 kill scored and the next general
-entering); ``resolve_pending`` plays a revived rogue's attack after the
-exchange. v3: the response of ``policy.decide3``, run damage with rampage
-marks (``v3.play_cards3``), passives on every incoming instance
-(``v3.incoming3``), the reflect (ends the exchange), devouring, rampage and
-frost shields on a response with a 4, damage through ``v3.hit3``; v3's
-waiting characters duel after the turn (``duel.resolve_duels``, through
-``resolve_pending``).
+``exchange`` is the v1/v2 chain: decoys (v2 8 at two players), frame (v1
+9), control and shield (v2 8), Judgment (v2 9, 10 combined) and the 10's
+combined skill; ``hit`` applies one damage instance, ``die`` a v1 death
+(a rogue's revive) or a v2 death (the kill is scored, the next general
+enters); ``resolve_pending`` plays a revived rogue's attack after the
+exchange (v3: the duel queue, ``duel.resolve_duels``). ``exchange3`` is the
+v3 chain (``exchange`` hands a v3 exchange to it): v3 responses
+(``policy.decide3``), run damage with rampage marks (``v3.play_cards3``),
+passives on every incoming instance (``v3.incoming3``), the reflect (ends
+the exchange), devouring, rampage and frost shields on a response with a
+4, v3 damage (``v3.hit3``). Both share the cap at ``max_exchange``
+responses, the no-response hit, the OD rule and the counters.
 
-One loop for all versions (there were two, v1/v2 and v3): time against
-the two loops in one A/B run (4 players greedy, 1 thread, best of
-ten, together with ``v12.eliminate`` merged and unused arguments removed):
-v1 0.97x, v2 1.02x, v3 1.01x, within the 3 % allowed for a merge.
+Kept as two loops: merged into one (the cap, the no-response hit, the OD
+rule and the counters shared, a fork on the version at each step), the
+run time stayed within 3 % (A/B, 4 players greedy, 1 thread, best of ten:
+v1 0.97x, v2 1.02x, v3 1.01x) but the cold compile of the batch kernel
+took 168 s of CPU instead of 115 s (+46 %; three cold compiles side by
+side: the tree before the split 115 s, after the split 115 s), most likely
+because LLVM then optimises v1/v2's chain, with its inlined enumerators,
+and v3's as one function.
 """
 import numpy as np
 from numba import njit
@@ -199,22 +202,17 @@ def judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p
 
 @njit(cache=True, _nrt=False)
 def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
-    """伤害抵消 OD chain, every version: d defends against ``inc`` damage sent
-    by a.
+    """伤害抵消 OD chain: d defends against ``inc`` damage sent by a.
 
     OD = response damage + response heal - incoming (0 if the response holds
-    a 4; v1/v2: also if it uses a shield or Judgment, or d is immune). OD < 0:
-    d loses |OD|; OD = 0: done; OD > 0: OD goes back to a, who responds the
-    same way. At ``max_exchange`` responses the pending damage hits d.
-
-    v1/v2: a decoy may take the hit (v2 8 at two players); a frame (v1 9) or
-    control (v2 8) moves the incoming damage to another defender; damage is
-    ``hit``. v3: the response is ``decide3``'s, its damage ``play_cards3``'s
-    (rampage marks, v3 multipliers); the passives apply to each incoming
-    instance (``incoming3``); a reflect shield ends the exchange, the
-    devouring shield adds the incoming damage to the response, rampage and
-    frost fire; damage is ``hit3``. Returns the number of responses."""
-    v3 = Z[Z_V] == 3
+    a 4, uses a shield or Judgment, or d is immune). OD < 0: d loses |OD|;
+    OD = 0: done; OD > 0: OD goes back to a, who responds the same way. A
+    frame (v1 9) or control (v2 8) moves the incoming damage to another
+    defender. At ``max_exchange`` responses the pending damage hits d.
+    Returns the number of responses."""
+    if Z[Z_V] == 3:
+        return exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d,
+                         inc)
     Z[Z_EXCH] += 1
     steps = 0
     maxex = ip[P_MAXEX]
@@ -225,134 +223,165 @@ def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a
             Z[Z_CAPS] += 1
             if Z[Z_ON]:
                 ev(tr, Z, E_CAP, d, inc, a, 0, 0, 0)
-            if v3:
-                hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
-            else:
-                hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
+            hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
             break
         steps += 1
-        if v3:
-            n, i = decide3(st, S, Z, ip, pp, PT, PID, acts, script, d, np.int64(D_RESP), inc, a)
-        else:
-            if S[d, C_BILOC] == 1:
-                nd = S[d, C_DECOYS]
-                if below(st, 1 + nd) < nd:
-                    nd -= 1
-                    if nd == 0:
-                        if S[d, C_BRESET] == 1:
-                            nd = ip[P_DECOYS]
-                        else:
-                            S[d, C_BILOC] = 0
-                    S[d, C_DECOYS] = nd
-                    Z[Z_DECOYHITS] += 1
-                    if Z[Z_ON]:
-                        ev(tr, Z, E_DECOY, d, nd, S[d, C_BILOC], inc, a, 0)
-                    break
-            n, i = decide(st, S, Z, ip, pp, PT, PID, acts, script, d, np.int64(D_RESP), inc, a)
+        if S[d, C_BILOC] == 1:
+            nd = S[d, C_DECOYS]
+            if below(st, 1 + nd) < nd:
+                nd -= 1
+                if nd == 0:
+                    if S[d, C_BRESET] == 1:
+                        nd = ip[P_DECOYS]
+                    else:
+                        S[d, C_BILOC] = 0
+                S[d, C_DECOYS] = nd
+                Z[Z_DECOYHITS] += 1
+                if Z[Z_ON]:
+                    ev(tr, Z, E_DECOY, d, nd, S[d, C_BILOC], inc, a, 0)
+                break
+        n, i = decide(st, S, Z, ip, pp, PT, PID, acts, script, d, np.int64(D_RESP), inc, a)
         if n == 0:
             if Z[Z_ON]:
                 ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
-            if v3:
-                hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
-            else:
-                hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
+            hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
             break
         k = acts[i, 0]
         o = acts[i, 2]
         ot = acts[i, 3]
-        lk = Z[Z_LK]             # v3: the run the devouring shield takes
-        if v3:
-            dmg = play_cards3(S, pile, Z, masks, counts, ip, PT, PID, d, k)
-            Z[Z_LK] = k
-        else:
-            dmg = play_cards(S, pile, Z, masks, counts, ip, PT, d, k)
+        dmg = play_cards(S, pile, Z, masks, counts, ip, PT, d, k)
         heal = PT[k, T_HEAL]
         if Z[Z_ON]:
             ev(tr, Z, E_PLAY, d, k, ot, dmg, heal, D_RESP * 256 + o)
-        if v3:
-            inc_eff = incoming3(S, Z, tr, ip, d, inc)
-            if PT[k, T_HAS4] == 1:
-                inc_eff = 0
-            if o == O_REFLECT:
-                draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, d,
-                        draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
-                reflect(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, d, inc)
-                break
-            if o == O_DEVOUR:
-                dmg = sat_add(dmg, inc)
-                inc_eff = 0
-                devour(S, pile, Z, tr, PT, d, lk, a)
-            elif o == O_RAMP:
-                mark_rampage(S, Z, tr, PT, PID, d)
-            elif o == O_FRZSK or o == O_FRZSH:
-                freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, d, ot, o - O_FRZSK)
-            draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, d,
-                    draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
-            if S[a, C_ALIVE] == 0 or S[d, C_ALIVE] == 0:
-                break
-        else:
-            if Z[Z_V] == 2 and S[d, C_RANK] == 10 and S[d, C_COMB] == 0 and PT[k, T_HASA] == 1:
-                combined(S, Z, tr, ip, d)
-            if o == O_FRAME:
-                # 嫁祸之术: ot defends against (ninja's damage + incoming), sent by the ninja
-                S[d, C_FRAMES] += 1
-                Z[Z_FRAMES] += 1
-                heal_self(S, Z, tr, d, heal)
-                framed = sat_add(dmg, inc)
-                if Z[Z_ON]:
-                    ev(tr, Z, E_FRAME, d, ot, framed, a, 0, 0)
-                draw_n(st, S, pile, Z, tr, masks, counts, d,
-                       draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
-                a = d
-                d = ot
-                inc = framed
-                continue
-            if o == O_CONTROL:
-                # 控制: the incoming damage moves to B; A and B must fight each other
-                use_eight(S, d)
-                Z[Z_CONTROLS] += 1
-                r = ip[P_CONTROL]
-                S[a, C_FT] = ot
-                S[a, C_FL] = r
-                S[a, C_FB] = d
-                S[ot, C_FT] = a
-                S[ot, C_FL] = r
-                S[ot, C_FB] = d
-                if r > S[d, C_IMM]:
-                    S[d, C_IMM] = r
-                heal_self(S, Z, tr, d, heal)
-                if Z[Z_ON]:
-                    ev(tr, Z, E_CONTROL, d, a, ot, inc, r, 0)
-                draw_n(st, S, pile, Z, tr, masks, counts, d,
-                       draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
-                d = ot
-                continue
-            if o == O_SHIELD:
-                use_eight(S, d)
-                Z[Z_SHIELDS] += 1
-                if ip[P_SHIELD] > S[d, C_IMM]:
-                    S[d, C_IMM] = ip[P_SHIELD]
-                if Z[Z_ON]:
-                    ev(tr, Z, E_SHIELD, d, S[d, C_IMM], 0, 0, 0, 0)
-            died = 0
-            if o == O_JUDG:
-                died = judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID,
-                                d)
+        if Z[Z_V] == 2 and S[d, C_RANK] == 10 and S[d, C_COMB] == 0 and PT[k, T_HASA] == 1:
+            combined(S, Z, tr, ip, d)
+        if o == O_FRAME:
+            # 嫁祸之术: ot defends against (ninja's damage + incoming), sent by the ninja
+            S[d, C_FRAMES] += 1
+            Z[Z_FRAMES] += 1
+            heal_self(S, Z, tr, d, heal)
+            framed = sat_add(dmg, inc)
+            if Z[Z_ON]:
+                ev(tr, Z, E_FRAME, d, ot, framed, a, 0, 0)
             draw_n(st, S, pile, Z, tr, masks, counts, d,
                    draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
-            if (died >> a) & 1 or (died >> d) & 1:
-                break
-            inc_eff = inc
-            if PT[k, T_HAS4] == 1 or o == O_SHIELD or o == O_JUDG or S[d, C_IMM] > 0:
-                inc_eff = 0
+            a = d
+            d = ot
+            inc = framed
+            continue
+        if o == O_CONTROL:
+            # 控制: the incoming damage moves to B; A and B must fight each other
+            use_eight(S, d)
+            Z[Z_CONTROLS] += 1
+            r = ip[P_CONTROL]
+            S[a, C_FT] = ot
+            S[a, C_FL] = r
+            S[a, C_FB] = d
+            S[ot, C_FT] = a
+            S[ot, C_FL] = r
+            S[ot, C_FB] = d
+            if r > S[d, C_IMM]:
+                S[d, C_IMM] = r
+            heal_self(S, Z, tr, d, heal)
+            if Z[Z_ON]:
+                ev(tr, Z, E_CONTROL, d, a, ot, inc, r, 0)
+            draw_n(st, S, pile, Z, tr, masks, counts, d,
+                   draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+            d = ot
+            continue
+        if o == O_SHIELD:
+            use_eight(S, d)
+            Z[Z_SHIELDS] += 1
+            if ip[P_SHIELD] > S[d, C_IMM]:
+                S[d, C_IMM] = ip[P_SHIELD]
+            if Z[Z_ON]:
+                ev(tr, Z, E_SHIELD, d, S[d, C_IMM], 0, 0, 0, 0)
+        died = 0
+        if o == O_JUDG:
+            died = judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d)
+        draw_n(st, S, pile, Z, tr, masks, counts, d,
+               draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+        if (died >> a) & 1 or (died >> d) & 1:
+            break
+        inc_eff = inc
+        if PT[k, T_HAS4] == 1 or o == O_SHIELD or o == O_JUDG or S[d, C_IMM] > 0:
+            inc_eff = 0
         od = sat_add(dmg, heal) - inc_eff
         if Z[Z_ON]:
             ev(tr, Z, E_OD, d, od, inc_eff, a, inc, 0)
         if od < 0:
-            if v3:
-                hit3(st, S, pile, Z, tr, ip, pp, d, a, -od, CA_EXCH, False)
-            else:
-                hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, -od)
+            hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, -od)
+            break
+        if od == 0:
+            break
+        t = a
+        a = d
+        d = t
+        inc = od
+    if steps > Z[Z_MAXCH]:
+        Z[Z_MAXCH] = steps
+    Z[Z_RESP] += steps
+    return steps
+
+
+@njit(cache=True, _nrt=False)
+def exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
+    """The OD chain with v3 defences: passives on each incoming instance
+    (Glutton ignore, King Kong halving), a 4 blocks, dedicated shields fire
+    on a response with a 4 (reflect ends the exchange)."""
+    Z[Z_EXCH] += 1
+    steps = 0
+    maxex = ip[P_MAXEX]
+    while True:
+        if S[a, C_ALIVE] == 0 or S[d, C_ALIVE] == 0:
+            break
+        if steps >= maxex:
+            Z[Z_CAPS] += 1
+            if Z[Z_ON]:
+                ev(tr, Z, E_CAP, d, inc, a, 0, 0, 0)
+            hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
+            break
+        steps += 1
+        n, i = decide3(st, S, Z, ip, pp, PT, PID, acts, script, d, np.int64(D_RESP), inc, a)
+        if n == 0:
+            if Z[Z_ON]:
+                ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
+            hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
+            break
+        k = acts[i, 0]
+        o = acts[i, 2]
+        ot = acts[i, 3]
+        lk = Z[Z_LK]
+        dmg = play_cards3(S, pile, Z, masks, counts, ip, PT, PID, d, k)
+        heal = PT[k, T_HEAL]
+        Z[Z_LK] = k
+        if Z[Z_ON]:
+            ev(tr, Z, E_PLAY, d, k, ot, dmg, heal, D_RESP * 256 + o)
+        inc_eff = incoming3(S, Z, tr, ip, d, inc)
+        if PT[k, T_HAS4] == 1:
+            inc_eff = 0
+        if o == O_REFLECT:
+            draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, d,
+                    draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+            reflect(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, d, inc)
+            break
+        if o == O_DEVOUR:
+            dmg = sat_add(dmg, inc)
+            inc_eff = 0
+            devour(S, pile, Z, tr, PT, d, lk, a)
+        elif o == O_RAMP:
+            mark_rampage(S, Z, tr, PT, PID, d)
+        elif o == O_FRZSK or o == O_FRZSH:
+            freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, d, ot, o - O_FRZSK)
+        draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, d,
+                draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+        if S[a, C_ALIVE] == 0 or S[d, C_ALIVE] == 0:
+            break
+        od = sat_add(dmg, heal) - inc_eff
+        if Z[Z_ON]:
+            ev(tr, Z, E_OD, d, od, inc_eff, a, inc, 0)
+        if od < 0:
+            hit3(st, S, pile, Z, tr, ip, pp, d, a, -od, CA_EXCH, False)
             break
         if od == 0:
             break

@@ -46,7 +46,7 @@ from ..layout import NG, NSEAT  # noqa: F401  (record widths: the ruleset contra
 from ..rules import T_HAS5, T_HASA, T_HEAL
 from .cards import SAT, draw, draw_n, draws_after_play, heal_self, sat_add, sat_mul
 from .duel import duel, resolve_duels
-from .exchange import exchange, judgment, resolve_pending
+from .exchange import exchange, exchange3, judgment, resolve_pending
 from .policy import decide, decide3
 from .v12 import combined, init_general, play_cards
 from .v3 import (bloodthirst, draw_n3, end_turn3, freeze, hit3, mark_rampage, play_cards3,
@@ -131,8 +131,8 @@ def play_turn3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID,
             draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p,
                     draws_after_play(S[p, C_HN], PT[k, T_HAS5], ip))
             if dmg > 0 and t >= 0 and S[p, C_ALIVE] == 1 and S[t, C_ALIVE] == 1:
-                exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, t,
-                         dmg)
+                exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, t,
+                          dmg)
     resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
 
 
