@@ -183,6 +183,8 @@ SPEC = RulesetSpec(
     summary=_summary,
     bench=BENCH,
     compile_time="about 2 minutes",
+    turn_order="by identity: rank 10>9>8>7, then suit; ties at random (first_seat records it)",
+    card_groups=("suit", "rank"),
     headline=("reflect_multiplier", "rampage_multiplier", "kingkong_multiplier",
               "dragon_multiplier"),
 )

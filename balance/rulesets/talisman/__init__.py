@@ -37,6 +37,7 @@ SPEC = RulesetSpec(
     ban_modes=("remove", "forbid"),
     summary=_summary,
     compile_time="about 20 s",
+    card_groups=("element", "value"),
     headline=("hp", "thunder_damage", "generating_per_card"),
     bench=({"label": "talisman 2p greedy", "players": 2, "policies": ["greedy"]},
            {"label": "talisman 2p random", "players": 2, "policies": ["random"]}),
