@@ -589,8 +589,10 @@ def test_kernel_draw_reshuffles_then_skips():
 
 
 # --- policies ------------------------------------------------------------------------
-def kernel_policy_choice(k: KernelTable, pol: str, p: int, hand: list):
-    """The kernel's greedy/patient choice for seat p in a KernelTable position."""
+def kernel_policy_choice(k: KernelTable, pol: str, p: int, hand: list, seed: int = 0,
+                         game: int = 0):
+    """The kernel's greedy/patient choice for seat p in a KernelTable position
+    (ties are broken from the stream of game ``game`` of ``seed``)."""
     for i, c in enumerate(hand):
         k.hand[p, i] = c
     k.S[p, L.C_HN] = len(hand)
@@ -600,8 +602,9 @@ def kernel_policy_choice(k: KernelTable, pol: str, p: int, hand: list):
     kinds = len(SPEC.card_kinds(k.values))
     spbest = np.zeros(32, np.int64)
     K.fill_special_table(k.ip, pp, spbest)
-    args = [SPEC.policies[pol], k.S, k.hand, p, k.P, 5 * k.V, k.V, np.zeros(64, np.int64),
-            k.ip, pp, np.zeros(kinds, np.int64), spbest]
+    st = np.array([game_state(np.uint64(seed), np.int64(game))], np.uint64)
+    args = [SPEC.policies[pol], st, k.S, k.hand, p, k.P, 5 * k.V, k.V, np.zeros(64, np.int64),
+            np.zeros(64, np.int64), k.ip, pp, np.zeros(kinds, np.int64), spbest]
     return tuple(int(x) for x in K.choose_greedy(*args))
 
 
@@ -627,6 +630,64 @@ def test_patient_fires_when_any_opponent_can_be_killed():
     k.S[1, L.C_HP], k.S[1, L.C_GUARDS] = 3, 1
     k.S[2, L.C_HP] = 5
     assert kernel_policy_choice(k, "patient", 0, cards("木5")) == (L.A_COMBO, GENERATING, 2)
+
+
+# Ties in a heuristic (shared/rules/README.md): broken uniformly at random from
+# the game's own stream, never by seat or list order. Each position has two
+# options the heuristic scores the same; the old kernel always took the first.
+TIE_POSITIONS = {
+    # seat 0 fires generating (6 damage) at the lowest-HP opponent: seats 1 and 2
+    # both have 10 HP (before: always seat 1)
+    "target": ("金1 水2", "木5", {1: 10, 2: 10}, [(L.A_COMBO, GENERATING, 1),
+                                                 (L.A_COMBO, GENERATING, 2)]),
+    # empty array: placing 金1 or 木5 scores 0 either way (before: always hand index 0)
+    "placement": ("", "金1 木5", {}, [(L.A_PLACE, 0, -1), (L.A_PLACE, 1, -1)]),
+    # wind and guard are both worth 1 (value_wind = value_guard): a tie in the
+    # per-batch special table, broken per game (before: always wind)
+    "special": ("", "", {}, [(L.A_CAST, WIND, -1), (L.A_CAST, GUARD, -1)]),
+    # patient: generating (6 damage) puts seat 1 or seat 2 out (5 HP each, no
+    # guard) (before: always the first such seat in seat order, seat 1)
+    "victim": ("金1 水2", "木5", {1: 5, 2: 5}, [(L.A_COMBO, GENERATING, 1),
+                                               (L.A_COMBO, GENERATING, 2)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TIE_POSITIONS))
+def test_greedy_ties_are_broken_uniformly(name):
+    """Heuristic ties: over 2,000 games (streams) the two tied options of the
+    same exact position are each chosen about half the time (binomial,
+    |x - n/2| < 4.5 sd), and the reference makes the same choice from the same
+    stream."""
+    array, hand_text, hps, options = TIE_POSITIONS[name]
+    hand = cards(hand_text) if hand_text else []
+    pol = "patient" if name == "victim" else "greedy"
+    if name == "special":
+        hand = [special(WIND), special(GUARD)]
+    n = 2000
+    counts = dict.fromkeys(options, 0)
+    for game in range(n):
+        k = KernelTable(DEFAULTS, 3)
+        if array:
+            k.place(0, array)
+        for q, hp in hps.items():
+            k.S[q, L.C_HP] = hp
+        got = kernel_policy_choice(k, pol, 0, hand, seed=7, game=game)
+        assert got in counts, got
+        counts[got] += 1
+        if game < 200:          # the reference draws the same tie-break
+            g = R.Game(DEFAULTS, 3, pol, python_rng(7, game))
+            g.seats[0].hand = list(hand)
+            if array:
+                ref_place(g, 0, array)
+            for q, hp in hps.items():
+                g.seats[q].hp = hp
+            kind, arg, tgt = R.choose_greedy(g, 0, patient=(pol == "patient"))
+            if kind == R.PLACE:
+                arg = hand.index(arg)
+            assert (kind, arg, tgt) == got, (game, got)
+    sd = (n * 0.25) ** 0.5
+    for o, x in counts.items():
+        assert abs(x - n / 2) < 4.5 * sd, (name, counts)
 
 
 # --- invariants over many games -------------------------------------------------------

@@ -268,13 +268,42 @@ def next_alive(S, p, P):
 
 
 @njit(cache=True, inline="always")
-def lowest_hp_opponent(S, p, P):
-    best = -1
+def pick_tied(st, tied):
+    """A heuristic's tie-break: ``tied`` has bit i set for each option i
+    scoring the best; returns the lowest set bit when there is one, else
+    the j-th set bit (from the lowest) for j = ``below(st, number set)``: one
+    draw, and only when options tie. -1 when ``tied`` is 0."""
+    if tied == 0:
+        return -1
+    if tied & (tied - 1) != 0:
+        n = 0
+        t = tied
+        while t != 0:
+            t &= t - 1
+            n += 1
+        for _ in range(below(st, n)):
+            tied &= tied - 1
+    i = 0
+    while (tied >> i) & 1 == 0:
+        i += 1
+    return i
+
+
+@njit(cache=True, inline="always")
+def lowest_hp_opponent(st, S, p, P, need_cards):
+    """The living opponent with the lowest HP (with ``need_cards``: among
+    those holding cards), ties broken at random (``pick_tied``), or -1."""
+    best_hp = 1 << 62
+    tied = 0
     for q in range(P):
-        if q != p and S[q, C_ALIVE] == 1:
-            if best < 0 or S[q, C_HP] < S[best, C_HP]:
-                best = q
-    return best
+        if q != p and S[q, C_ALIVE] == 1 and (not need_cards or S[q, C_HN] > 0):
+            h = S[q, C_HP]
+            if h < best_hp:
+                best_hp = h
+                tied = 0
+            if h == best_hp:
+                tied |= np.int64(1) << q
+    return pick_tied(st, tied)
 
 
 # --- policies ------------------------------------------------------------
@@ -289,20 +318,24 @@ def special_mask(S, p, NB, ban):
 
 @njit(cache=True)
 def fill_special_table(ip, pp, spbest):
-    """spbest[m] = the special greedy casts when it may cast the kinds in
-    bitmask m: the highest ``special_value`` above 0, the first kind on ties,
-    or -1 (a table per batch: the values are constants, and a lookup avoids
-    a chain of unpredictable branches every turn)."""
+    """spbest[m] = the specials greedy may cast when it holds the kinds in
+    bitmask m, as a bitmask: the kinds of highest ``special_value`` above 0
+    (several on a tie), 0 for none (a table per batch: the values are
+    constants, and a lookup avoids a chain of unpredictable branches every
+    turn). A tie is broken per game from the game's stream
+    (``pick_tied``), never here."""
     for m in range(32):
-        best_s = -1
+        tied = 0
         best_sv = 0.0
         for s in range(5):
             if (m >> s) & 1:
                 v = special_value(s, ip, pp)
                 if v > best_sv:
                     best_sv = v
-                    best_s = s
-        spbest[m] = best_s
+                    tied = 1 << s
+                elif v == best_sv and v > 0.0:
+                    tied |= 1 << s
+        spbest[m] = tied
 
 
 @njit(cache=True, inline="always")
@@ -353,15 +386,14 @@ def combo_value(S, p, P, ct, amount, target, ip, pp):
 
 
 @njit(cache=True, inline="always")
-def combo_victim(S, p, P, ct, amount):
-    """An opponent this combo would put out now (unguarded, HP <= damage):
-    the first such seat in seat order, or -1. Four symbols kills nobody."""
-    if ct == FOUR or amount <= 0:
-        return -1
+def victims(S, p, P, amount):
+    """Bitmask of the opponents a combo of this damage would put out now
+    (unguarded, HP <= damage)."""
+    m = 0
     for q in range(P):
         if q != p and S[q, C_ALIVE] == 1 and S[q, C_GUARDS] == 0 and S[q, C_HP] <= amount:
-            return q
-    return -1
+            m |= np.int64(1) << q
+    return m
 
 
 @njit(cache=True, inline="always")
@@ -519,19 +551,21 @@ def keep_score(c, NB, V, S, p, sm, ip, pp):
 
 
 @njit(cache=True, inline="always")
-def choose_discard(pol, st, S, hand, p, NB, V, sizes, ip, pp):
+def choose_discard(pol, st, S, hand, p, NB, V, sizes, acts, ip, pp):
     n = S[p, C_HN]
     if pol == POL_RANDOM:
         return below(st, n)
-    best = 0
-    bs = 0.0
+    bs = np.inf
+    ntied = 0                                 # acts[:ntied]: the hand indices of lowest score
     summarize(S, p, sizes)
     for i in range(n):
         sc = keep_score(hand[p, i], NB, V, S, p, sizes, ip, pp)
-        if i == 0 or sc < bs:
+        if sc < bs:
             bs = sc
-            best = i
-    return best
+            ntied = 0
+        acts[ntied] = i
+        ntied += sc == bs
+    return acts[below(st, ntied) if ntied > 1 else 0]
 
 
 @njit(cache=True, inline="always")
@@ -579,66 +613,71 @@ def choose_random(st, S, hand, p, P, NB, sizes, acts, ban):
 
 
 @njit(cache=True, inline="always")
-def choose_greedy(pol, S, hand, p, P, NB, V, sizes, ip, pp, ban, spbest):
-    target = lowest_hp_opponent(S, p, P)
+def choose_greedy(pol, st, S, hand, p, P, NB, V, sizes, acts, ip, pp, ban, spbest):
+    """greedy / patient (README, "Policies"). Each choice collects the
+    options tied for the best score (a bitmask for ``pick_tied``; for the
+    placement, the hand indices in ``acts[:n]``) and draws one uniformly, a
+    draw only when options tie, in this order: the target, then only the
+    choices the action needs: the combo (patient: the kill type, then its
+    victim), the special, the steal target, the placement."""
+    target = lowest_hp_opponent(st, S, p, P, False)
     # 1. combos
     combo_sizes(S, p, sizes)
-    best_ct = -1
     best_v = 0.0
-    kill_ct = -1
-    kill_t = -1
+    best = 0                # bit ct: combo type ct has the best value (> 0)
+    kills = 0               # bit ct: combo type ct puts an opponent out now (patient)
     for ct in range(5):
         if sizes[ct] > 0:
             a = combo_amount(ct, sizes[ct], ip)
             v = combo_value(S, p, P, ct, a, target, ip, pp)
             if v > best_v:
                 best_v = v
-                best_ct = ct
-            if pol == POL_PATIENT and kill_ct < 0:      # only patient uses kills
-                kill_t = combo_victim(S, p, P, ct, a)
-                if kill_t >= 0:
-                    kill_ct = ct
+                best = 0
+            if v == best_v and v > 0.0:
+                best |= 1 << ct
+            if pol == POL_PATIENT and ct != FOUR and a > 0:     # only patient uses kills
+                if victims(S, p, P, a) != 0:
+                    kills |= 1 << ct
     fire = -1
     if pol == POL_PATIENT:
-        if kill_ct >= 0:
-            fire = kill_ct
-            target = kill_t
-        elif best_ct >= 0 and best_v >= pp[Q_MIN]:
-            fire = best_ct
+        if kills != 0:
+            fire = pick_tied(st, kills)
+            if fire != FLUSH:
+                target = pick_tied(st, victims(S, p, P, combo_amount(fire, sizes[fire], ip)))
+        elif best != 0 and best_v >= pp[Q_MIN]:
+            fire = pick_tied(st, best)
     else:
-        fire = best_ct
+        fire = pick_tied(st, best)
     if fire >= 0:
         if fire == FLUSH or fire == FOUR:
             return A_COMBO, fire, -1
         return A_COMBO, fire, target
     # 2. specials
-    best_s = spbest[special_mask(S, p, NB, ban)]
+    best_s = pick_tied(st, spbest[special_mask(S, p, NB, ban)])
     if best_s >= 0:
         t = target
         if best_s == STEAL:
             # prefer the lowest-HP opponent that holds cards
-            t = -1
-            for q in range(P):
-                if q != p and S[q, C_ALIVE] == 1 and S[q, C_HN] > 0:
-                    if t < 0 or S[q, C_HP] < S[t, C_HP]:
-                        t = q
+            t = lowest_hp_opponent(st, S, p, P, True)
             if t < 0:
                 t = target
         elif best_s != THUNDER:
             t = -1
         return A_CAST, best_s, t
     # 3. placement
-    best_i = -1
     best_sc = -1
+    ntied = 0                 # acts[:ntied]: the hand indices with the best placement score
     for i in range(S[p, C_HN]):
         c = hand[p, i]
         if c < NB and ban[c] != BAN_FORBID:
             sc = placement_score(S, p, c, V, sizes, ip)
             if sc > best_sc:
                 best_sc = sc
-                best_i = i
-    if best_i >= 0:
-        return A_PLACE, best_i, -1
+                ntied = 0
+            acts[ntied] = i
+            ntied += sc == best_sc
+    if ntied > 0:
+        return A_PLACE, acts[below(st, ntied) if ntied > 1 else 0], -1
     return A_PASS, 0, -1
 
 
@@ -837,7 +876,7 @@ def turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, pp, ban, pol, s
     invariants found (check mode)."""
     draw(st, S, hand, pile, Z, p, masks, counts, tr, on, False)
     while S[p, C_HN] > ip[P_LIMIT]:
-        i = choose_discard(pol[p], st, S, hand, p, NB, V, sizes, ip, pp)
+        i = choose_discard(pol[p], st, S, hand, p, NB, V, sizes, acts, ip, pp)
         c = take_from_hand(S, hand, p, i)
         to_discard(pile, Z, c)
         if on:
@@ -845,7 +884,8 @@ def turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, pp, ban, pol, s
     if pol[p] == POL_RANDOM:
         kind, arg, tgt = choose_random(st, S, hand, p, P, NB, sizes, acts, ban)
     else:
-        kind, arg, tgt = choose_greedy(pol[p], S, hand, p, P, NB, V, sizes, ip, pp, ban, spbest)
+        kind, arg, tgt = choose_greedy(pol[p], st, S, hand, p, P, NB, V, sizes, acts, ip, pp,
+                                      ban, spbest)
     hp0 = S[p, C_HP]
     errors = resolve(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes, p,
                      kind, arg, tgt)

@@ -15,7 +15,16 @@ SplitMix64 stream in pure Python) at the same moments, in the same order:
    discarded, whenever a draw finds the deck empty;
 3. ``random`` policy: ``below(hand size)`` for each hand-limit discard and
    ``below(number of legal actions)`` for the action (none when it must pass);
-4. steal: ``below(victim's hand size)`` when the victim holds cards.
+4. steal: ``below(victim's hand size)`` when the victim holds cards;
+5. ``greedy`` and ``patient``: a tie in a heuristic (two targets, combos,
+   kill types, victims, specials, placements or discards scoring the same) is
+   broken uniformly at random, never by seat or list order: the tied options
+   are listed in their scan order (seats, combo types, special kinds, hand
+   positions) and ``below(number tied)`` picks one; no draw without a tie
+   (:func:`pick_tied`). Within a turn the draws come in this order: each
+   hand-limit discard, the target, then only the choices the action needs:
+   the combo (patient: the kill type, then its victim), the special, the
+   steal target, the placement. See :func:`choose_greedy`.
 
 Where the contract leaves open an order that changes later random draws or
 records, the reference makes the kernel's choice; these choices are:
@@ -43,7 +52,7 @@ in the deck but no policy places or casts it (it can still be drawn, stolen
 and discarded).
 
 The three policies are defined exactly as the kernel defines them (same
-candidate orders, tie-breaks, targets and discard choices); see
+candidate orders, random tie-breaks, targets and discard choices); see
 :func:`choose_random`, :func:`choose_greedy` and :func:`choose_discard`.
 
 While it plays, the reference asserts the invariants of the contract: the
@@ -530,13 +539,31 @@ class Game:
 
 
 # --- policies ---------------------------------------------------------------
-def lowest_hp_opponent(game: Game, p: int) -> int:
-    """The living opponent with the lowest HP (ties: the lowest seat)."""
-    best = -1
-    for q in game.opponents(p):
-        if best < 0 or game.seats[q].hp < game.seats[best].hp:
-            best = q
-    return best
+def pick_tied(rng, tied: list):
+    """A heuristic's tie-break: one of the options ``tied`` for the best score
+    (in scan order), uniformly: ``tied[rng.below(len(tied))]``, drawn only
+    when two or more tie; None when the list is empty."""
+    if not tied:
+        return None
+    return tied[rng.below(len(tied))] if len(tied) > 1 else tied[0]
+
+
+def best_options(options, score, highest: bool = True) -> list:
+    """The options (in order) with the highest score (lowest when not
+    ``highest``)."""
+    scores = [score(o) for o in options]
+    if not scores:
+        return []
+    top = max(scores) if highest else min(scores)
+    return [o for o, sc in zip(options, scores) if sc == top]
+
+
+def lowest_hp_opponent(game: Game, p: int, holding_cards: bool = False) -> int:
+    """The living opponent with the lowest HP (``holding_cards``: among those
+    with cards in hand), ties broken at random (:func:`pick_tied`); -1 if none."""
+    opponents = [q for q in game.opponents(p) if game.seats[q].hand or not holding_cards]
+    best = pick_tied(game.rng, best_options(opponents, lambda q: game.seats[q].hp, False))
+    return -1 if best is None else best
 
 
 def special_value(game: Game, s: int) -> float:
@@ -564,16 +591,14 @@ def combo_value(game: Game, p: int, kind: int, amount: int, target: int) -> floa
     return float(amount)
 
 
-def combo_victim(game: Game, p: int, kind: int, amount: int) -> int:
-    """An opponent this combo would put out now (no guard, HP <= damage): the
-    first such seat in seat order, or -1. A straight flush hits them all; a
-    targeted combo would be aimed at that opponent; four symbols kills nobody."""
+def victims(game: Game, p: int, kind: int, amount: int) -> list:
+    """The opponents this combo would put out now (no guard, HP <= damage),
+    in seat order. A straight flush hits them all; a targeted combo would be
+    aimed at one of them; four symbols kills nobody."""
     if kind == FOUR or amount <= 0:
-        return -1
-    for q in game.opponents(p):
-        if game.seats[q].guards == 0 and game.seats[q].hp <= amount:
-            return q
-    return -1
+        return []
+    return [q for q in game.opponents(p)
+            if game.seats[q].guards == 0 and game.seats[q].hp <= amount]
 
 
 def placement_score(game: Game, p: int, card: int) -> int:
@@ -597,8 +622,8 @@ def choose_discard(game: Game, p: int) -> int:
     hand = game.seats[p].hand
     if game.seats[p].policy == "random":
         return game.rng.below(len(hand))
-    scores = [keep_score(game, p, c) for c in hand]
-    return scores.index(min(scores))                     # ties: the earliest card
+    return pick_tied(game.rng, best_options(range(len(hand)),
+                                            lambda i: keep_score(game, p, hand[i]), False))
 
 
 def legal_actions(game: Game, p: int) -> list:
@@ -636,56 +661,54 @@ def choose_random(game: Game, p: int):
 def choose_greedy(game: Game, p: int, patient: bool = False):
     """greedy: the best combo by immediate value (> 0), else the special with
     the best immediate value (> 0), else the placement keeping the most combos
-    reachable; ties go to the first in type / special / hand order. Target:
-    the lowest-HP opponent (steal: the lowest-HP opponent holding cards).
+    reachable. Target: the lowest-HP opponent (steal: the lowest-HP opponent
+    holding cards).
 
-    patient: fires a combo that kills an opponent now (the first such type,
-    aimed at the first such opponent in seat order) at once, otherwise only
-    when its value reaches ``min_combo_value``."""
+    patient: fires a combo that kills an opponent now at once (aimed at an
+    opponent it kills), otherwise only when its value reaches
+    ``min_combo_value``.
+
+    Every tie (targets, combos, kill types, victims, specials, placements) is
+    broken uniformly at random from the game's stream (:func:`pick_tied`), in
+    the order the module docstring lists (item 5)."""
     seat = game.seats[p]
+    rng = game.rng
     target = lowest_hp_opponent(game, p)
-    best_kind, best_value, kill_kind, victim = -1, 0.0, -1, -1
-    for kind, combo in sorted(game.combos(p).items()):
-        amount = combo_amount(game.values, kind, combo.size)
-        value = combo_value(game, p, kind, amount, target)
-        if value > best_value:
-            best_kind, best_value = kind, value
-        if kill_kind < 0:
-            victim = combo_victim(game, p, kind, amount)
-            if victim >= 0:
-                kill_kind = kind
+    combos = sorted(game.combos(p).items())
+    amounts = {kind: combo_amount(game.values, kind, combo.size) for kind, combo in combos}
+    values = {kind: combo_value(game, p, kind, amounts[kind], target) for kind in amounts}
+    best = [k for k in best_options(list(values), values.get) if values[k] > 0]
+    best_value = values[best[0]] if best else 0.0
     fire = -1
     if patient:
-        if kill_kind >= 0:
-            fire, target = kill_kind, victim
-        elif best_kind >= 0 and best_value >= game.values["min_combo_value"]:
-            fire = best_kind
-    else:
-        fire = best_kind
+        kills = [k for k in amounts if victims(game, p, k, amounts[k])]
+        if kills:
+            fire = pick_tied(rng, kills)
+            if fire != FLUSH:                    # a straight flush hits every opponent
+                target = pick_tied(rng, victims(game, p, fire, amounts[fire]))
+        elif best and best_value >= game.values["min_combo_value"]:
+            fire = pick_tied(rng, best)
+    elif best:
+        fire = pick_tied(rng, best)
     if fire >= 0:
         # straight flush (every opponent) and four symbols (self) take no target
         return (COMBO, fire, -1 if fire in (FLUSH, FOUR) else target)
-    best_s, best_sv = -1, 0.0
-    for s in range(5):
-        if game.NB + s in seat.hand and game.playable(game.NB + s):
-            v = special_value(game, s)
-            if v > best_sv:
-                best_s, best_sv = s, v
-    if best_s >= 0:
+    castable = [s for s in range(5) if game.NB + s in seat.hand and game.playable(game.NB + s)]
+    tied = [s for s in best_options(castable, lambda s: special_value(game, s))
+            if special_value(game, s) > 0]
+    if tied:
+        best_s = pick_tied(rng, tied)
         t = -1                                   # wind, guard and gamble take no target
         if best_s == THUNDER:
             t = target
         elif best_s == STEAL:
-            holders = [q for q in game.opponents(p) if game.seats[q].hand]
-            t = min(holders, key=lambda q: game.seats[q].hp) if holders else target
+            t = lowest_hp_opponent(game, p, holding_cards=True)
+            if t < 0:
+                t = target
         return (CAST, best_s, t)
-    best_card, best_score = -1, -1
-    for c in seat.hand:
-        if game.is_basic(c) and game.playable(c):
-            sc = placement_score(game, p, c)
-            if sc > best_score:
-                best_card, best_score = c, sc
-    if best_card >= 0:
+    basics = [c for c in seat.hand if game.is_basic(c) and game.playable(c)]
+    best_card = pick_tied(rng, best_options(basics, lambda c: placement_score(game, p, c)))
+    if best_card is not None:
         return (PLACE, best_card, -1)
     return (PASS, 0, -1)
 
