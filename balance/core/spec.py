@@ -18,7 +18,7 @@ defines ``SPEC = RulesetSpec(...)``, plus one line in
   ``trace_one(seed, game, n_players, policy_ids, *args, games, seats, masks,
   counts, tr) -> number of events`` and ``KERNELS``, {"run": dispatcher,
   "replay": dispatcher} for the first-compile notice (``core.jit``);
-  ``*args`` are the arrays ``spec.kernel_args(values, ban)`` returns;
+  ``*args`` are the arrays ``spec.kernel_arrays(values, ban)`` returns;
 - ``replay.py``: ``format_trace(events, values, n_players, policies)``.
 
 A spec that lacks a required field, or whose fields disagree (a headline
@@ -92,8 +92,9 @@ class RulesetSpec:
     end_reasons: tuple = _req("end reason names, by code")
     kernel: str = _req("module path of the kernel (run_batch, trace_one, KERNELS), "
                        "imported on first use")
-    kernel_args: Callable[[dict, np.ndarray], tuple] = _req(
-        "(values, ban codes per card kind) -> the arrays the kernel takes after the policy ids")
+    kernel_args: Callable[[dict, np.ndarray], tuple] | None = _opt(
+        None, "(values, ban codes per card kind) -> the arrays the kernel takes after the "
+              "policy ids; default: (int parameters, float parameters, ban codes)")
     format_trace: Callable[..., list] = _req("(events, values, n_players, policies) -> lines")
     compile_time: str = _req("rough cold-compile time, printed by the first-compile notice")
     headline: tuple = _req("parameters the report sweeps, most important first")
@@ -197,11 +198,34 @@ class RulesetSpec:
                                       if self.data_files else ""))
         return {name: load(given.get(name)) for name, load in self.data_files.items()}
 
+    def kernel_arrays(self, values: dict, codes: np.ndarray, data: dict | None = None) -> tuple:
+        """The arrays the kernel takes after the policy ids, for parameter
+        ``values``, ban ``codes`` (one per card kind) and data tables."""
+        if self.kernel_args is None:
+            return (*self.space.vectors(values), codes)
+        if self.data_files:
+            return self.kernel_args(values, codes, **(data or self.data()))
+        return self.kernel_args(values, codes)
+
     def _args(self, values, ban, data):
         nk = self.n_kinds(values)
-        if self.data_files:
-            return nk, self.kernel_args(values, ban_vector(ban, nk), **(data or self.data()))
-        return nk, self.kernel_args(values, ban_vector(ban, nk))
+        return nk, self.kernel_arrays(values, ban_vector(ban, nk), data)
+
+    @classmethod
+    def from_package(cls, rules, layout, **fields) -> "RulesetSpec":
+        """The spec of a ruleset laid out as the contract says: the parameter
+        space, policies, policy docs, card kinds and (if defined) the value
+        check come from ``rules`` (``Params``, ``PolicyParams``, ``POLICIES``,
+        ``POLICY_DOCS``, ``card_kinds``, ``check_values``), the columns and end
+        reasons from ``layout`` (``GAME_COLUMNS``, ``SEAT_COLUMNS``,
+        ``END_REASONS``); ``fields`` give the rest, and may override any."""
+        base = dict(space=ParamSpace(rules.Params, rules.PolicyParams),
+                    policies=rules.POLICIES, policy_docs=rules.POLICY_DOCS,
+                    card_kinds=rules.card_kinds, game_columns=layout.GAME_COLUMNS,
+                    seat_columns=layout.SEAT_COLUMNS, end_reasons=layout.END_REASONS)
+        if hasattr(rules, "check_values"):
+            base["check_values"] = rules.check_values
+        return cls(**{**base, **fields})
 
     def simulate_range(self, values, seed, start, stop, n_players, policy_ids, check=False,
                        ban=None, data=None) -> Batch:

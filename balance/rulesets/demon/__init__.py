@@ -1,17 +1,9 @@
 """Demon Faction 魔族阵营 (contract: shared/rules/demon.md)."""
 import numpy as np
 
-from ...core.params import ParamSpace
 from ...core.spec import RulesetSpec
 from . import layout, rules
 from .replay import format_trace
-
-
-def kernel_args(values, ban):
-    """The kernel's arrays after the policy ids: int and float parameters,
-    the ban code of each card kind."""
-    ip, pp = SPEC.space.vectors(values)
-    return ip, pp, ban
 
 
 USES = ("j_placed", "q_placed", "k_placed", "heart_faces", "q_fired", "k_fired", "slots",
@@ -42,20 +34,13 @@ def _summary(result):
             "rows": rows, "uses": uses}
 
 
-SPEC = RulesetSpec(
+SPEC = RulesetSpec.from_package(
+    rules, layout,
     name="demon",
     title="魔族阵营 Demon Faction",
     version=lambda values: "1",
     players=(2, 2),
-    space=ParamSpace(rules.Params, rules.PolicyParams),
-    policies=rules.POLICIES,
-    policy_docs=rules.POLICY_DOCS,
-    card_kinds=rules.card_kinds,
-    game_columns=layout.GAME_COLUMNS,
-    seat_columns=layout.SEAT_COLUMNS,
-    end_reasons=layout.END_REASONS,
     kernel="balance.rulesets.demon.kernel",
-    kernel_args=kernel_args,
     format_trace=format_trace,
     docs="balance/rulesets/demon/README.md",
     ban_modes=("remove", "forbid"),
@@ -75,4 +60,4 @@ def _check(values):
                            f"({values['hand_trigger']})")
 
 
-__all__ = ["SPEC", "kernel_args", "np"]
+__all__ = ["SPEC", "np"]

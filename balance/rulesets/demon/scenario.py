@@ -99,7 +99,7 @@ class Table:
     def __init__(self, params: dict | None = None, policies="script", seed: int = 0,
                  game: int = 0, trace: int = 50_000):
         from ...core.records import ban_vector
-        from . import SPEC, kernel_args
+        from . import SPEC
         from . import kernel as K          # compiled: loaded on first use
         self.K = K
         self.values = SPEC.space.resolve(params)
@@ -108,7 +108,7 @@ class Table:
         self.policies = list(policies)
         ids = {**SPEC.policies, "script": L.POL_SCRIPT}
         self.pol = np.array([ids[p] for p in self.policies], np.int64)
-        self.ip, self.pp, self.ban = kernel_args(self.values, ban_vector(None, N_KINDS))
+        self.ip, self.pp, self.ban = SPEC.kernel_arrays(self.values, ban_vector(None, N_KINDS))
         (self.st, self.S, self.Z, self.pile, self.rows, self.sc, self.scr,
          self.tmp) = K.work()
         self.tr = np.zeros((trace, 8), np.int64)

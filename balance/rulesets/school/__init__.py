@@ -1,15 +1,7 @@
 """Magic School 魔法学校 (contract: shared/rules/school.md)."""
-from ...core.params import ParamSpace
 from ...core.spec import RulesetSpec
 from . import layout, rules
 from .replay import format_trace
-
-
-def kernel_args(values, ban):
-    """The kernel's arrays after the policy ids: int and float parameters,
-    the ban code of each card kind."""
-    ip, pp = SPEC.space.vectors(values)
-    return ip, pp, ban
 
 
 def _summary(result):
@@ -17,25 +9,17 @@ def _summary(result):
     return summary(result)
 
 
-SPEC = RulesetSpec(
+SPEC = RulesetSpec.from_package(
+    rules, layout,
     name="school",
     title="魔法学校 Magic School",
     version=lambda values: "1",
     players=(3, 8),
-    space=ParamSpace(rules.Params, rules.PolicyParams),
-    policies=rules.POLICIES,
-    policy_docs=rules.POLICY_DOCS,
-    card_kinds=rules.card_kinds,
-    game_columns=layout.GAME_COLUMNS,
-    seat_columns=layout.SEAT_COLUMNS,
-    end_reasons=layout.END_REASONS,
     kernel="balance.rulesets.school.kernel",
-    kernel_args=kernel_args,
     format_trace=format_trace,
     docs="balance/rulesets/school/README.md",
     ban_modes=("remove", "forbid"),
     summary=_summary,
-    check_values=rules.check_values,
     roles=lambda values: dict(enumerate(layout.HOUSES)),
     turn_order="the first sage is random (first_seat); each round's turns go from the sage's "
                "left, the sage last; the round's invisible player is the next sage",

@@ -43,7 +43,7 @@ class Table:
 
     def __init__(self, players: int = 4, params: dict | None = None, policies="random",
                  seed: int = 0, game: int = 0, trace: int = 100_000):
-        from . import SPEC, kernel_args
+        from . import SPEC
         from . import kernel as K                     # compiled: loaded on first use
         self.K = K
         self.values = SPEC.space.resolve(params)
@@ -54,7 +54,7 @@ class Table:
         self.policies = list(policies)
         ids = {**POLICIES, "script": L.POL_SCRIPT}
         self.pol = np.array([ids[p] for p in self.policies], np.int64)
-        self.ip, self.pp, self.ban = kernel_args(self.values, np.zeros(54, np.int64))
+        self.ip, self.pp, self.ban = SPEC.kernel_arrays(self.values, np.zeros(54, np.int64))
         (self.S, self.hand, self.fate, self.B, self.Z, self.pile, self.cards, self.KN, self.KF,
          self.st, self.pst, _, self.out, self.opts, self.tally, self.tied, self.votes, self.fs,
          self.ix, self.buf) = K.work(players)
