@@ -2,7 +2,6 @@
 import numpy as np
 
 from ...core.errors import BalanceError
-from ...core.params import ParamSpace
 from ...core.spec import RulesetSpec
 from . import layout, rules
 from .replay import format_trace
@@ -32,18 +31,12 @@ def _summary(result):
     return summary(result)
 
 
-SPEC = RulesetSpec(
+SPEC = RulesetSpec.from_package(
+    rules, layout,
     name="resonance",
     title="魔法共振 Magic Resonance",
     version=lambda values: "1",
     players=(3, 6),
-    space=ParamSpace(rules.Params, rules.PolicyParams),
-    policies=rules.POLICIES,
-    policy_docs=rules.POLICY_DOCS,
-    card_kinds=rules.card_kinds,
-    game_columns=layout.GAME_COLUMNS,
-    seat_columns=layout.SEAT_COLUMNS,
-    end_reasons=layout.END_REASONS,
     kernel="balance.rulesets.resonance.kernel",
     kernel_args=kernel_args,
     format_trace=format_trace,
