@@ -6,8 +6,9 @@ speed change leaves every result identical.
 
 Covers elite v1/v2/v3 at 2-4 players, greedy/random/mixed seats, teams,
 10**12 multipliers, ``six_j_adjacent``, bans in both modes, ``max_exchange=5``
-and check mode on and off (35 configurations), and talisman at 2-4 players
-with every policy and bans. Each hash covers the game and seat tables, the
+and check mode on and off (35 configurations), talisman at 2-4 players
+with every policy and bans, and demon with every policy, mixed seats, check
+mode, bans in both modes and changed rule numbers. Each hash covers the game and seat tables, the
 draw/play masks, the card counts and, in check mode, the error counts.
 """
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 
 from balance.core import runner
 
-GAMES = {"elite": 600, "talisman": 3000}
+GAMES = {"elite": 600, "talisman": 3000, "demon": 3000}
 
 ELITE = []
 for v in (1, 2, 3):
@@ -55,6 +56,18 @@ TALISMAN += [
     ("2p greedy forbid", 2, ["greedy"], {}, {"thunder": "forbid"}, False),
     ("2p greedy remove", 2, ["greedy"], {}, {"steal": "remove"}, False),
 ]
+DEMON = [(f"2p {pol}", 2, [pol], {}, None, False) for pol in ("greedy", "defensive", "random")]
+DEMON += [
+    ("2p greedy random", 2, ["greedy", "random"], {}, None, False),
+    ("2p defensive greedy", 2, ["defensive", "greedy"], {}, None, False),
+    ("2p greedy check", 2, ["greedy"], {}, None, True),
+    ("2p random check", 2, ["random"], {}, None, True),
+    ("2p greedy hp=100 passive=3", 2, ["greedy"], {"hp": 100, "passive_damage": 3}, None, False),
+    ("2p greedy k2=4 draw=3 keep=3", 2, ["greedy"],
+     {"k_option2_points": 4, "draw_per_turn": 3, "hand_keep": 3}, None, False),
+    ("2p greedy forbid", 2, ["greedy"], {}, {"big-joker": "forbid", "diamond-Q": "forbid"}, False),
+    ("2p random remove", 2, ["random"], {}, {"small-joker": "remove", "club-K": "remove"}, False),
+]
 
 
 def digest(b) -> str:
@@ -68,7 +81,7 @@ def digest(b) -> str:
 
 def hashes(rulesets) -> dict:
     out = {}
-    for name, configs in (("elite", ELITE), ("talisman", TALISMAN)):
+    for name, configs in (("elite", ELITE), ("talisman", TALISMAN), ("demon", DEMON)):
         if name not in rulesets:
             continue
         for label, P, pols, params, ban, check in configs:
@@ -87,10 +100,10 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", help="write the hashes to this JSON file")
     ap.add_argument("--compare", help="compare with hashes recorded in this JSON file")
-    ap.add_argument("--ruleset", action="append", choices=("elite", "talisman"),
-                    help="only these rulesets (default: both)")
+    ap.add_argument("--ruleset", action="append", choices=("elite", "talisman", "demon"),
+                    help="only these rulesets (default: all three)")
     a = ap.parse_args(argv)
-    got = hashes(a.ruleset or ("elite", "talisman"))
+    got = hashes(a.ruleset or ("elite", "talisman", "demon"))
     if a.out:
         with open(a.out, "w") as f:
             json.dump(got, f, indent=1, sort_keys=True)
