@@ -337,12 +337,13 @@ def test_v2_control_moves_damage_and_binds():
         assert t.col(a, L.C_FT) == b and t.col(a, L.C_FL) == 5 and t.col(a, L.C_FB) == 1
     assert t.col(1, L.C_IMM) == 5
     assert t.col(1, L.C_USES) == 3 and t.col(1, L.C_FREE) == 0
-    # the 8 is immune to damage: a hit on it is void
+    # the 8 is immune to damage: OD as for anyone, and its loss is void
     t.arrange({0: ["S2"], 1: ["H2", "S3"], 2: ["H3"]}, deck=FILLER * 2)
-    t.script((1, "H2"), (0, "S2"))
+    t.script((1, "H2"))
     t.exchange(0, 1, 50)
     o = ev(t, L.E_OD)
-    assert int(o[0, 4]) == 0 and t.hp(1) == 8          # incoming counted 0
+    assert od_values(t) == [2 - 50] and int(o[0, 4]) == 50 and t.hp(1) == 8
+    assert len(ev(t, L.E_IMMUNE)) == 1 and len(ev(t, L.E_DAMAGE)) == 0
 
 
 def test_v2_control_infighting_lasts_five_turns_and_kill_scores_for_eight():
@@ -371,14 +372,53 @@ def test_v2_control_infighting_lasts_five_turns_and_kill_scores_for_eight():
 
 
 def test_v2_shield_immunity_not_against_judgment():
-    """v2 8 shield 护盾: immune to damage for 5 rounds, not to Judgment."""
+    """v2 8 shield 护盾: immune to damage for 5 rounds, from the response that
+    raises it (OD counts the incoming: 1 - 10, and the loss is void), not to
+    Judgment."""
     t = v2(players=3, ids=(("S9", "D7"), ("H8", "D8"), ("C10", "C7")))
     t.arrange({0: ["SK", "S3"], 1: ["S2", "H2"], 2: ["S3"]}, deck=FILLER + ["H5"])
-    t.script((1, "S2", None, "shield"), (0, "S3"))
-    t.exchange(0, 1, 10)
+    t.script((1, "S2", None, "shield"))
+    assert t.exchange(0, 1, 10) == 1
+    assert od_values(t) == [1 - 10] and len(ev(t, L.E_IMMUNE)) == 1
     assert t.col(1, L.C_IMM) == 5 and t.hp(1) == 8
     t.judgment(0)                                  # turns ♥5: the ♥8 is hit anyway
     assert t.hp(1) == 3 and t.max_hp(1) == 3
+
+
+def immune_table():
+    """v2, 3 players: a 9 (seat 0), an 8 with 40 HP (seat 1), a 10 (seat 2)."""
+    t = v2(players=3, ids=(("S9", "D7"), ("H8", "D8"), ("C10", "C7")))
+    t.identity(1, "H8", "D8", max_hp=40)
+    return t
+
+
+def test_v2_immune_defender_od_negative_loses_nothing_and_ends():
+    """Contract, immune defenders: OD is computed as for anyone (only a 4
+    zeroes the incoming); with OD < 0 the immune 8 loses no HP and the
+    exchange ends. (Before: incoming counted 0, so the ♠2 bounced 1.)"""
+    t = immune_table()
+    t.arrange({0: ["S3", "D2"], 1: ["S2", "DK"], 2: ["H3"]}, deck=FILLER)
+    t.S[1, L.C_IMM] = 3
+    t.script((1, "S2"))
+    assert t.exchange(0, 1, 10) == 1
+    o = ev(t, L.E_OD)
+    assert od_values(t) == [1 - 10] and int(o[0, 4]) == 10      # counted in full
+    assert len(ev(t, L.E_IMMUNE)) == 1 and int(ev(t, L.E_IMMUNE)[0, 3]) == 9
+    assert len(ev(t, L.E_DAMAGE)) == 0 and t.hp(1) == 40 and t.hp(0) == 9
+    assert t.hand(0) == 2 and t.script_errors() == 0
+
+
+def test_v2_immune_defender_od_positive_bounces():
+    """Contract, immune defenders: with OD > 0 the immune 8's OD (response -
+    incoming, not the whole response) bounces back as usual."""
+    t = immune_table()
+    t.arrange({0: ["S3", "D2"], 1: ["DK", "S2"], 2: ["H3"]}, deck=FILLER)
+    t.S[1, L.C_IMM] = 3
+    t.script((1, "DK"), (0, "S3"))
+    assert t.exchange(0, 1, 5) == 2
+    assert od_values(t) == [13 - 5, 1 - 8]
+    assert t.hp(0) == 9 - 7 and t.hp(1) == 40 and len(ev(t, L.E_IMMUNE)) == 0
+    assert t.script_errors() == 0
 
 
 def test_v2_judgment():

@@ -205,8 +205,9 @@ def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a
     """伤害抵消 OD chain: d defends against ``inc`` damage sent by a.
 
     OD = response damage + response heal - incoming (0 if the response holds
-    a 4, uses a shield or Judgment, or d is immune). OD < 0: d loses |OD|;
-    OD = 0: done; OD > 0: OD goes back to a, who responds the same way. A
+    a 4 or calls Judgment; never for immunity). OD < 0: d loses |OD| (an
+    immune d, the 8 of a shield or control, loses nothing) and the chain
+    ends; OD = 0: done; OD > 0: OD goes back to a, who responds the same way. A
     frame (v1 9) or control (v2 8) moves the incoming damage to another
     defender. At ``max_exchange`` responses the pending damage hits d.
     Returns the number of responses."""
@@ -304,8 +305,8 @@ def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a
         if (died >> a) & 1 or (died >> d) & 1:
             break
         inc_eff = inc
-        if PT[k, T_HAS4] == 1 or o == O_SHIELD or o == O_JUDG or S[d, C_IMM] > 0:
-            inc_eff = 0
+        if PT[k, T_HAS4] == 1 or o == O_JUDG:
+            inc_eff = 0          # immunity never zeroes it: an immune d's loss is void in hit
         od = sat_add(dmg, heal) - inc_eff
         if Z[Z_ON]:
             ev(tr, Z, E_OD, d, od, inc_eff, a, inc, 0)

@@ -92,15 +92,16 @@ def gscore(S, Z, pp, PT, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot):
         s += hit_value(S, Z, pp, ot, inc) - pp[Q_SKILL]
     else:
         inc_eff = inc
-        if PT[k, T_HAS4] == 1 or o == O_SHIELD or o == O_JUDG or imm:
+        if PT[k, T_HAS4] == 1 or o == O_JUDG:
             inc_eff = 0
         od = sat_add(dmg, heal) - inc_eff
         if od < 0:
-            loss = -od
-            if loss >= hp:
-                s -= 1e12 + hp
-            else:
-                s -= loss
+            if not (imm or o == O_SHIELD):       # immune (or now shielded): no HP lost
+                loss = -od
+                if loss >= hp:
+                    s -= 1e12 + hp
+                else:
+                    s -= loss
         elif od > 0:
             s += hit_value(S, Z, pp, a, od)
         if o == O_SHIELD:
