@@ -141,7 +141,7 @@ def seat_stream(seed, game, p):
 _S32 = np.uint64(32)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def pbelow(pst, p, n):
     """Uniform integer in [0, n) from seat p's policy stream (``core.rng.below``
     on pst[p])."""
@@ -151,30 +151,30 @@ def pbelow(pst, p, n):
     return np.int64((r * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def val(c):
     return KVAL[KIND[c]]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def is_joker(c):
     return KIND[c] >= 52
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def house_of_card(c, ip):
     """The pile a (non-joker) card enters by its suit."""
     return ip[P_HOS + KSUIT[KIND[c]]]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def vbit(c):
     """Bit of card c's value (jokers match nothing: 0)."""
     k = KIND[c]
     return np.int64(0) if k >= 52 else np.int64(1) << KVAL[k]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def next_seat(p, P):
     q = p + 1
     return 0 if q == P else q
@@ -198,7 +198,7 @@ def book_all_values(B, Z, b):
     return m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def pile_total(pile, Z, h):
     t = 0
     for j in range(Z[Z_PN + h]):
@@ -212,7 +212,7 @@ def totals(pile, Z, T):
         T[h] = pile_total(pile, Z, h)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def margin(T0, T1, T2, T3, hm):
     """Total of house hm minus the best other house's."""
     t = T0 if hm == 0 else (T1 if hm == 1 else (T2 if hm == 2 else T3))
@@ -228,7 +228,7 @@ def margin(T0, T1, T2, T3, hm):
     return t - best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def fate_house(fate, p, F, wm, bm):
     w = 0
     b = 0
@@ -260,13 +260,13 @@ def draw_card(st, cards, Z, tr, on):
     return cards[0, Z[Z_DECK]]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def to_discard(cards, Z, c):
     cards[1, Z[Z_DISC]] = c
     Z[Z_DISC] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def to_hand(S, hand, p, c, masks, counts):
     hand[p, S[p, C_HN]] = c
     S[p, C_HN] += 1
@@ -275,7 +275,7 @@ def to_hand(S, hand, p, c, masks, counts):
     counts[0, k] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def take(S, hand, p, i):
     """Remove and return hand[p, i], keeping the order of the others."""
     c = hand[p, i]
@@ -286,7 +286,7 @@ def take(S, hand, p, i):
     return c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def hand_index(S, hand, p, c):
     for i in range(S[p, C_HN]):
         if hand[p, i] == c:
@@ -316,7 +316,7 @@ def script_next(script, Z, p, dtype):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def believed_masks(B, Z, KN, p, out):
     """out[0], out[1]: the values seat p knows in the white / black book
     (face-up cards and the hidden ones it peeked)."""
@@ -328,7 +328,7 @@ def believed_masks(B, Z, KN, p, out):
         out[b] = m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def my_house(B, Z, KN, fate, p, F, buf):
     believed_masks(B, Z, KN, p, buf)
     return fate_house(fate, p, F, buf[0], buf[1])
@@ -353,12 +353,12 @@ def known_house(B, Z, KN, KF, fate, p, q, F, buf):
     return HOUSE_WB[w + 2 * b]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def keep_value(c, pp):
     return pp[Q_JOKER] if is_joker(c) else float(val(c))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def argmax_tie(scores, n, pst, p):
     """Index of the highest of scores[:n]; ties uniform from seat p's stream."""
     best = scores[0]
@@ -409,7 +409,7 @@ def choose_invisible(pol, p, P, S, B, Z, KN, KF, fate, F, pst, script, fs, buf):
         i = argmax_tie(fs, n, pst, p)
         return i if i < p else i + 1
     if pol == POL_SCRIPT:
-        k = script_next(script, Z, p, D_NAME)
+        k = script_next(script, Z, p, np.int64(D_NAME))
         if k >= 0:
             return script[k, 2]
     i = pbelow(pst, p, P - 1)
@@ -518,7 +518,7 @@ def spell_list(p, P, S, hand, B, Z, pile, ip, ban, F, pick, out):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def cheapest(p, S, hand, Z, color, avoid, pp, ban, pst, fs, ix):
     """Hand index of the lowest keep-value card casting ``color`` (0 white,
     1 black), not index ``avoid``; ties uniform; -1 when none."""
@@ -546,7 +546,7 @@ def informed_spell(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, ban, F, pst,
     out[0] = EF_STOP
     inv = Z[Z_INV]
     hn = S[p, C_HN]
-    wi = cheapest(p, S, hand, Z, 0, -1, pp, ban, pst, fs, ix)
+    wi = cheapest(p, S, hand, Z, np.int64(0), np.int64(-1), pp, ban, pst, fs, ix)
     # 1. an unknown hidden spell
     if wi >= 0:
         n = 0
@@ -563,7 +563,7 @@ def informed_spell(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, ban, F, pst,
             out[2] = t // BCAP
             out[3] = t % BCAP
             return
-    bi = cheapest(p, S, hand, Z, 1, -1, pp, ban, pst, fs, ix)
+    bi = cheapest(p, S, hand, Z, np.int64(1), np.int64(-1), pp, ban, pst, fs, ix)
     hm = my_house(B, Z, KN, fate, p, F, buf)
     if bi >= 0:
         # 2. the best swap
@@ -597,7 +597,7 @@ def informed_spell(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, ban, F, pst,
             k = argmax_tie(fs, n, pst, p)
             t = ix[k]
             g = t // (4 * PCAP)
-            caster = cheapest(p, S, hand, Z, 1, g, pp, ban, pst, fs[n:], ix[n:])
+            caster = cheapest(p, S, hand, Z, np.int64(1), g, pp, ban, pst, fs[n:], ix[n:])
             if caster >= 0:
                 out[0] = EF_SWAP
                 out[1] = caster
@@ -663,14 +663,14 @@ def script_spell(p, P, S, hand, B, Z, pile, ip, ban, F, script, out):
     """A scripted spell (scenario tests): the row's (effect, card cast, a, b)
     must be a listed entry (a swap's a = the given card's id); returns 0, or
     1 when no script row applies, 2 when the row is illegal (stops)."""
-    k = script_next(script, Z, p, D_SPELL)
+    k = script_next(script, Z, p, np.int64(D_SPELL))
     if k < 0:
         return 1
     eff = script[k, 2]
     out[0] = EF_STOP
     if eff == EF_STOP:
         return 0
-    n = spell_list(p, P, S, hand, B, Z, pile, ip, ban, F, -1, out)
+    n = spell_list(p, P, S, hand, B, Z, pile, ip, ban, F, np.int64(-1), out)
     for e in range(n):
         spell_list(p, P, S, hand, B, Z, pile, ip, ban, F, e, out)
         if out[0] != eff or hand[p, out[1]] != script[k, 3]:
@@ -761,7 +761,7 @@ def to_score(c, sage, pol, S, B, Z, pile, cards, KN, fate, F, ip, pst, script, t
     """Card c enters the score area: its suit's pile, a joker the pile the
     sage picks; the cloaked pile discards it."""
     if is_joker(c):
-        h = choose_house(pol[sage], sage, B, Z, KN, fate, F, pst, script, D_JOKER, buf)
+        h = choose_house(pol[sage], sage, B, Z, KN, fate, F, pst, script, np.int64(D_JOKER), buf)
         S[sage, S_DEC] += 1
         Z[Z_DEC] += 1
     else:
@@ -865,7 +865,7 @@ def meeting(st, r, sage, P, pol, S, hand, fate, B, Z, pile, cards, KN, ip, F, ps
     area). One sealed vote per non-invisible seat; ties: the sage decides."""
     kind = (r - 1) % 2 if r <= 4 else 2 + (r - 5)
     book = kind & 1
-    n = 0
+    n = np.int64(0)
     if kind < 2:
         for _ in range(ip[P_MEET]):
             c = draw_card(st, cards, Z, tr, on)
@@ -893,7 +893,7 @@ def meeting(st, r, sage, P, pol, S, hand, fate, B, Z, pile, cards, KN, ip, F, ps
         for _ in range(P):
             if q != Z[Z_INV]:
                 v = choose_vote(pol[q], q, kind, opts, n, tied, B, Z, pile, KN, fate, F, ip,
-                                pst, script, D_VOTE, fs, buf)
+                                pst, script, np.int64(D_VOTE), fs, buf)
                 votes[q] = v
                 tally[v] += 1
                 S[q, S_DEC] += 1
@@ -915,7 +915,7 @@ def meeting(st, r, sage, P, pol, S, hand, fate, B, Z, pile, cards, KN, ip, F, ps
                 win = o
         if k > 1:
             win = choose_vote(pol[sage], sage, kind, opts, n, tied, B, Z, pile, KN, fate, F,
-                              ip, pst, script, D_TIE, fs, buf)
+                              ip, pst, script, np.int64(D_TIE), fs, buf)
             S[sage, S_DEC] += 1
             Z[Z_DEC] += 1
             if on:
@@ -960,7 +960,7 @@ def discard_down(p, pol, S, hand, cards, Z, ip, pp, pst, script, tr, on, fs, ix)
                 fs[x] = -keep_value(hand[p, x], pp)
             i = argmax_tie(fs, n, pst, p)
         elif pol == POL_SCRIPT:
-            k = script_next(script, Z, p, D_DISCARD)
+            k = script_next(script, Z, p, np.int64(D_DISCARD))
             if k >= 0:
                 i = hand_index(S, hand, p, script[k, 2])
         if i < 0:
@@ -1003,7 +1003,7 @@ def turn(st, p, P, pol, S, hand, fate, B, Z, pile, cards, KN, KF, ip, pp, ban, F
                 if r == 2:
                     Z[Z_ERR] += 1
             if r == 1:
-                n = spell_list(p, P, S, hand, B, Z, pile, ip, ban, F, -1, out)
+                n = spell_list(p, P, S, hand, B, Z, pile, ip, ban, F, np.int64(-1), out)
                 pick = pbelow(pst, p, n + 1)
                 if pick == n:
                     out[0] = EF_STOP
@@ -1144,7 +1144,7 @@ def play_round(st, r, P, pol, ip, pp, ban, S, hand, fate, B, Z, pile, cards, KN,
     S[inv, S_INVR] += 1
     if on:
         ev(tr, Z, E_INVISIBLE, sage, inv, 0, 0, 0, 0)
-    cl = choose_house(pol[inv], inv, B, Z, KN, fate, F, pst, script, D_CLOAK, buf)
+    cl = choose_house(pol[inv], inv, B, Z, KN, fate, F, pst, script, np.int64(D_CLOAK), buf)
     S[inv, S_DEC] += 1
     Z[Z_DEC] += 1
     Z[Z_CLOAK] = cl
@@ -1314,27 +1314,6 @@ def finish(P, ip, S, fate, B, Z, pile, grow, srow, tr, on, T, members):
     return nwin
 
 
-@njit(cache=True, _nrt=False)
-def play_game(seed, game, P, pol, ip, pp, ban, S, hand, fate, B, Z, pile, cards, KN, KF, st,
-              pst, script, grow, srow, masks, counts, tr, on, check, out, opts, tally, tied,
-              votes, fs, ix, buf):
-    init_game(seed, game, P, pol, ip, S, hand, fate, B, Z, pile, cards, KN, KF, st, pst, script,
-              masks, counts, tr, on, buf)
-    if check:
-        Z[Z_ERR] += broken_invariants(S, hand, fate, B, Z, pile, cards, P, ip[P_FATE], ix, 0)
-    for r in range(1, 7):
-        play_round(st, r, P, pol, ip, pp, ban, S, hand, fate, B, Z, pile, cards, KN, KF, pst,
-                   script, masks, counts, tr, on, check, out, opts, tally, tied, votes, fs, ix, buf)
-    finish(P, ip, S, fate, B, Z, pile, grow, srow, tr, on, opts, tally)
-    if check:
-        if Z[Z_ROUND] != 6 or Z[Z_TURN] != 6 * (P - 1):
-            Z[Z_ERR] += 1
-        for p in range(P):
-            if S[p, S_WON] == 1 and ((grow[G_WMASK] >> S[p, S_ROLE]) & 1) == 0:
-                Z[Z_ERR] += 1
-    return Z[Z_ERR]
-
-
 def work(P):
     """One thread's workspace (allocated in Python: the kernels allocate
     nothing per game)."""
@@ -1362,13 +1341,29 @@ def play_blocks(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games,
                 counts, errors, tr, S, hand, fate, B, Z, pile, cards, KN, KF, st, pst, script,
                 out, opts, tally, tied, votes, fs, ix, buf):
     fill_deck(ip, ban, P, cards, Z)
+    F = ip[P_FATE]
     for b in range(b0, b1):
         hi = min(n_games, (b + 1) * BLOCK)
         for g in range(b * BLOCK, hi):
-            errors[g] = play_game(seed, start + g, P, pol, ip, pp, ban, S, hand, fate, B, Z,
-                                  pile, cards, KN, KF, st, pst, script, games[g], seats[g],
-                                  masks[g], counts[b], tr, False, check, out, opts, tally, tied,
-                                  votes, fs, ix, buf)
+            # one game (the same steps as _trace_one; not a function of its own:
+            # each njit level compiles its whole call tree once more)
+            init_game(seed, start + g, P, pol, ip, S, hand, fate, B, Z, pile, cards, KN, KF, st,
+                      pst, script, masks[g], counts[b], tr, False, buf)
+            if check:
+                Z[Z_ERR] += broken_invariants(S, hand, fate, B, Z, pile, cards, P, F, ix,
+                                              np.int64(0))
+            for r in range(1, 7):
+                play_round(st, r, P, pol, ip, pp, ban, S, hand, fate, B, Z, pile, cards, KN, KF,
+                           pst, script, masks[g], counts[b], tr, False, check, out, opts, tally,
+                           tied, votes, fs, ix, buf)
+            finish(P, ip, S, fate, B, Z, pile, games[g], seats[g], tr, False, opts, tally)
+            if check:
+                if Z[Z_ROUND] != 6 or Z[Z_TURN] != 6 * (P - 1):
+                    Z[Z_ERR] += 1
+                for p in range(P):
+                    if S[p, S_WON] == 1 and ((games[g, G_WMASK] >> S[p, S_ROLE]) & 1) == 0:
+                        Z[Z_ERR] += 1
+            errors[g] = Z[Z_ERR]
 
 
 def trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr):
@@ -1382,9 +1377,13 @@ def _trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr,
                B, Z, pile, cards, KN, KF, st, pst, script, out, opts, tally, tied, votes, fs, ix,
                buf):
     fill_deck(ip, ban, P, cards, Z)
-    play_game(seed, game, P, pol, ip, pp, ban, S, hand, fate, B, Z, pile, cards, KN, KF, st, pst,
-              script, games[0], seats[0], masks[0], counts[0], tr, True, False, out, opts, tally,
-              tied, votes, fs, ix, buf)
+    init_game(seed, game, P, pol, ip, S, hand, fate, B, Z, pile, cards, KN, KF, st, pst, script,
+              masks[0], counts[0], tr, True, buf)
+    for r in range(1, 7):
+        play_round(st, r, P, pol, ip, pp, ban, S, hand, fate, B, Z, pile, cards, KN, KF, pst,
+                   script, masks[0], counts[0], tr, True, False, out, opts, tally, tied, votes,
+                   fs, ix, buf)
+    finish(P, ip, S, fate, B, Z, pile, games[0], seats[0], tr, True, opts, tally)
     return Z[Z_TR]
 
 
