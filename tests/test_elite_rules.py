@@ -346,13 +346,16 @@ def test_v2_control_moves_damage_and_binds():
     assert len(ev(t, L.E_IMMUNE)) == 1 and len(ev(t, L.E_DAMAGE)) == 0
 
 
-def test_v2_control_infighting_lasts_five_turns_and_kill_scores_for_eight():
-    """內斗: for 5 of its turns A may only target B; a kill between A and B
-    scores for the 8; afterwards A targets freely."""
+def test_v2_control_infighting_lasts_five_rounds_and_kill_scores_for_eight():
+    """內斗 for 5 rounds (contract, Round: from the use until A's next turn
+    starts; N rounds last N of A's turn starts): control used in another
+    seat's turn binds A on its next 4 turns, and the bond ends as its 5th
+    starts; a kill between A and B scores for the 8; afterwards A targets
+    freely."""
     t = control_table()
     t.S[:, L.C_POL] = rules.POLICIES["greedy"]
     t.identity(2, "H10", "C7", hp=10)
-    targets = []
+    targets, ends = [], []
     for turn in range(6):
         t.arrange({0: ["S2", "H2"], 1: ["H3"], 2: ["S3"]}, deck=FILLER * 2)
         t.identity(1, "S8", "D8", hp=1)            # the 8 is the weakest target
@@ -360,8 +363,13 @@ def test_v2_control_infighting_lasts_five_turns_and_kill_scores_for_eight():
         t.turn(0)
         pl = ev(t, L.E_PLAY)
         targets.append(int(pl[0, 4]))
-    assert targets[:5] == [2] * 5
-    assert targets[5] == 1
+        e = t.events()
+        ends.append([int(r[3]) for r in e if r[0] == L.E_EFFECT_END and r[2] == 0])
+        if ends[-1]:                               # it ends before the turn's play
+            assert list(e[:, 0]).index(L.E_EFFECT_END) < list(e[:, 0]).index(L.E_PLAY)
+    assert targets[:4] == [2] * 4
+    assert targets[4:] == [1, 1]
+    assert ends == [[], [], [], [], [2], []]        # 2: infighting
     # kill between A and B under control scores for the 8
     t = control_table()
     t.arrange({0: ["DK"], 1: ["H3"], 2: ["S3"]}, deck=FILLER * 2)
@@ -419,6 +427,64 @@ def test_v2_immune_defender_od_positive_bounces():
     assert od_values(t) == [13 - 5, 1 - 8]
     assert t.hp(0) == 9 - 7 and t.hp(1) == 40 and len(ev(t, L.E_IMMUNE)) == 0
     assert t.script_errors() == 0
+
+
+def probe_between(t):
+    """Seat 0 sends 9 at the 8 outside the 8's turn; it answers ♠2 (OD -8).
+    True when it is immune (no HP lost). HP is restored afterwards."""
+    t.arrange({0: ["S3"], 1: ["S2", "H2"], 2: ["H3"]}, deck=FILLER)
+    t.script((1, "S2"))
+    t.exchange(0, 1, 9)
+    immune = t.hp(1) == 40
+    t.S[1, L.C_HP] = 40
+    return immune
+
+
+def probe_own_turn(t):
+    """A turn of the 8: ♦2 at seat 0, which answers ♦K (OD 11 back); the 8
+    answers ♠2 (OD -10). True when it is immune in its own turn."""
+    t.arrange({0: ["DK", "S3"], 1: ["D2", "S2", "H2"], 2: ["H3"]}, deck=FILLER)
+    t.script((1, "D2", 0), (0, "DK"), (1, "S2"))
+    t.turn(1)
+    assert od_values(t) == [13 - 2, 1 - 11]
+    immune = t.hp(1) == 40
+    t.S[1, L.C_HP] = 40
+    return immune
+
+
+@pytest.mark.parametrize("own_turn", [True, False])
+def test_v2_immunity_lasts_until_the_fifth_turn_start(own_turn):
+    """Contract, Round: a round runs from the use until the 8's next turn
+    starts; the shield's 5 rounds last 5 of its turn starts. Its last
+    protected moment is just before its 5th turn after the use starts
+    (between its 4th and 5th turns), whether the shield was raised in its
+    own turn (a bounce of its own attack) or in another seat's exchange;
+    its 5th turn is not protected. (Before, the count fell at the end of
+    each of its turns, the turn of use included: a use in its own turn
+    ended after its 4th turn, a use in another's after its 5th.)"""
+    t = immune_table()
+    if own_turn:
+        t.arrange({0: ["DK", "S3"], 1: ["D2", "S2", "H2"], 2: ["H3"]}, deck=FILLER)
+        t.script((1, "D2", 0), (0, "DK"), (1, "S2", None, "shield"))
+        t.turn(1)
+        assert od_values(t) == [13 - 2, 1 - 11]
+    else:
+        t.arrange({0: ["S3"], 1: ["S2", "H2"], 2: ["H3"]}, deck=FILLER)
+        t.script((1, "S2", None, "shield"))
+        t.exchange(0, 1, 10)
+    assert t.col(1, L.C_IMM) == 5 and t.hp(1) == 40 and len(ev(t, L.E_SHIELD)) == 1
+    seen = [probe_between(t)]
+    for turn in range(1, 6):
+        seen.append(probe_own_turn(t))
+        if turn == 5:
+            e = t.events()
+            end = [i for i, r in enumerate(e) if r[0] == L.E_EFFECT_END]
+            assert len(end) == 1 and int(e[end[0], 3]) == 1              # immunity
+            assert e[end[0] - 1, 0] == L.E_TURN                          # as the turn starts
+        seen.append(probe_between(t))
+    #       before 1st, 1st, gap, 2nd, gap, 3rd, gap, 4th, gap, 5th turn, after
+    assert seen == [True] * 9 + [False, False]
+    assert t.col(1, L.C_IMM) == 0 and t.script_errors() == 0
 
 
 def test_v2_judgment():

@@ -388,6 +388,37 @@ def test_gift_pack_on_drawing_exactly_the_last_card():
     assert t.check() == 0
 
 
+def test_dragon_and_birds_last_five_rounds():
+    """Contract, Round: an effect of N rounds lasts N of the owner's turn
+    starts. Bought at a turn start, the dragon multiplies until the 5th
+    turn start after it, and the birds lay 20 at each of the next 5 (100 for
+    70) and end with the 5th. (Before, the count fell at the end of each of
+    the owner's turns, the turn of purchase included: 4 lays, and the dragon
+    was gone in the responses after its 4th turn.)"""
+    t = table(ids=("S7", "S9"))
+    t.arrange({0: ["C2"], 1: ["C3"]}, deck=FILLER)
+    t.S[1, L.C_LEO] = 1                  # holds a leopard: the shop picks the dragon
+    t.S[1, L.C_DIAM] = 30
+    t.turn_start(1)
+    assert int(ev(t, L.E_BUY)[0, 3]) == L.I_DRAGON and t.col(1, L.C_DRG) == 5
+    active = []
+    for _ in range(5):
+        t.turn_start(1)
+        active.append(t.col(1, L.C_DRG) > 0)
+    assert active == [True] * 4 + [False]
+    t.arrange({0: ["C2"], 1: ["C3"]}, deck=FILLER)
+    t.S[1, L.C_DRG] = 99                 # dragon active: the shop picks the birds
+    t.S[1, L.C_DIAM] = 70
+    t.turn_start(1)
+    assert int(ev(t, L.E_BUY)[0, 3]) == L.I_BIRDS and t.col(1, L.C_DIAM) == 0
+    t.ip[L.P_SHOP] = 0                   # no second pair when the first is done
+    lays = []
+    for _ in range(6):
+        t.turn_start(1)
+        lays.append(len(ev(t, L.E_BIRDS)))
+    assert lays == [1, 2, 3, 4, 5, 5] and t.col(1, L.C_DIAM) == 100 and t.col(1, L.C_BIRD) == 0
+
+
 @pytest.mark.parametrize("value,played", [(0.0, 13), (4.0, 2)])
 def test_greedy_hand_damage_value_keeps_damage_cards(value, played):
     """greedy's hand_damage_value: a play costs this x its cards' damage.

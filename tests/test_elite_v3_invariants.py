@@ -159,8 +159,8 @@ def test_forbid_never_chosen_unless_every_option_holds_it(version):
 V12_PINNED = [
     (2, ["random"], {"version": 1}, "8c340a690395f851"),
     (4, ["greedy"], {"version": 1}, "b26039e1c461bcab"),
-    (4, ["greedy"], {"version": 2, "teams": True}, "b4b93b8ef5bd2a49"),
-    (3, ["greedy", "random", "greedy"], {"version": 2}, "6840ad057d93f3b8"),
+    (4, ["greedy"], {"version": 2, "teams": True}, "2a1fd47cfaaddc91"),
+    (3, ["greedy", "random", "greedy"], {"version": 2}, "006e93127361b287"),
 ]
 
 
@@ -169,7 +169,8 @@ def test_v1_v2_results_identical_to_before_v3(players, policies, params, digest)
     """Games 0-399 of seed 7 hash to pinned values (the v1/v2 columns, masks
     and card counts): v3 and the bans leave v1/v2 unchanged. Pinned before
     v3 (commit 407ac10); re-pinned by each rules fix that changes v1/v2
-    games (issue 12): the immune defender's OD (v2)."""
+    games (issue 12): the immune defender's OD (v2); durations counted at
+    the target's turn starts (v2)."""
     import hashlib
     s = runner.setup("elite", seed=7, players=players, policies=policies, params=params)
     b = runner.play_range(s, 0, 400, progress=False)

@@ -9,7 +9,7 @@ Modules, each importing only those above it:
   sides, forbidden cards and the ban fallback;
 - ``v12``: characters entering play, the v1/v2 multipliers and skills;
 - ``v3``: v3's shields, multipliers, passives, lives, frost, bloodthirst,
-  mines, shop, start and end of a turn;
+  mines, shop, the start of a turn (where the dragon's and birds' rounds end);
 - ``policy``: option enumeration, greedy's scores, the decisions;
 - ``duel``: v3's duel and duel queue;
 - ``exchange``: the OD chains (v1/v2 ``exchange``, v3 ``exchange3``),

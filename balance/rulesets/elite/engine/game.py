@@ -18,39 +18,38 @@ from ....core.kernel import ev  # before kernel_cache_begin: cached with core
 from ....core.records import BLOCK
 from ....core.rng import below, game_state, shuffle
 from ..layout import (CA_EXCH, C_ALIVE, C_BUYS, C_COMB, C_DEALT, C_DEATHS, C_DIAM, C_DQ, C_DUELL,
-                      C_DUELW, C_FB, C_FL, C_FRAMES, C_FT, C_G, C_GEN, C_H, C_HEALED, C_HN, C_HP,
-                      C_IMM, C_JUDGS, C_KEY, C_KILLS, C_LOST, C_M, C_MAXHP, C_NBLOOD, C_NDEV,
-                      C_NEXT, C_NFRZ, C_NIGN, C_NMINE, C_NRAMP, C_NREF, C_NSTEAL, C_OUT, C_PEND,
-                      C_POL, C_POUCHU, C_RANK, C_REVUSED, C_RM, C_ROLE, C_ROLESUIT, C_SCORE,
-                      C_SKILLS, C_STORMU, C_SUIT, C_TAKEN, C_TB, C_TEAM, C_ZMB, D_TURN, END_ALLOUT,
-                      END_CAP, END_LAST, E_EFFECT_END, E_END, E_IDENT, E_PASS, E_PLAY, E_TURN,
-                      G_BBIRD, G_BDRG, G_BKIT, G_BLEO, G_CAPS, G_CONTROLS, G_DCAPS, G_DECOYHITS,
-                      G_DODGE, G_DUELS, G_D_EXCH, G_END, G_EXCH, G_FIRST, G_FRAMES, G_GIFTS,
-                      G_JKILL, G_JSELF, G_JUDG, G_KILLS, G_KITSAVE, G_KPTS, G_LAST, G_MAXCH,
-                      G_MHIT, G_POUCHES, G_RBLOCK, G_REFL, G_RESP, G_REVIVES, G_ROUNDS, G_SHIELDS,
-                      G_STORMS, G_TEAMWIN, G_TURNS, G_WINNER, G_ZOMB, MAXA, M_BATCH, M_CHECK,
-                      M_DRAW, M_DUEL, M_EXCHANGE, M_GAME, M_GENERAL, M_HIT, M_INIT, M_JUDGMENT,
-                      M_NEXT, M_RUN, M_SAT, M_START, M_TURN, NCAP, NS, NZ, O_BLOOD, O_FRZSH,
-                      O_FRZSK, O_JUDG, O_RAMP, P_BAN, P_DECKS, P_DIAM0, P_GENS, P_MAXT, P_REFILL,
-                      P_START, P_TEAMS, P_VERSION, S_BLOOD, S_BUYS, S_DEALT, S_DEATHS, S_DEV,
-                      S_DIAM, S_DUELL, S_DUELW, S_EXT, S_FRAMES, S_FRZ, S_HAND, S_HEALED, S_HP,
-                      S_IGN, S_JUDGS, S_KILLS, S_LOST, S_MAXHP, S_MINE, S_OUT, S_POUCHU, S_RAMP,
-                      S_REFL, S_REVIVES, S_ROLE, S_SCORE, S_SKILLS, S_STEAL, S_STORMU, S_SUIT,
-                      S_TAKEN, S_TEAM, S_TEAMWON, S_ZOMBIE, Z_BBIRD, Z_BDRG, Z_BKIT, Z_BLEO,
-                      Z_CAPS, Z_CERR, Z_CONTROLS, Z_D0, Z_DCAPS, Z_DECK, Z_DECOYHITS, Z_DISC,
-                      Z_DODGE, Z_DUELS, Z_EXCH, Z_FM, Z_FORB, Z_FRAMES, Z_GIFTS, Z_IDC, Z_JKILL,
-                      Z_JSELF, Z_JUDG, Z_KILLS, Z_KITSAVE, Z_KPTS, Z_LK, Z_MAXCH, Z_MHIT, Z_NC,
-                      Z_NEXT, Z_ON, Z_P, Z_PA, Z_POUCHES, Z_RBLOCK, Z_REFL, Z_RESP, Z_REVIVES,
-                      Z_ROUNDS, Z_SHIELDS, Z_STORMS, Z_TEAMS, Z_TR, Z_TURN, Z_V, Z_ZOMB)
+                      C_DUELW, C_FB, C_FRAMES, C_FT, C_G, C_GEN, C_H, C_HEALED, C_HN, C_HP,
+                      C_JUDGS, C_KEY, C_KILLS, C_LOST, C_M, C_MAXHP, C_NBLOOD, C_NDEV, C_NEXT,
+                      C_NFRZ, C_NIGN, C_NMINE, C_NRAMP, C_NREF, C_NSTEAL, C_OUT, C_PEND, C_POL,
+                      C_POUCHU, C_RANK, C_REVUSED, C_RM, C_ROLE, C_ROLESUIT, C_SCORE, C_SKILLS,
+                      C_STORMU, C_SUIT, C_TAKEN, C_TB, C_TEAM, C_ZMB, D_TURN, END_ALLOUT, END_CAP,
+                      END_LAST, E_END, E_IDENT, E_PASS, E_PLAY, E_TURN, G_BBIRD, G_BDRG, G_BKIT,
+                      G_BLEO, G_CAPS, G_CONTROLS, G_DCAPS, G_DECOYHITS, G_DODGE, G_DUELS, G_D_EXCH,
+                      G_END, G_EXCH, G_FIRST, G_FRAMES, G_GIFTS, G_JKILL, G_JSELF, G_JUDG, G_KILLS,
+                      G_KITSAVE, G_KPTS, G_LAST, G_MAXCH, G_MHIT, G_POUCHES, G_RBLOCK, G_REFL,
+                      G_RESP, G_REVIVES, G_ROUNDS, G_SHIELDS, G_STORMS, G_TEAMWIN, G_TURNS,
+                      G_WINNER, G_ZOMB, MAXA, M_BATCH, M_CHECK, M_DRAW, M_DUEL, M_EXCHANGE, M_GAME,
+                      M_GENERAL, M_HIT, M_INIT, M_JUDGMENT, M_NEXT, M_RUN, M_SAT, M_START, M_TURN,
+                      NCAP, NS, NZ, O_BLOOD, O_FRZSH, O_FRZSK, O_JUDG, O_RAMP, P_BAN, P_DECKS,
+                      P_DIAM0, P_GENS, P_MAXT, P_REFILL, P_START, P_TEAMS, P_VERSION, S_BLOOD,
+                      S_BUYS, S_DEALT, S_DEATHS, S_DEV, S_DIAM, S_DUELL, S_DUELW, S_EXT, S_FRAMES,
+                      S_FRZ, S_HAND, S_HEALED, S_HP, S_IGN, S_JUDGS, S_KILLS, S_LOST, S_MAXHP,
+                      S_MINE, S_OUT, S_POUCHU, S_RAMP, S_REFL, S_REVIVES, S_ROLE, S_SCORE,
+                      S_SKILLS, S_STEAL, S_STORMU, S_SUIT, S_TAKEN, S_TEAM, S_TEAMWON, S_ZOMBIE,
+                      Z_BBIRD, Z_BDRG, Z_BKIT, Z_BLEO, Z_CAPS, Z_CERR, Z_CONTROLS, Z_D0, Z_DCAPS,
+                      Z_DECK, Z_DECOYHITS, Z_DISC, Z_DODGE, Z_DUELS, Z_EXCH, Z_FM, Z_FORB,
+                      Z_FRAMES, Z_GIFTS, Z_IDC, Z_JKILL, Z_JSELF, Z_JUDG, Z_KILLS, Z_KITSAVE,
+                      Z_KPTS, Z_LK, Z_MAXCH, Z_MHIT, Z_NC, Z_NEXT, Z_ON, Z_P, Z_PA, Z_POUCHES,
+                      Z_RBLOCK, Z_REFL, Z_RESP, Z_REVIVES, Z_ROUNDS, Z_SHIELDS, Z_STORMS, Z_TEAMS,
+                      Z_TR, Z_TURN, Z_V, Z_ZOMB)
 from ..layout import NG, NSEAT  # noqa: F401  (record widths: the ruleset contract)
 from ..rules import T_HAS5, T_HASA, T_HEAL
 from .cards import SAT, draw, draw_n, draws_after_play, heal_self, sat_add, sat_mul
 from .duel import duel, resolve_duels
 from .exchange import exchange, exchange3, judgment, resolve_pending
 from .policy import decide, decide3
-from .v12 import combined, init_general, play_cards
-from .v3 import (bloodthirst, draw_n3, end_turn3, freeze, hit3, mark_rampage, play_cards3,
-                 turn_start3)
+from .v12 import combined, init_general, play_cards, rounds_end
+from .v3 import bloodthirst, draw_n3, freeze, hit3, mark_rampage, play_cards3, turn_start3
 from . import RULESET
 
 jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
@@ -58,13 +57,16 @@ jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
 
 @njit(cache=True, inline="always")
 def turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
-    """One turn of seat p in any version. v3's turn function is inlined here
-    (alwaysinline), not into v1/v2's ``play_turn``, which it slowed by ~7 %."""
+    """One turn of seat p in any version: a round of each effect on p ends
+    as it starts (v1/v2 ``v12.rounds_end``; v3 in ``v3.turn_start3``), then
+    its play. v3's turn function is inlined here (alwaysinline), not into
+    v1/v2's ``play_turn``, which it slowed by ~7 %."""
     if Z[Z_ON]:
         ev(tr, Z, E_TURN, p, Z[Z_ROUNDS], S[p, C_HP], S[p, C_HN], S[p, C_MAXHP], S[p, C_RANK])
     if Z[Z_V] == 3:
         play_turn3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p)
     else:
+        rounds_end(S, Z, tr, p)
         play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p)
 
 
@@ -134,26 +136,6 @@ def play_turn3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID,
                 exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, t,
                           dmg)
     resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
-
-
-@njit(cache=True, _nrt=False, forceinline=True)
-def end_turn(S, Z, tr, p):
-    """Durations count the target's turns: an effect of N rounds covers its
-    next N turns and ends when the N-th of them ends."""
-    if Z[Z_V] == 3:
-        end_turn3(S, Z, tr, p)
-    if S[p, C_IMM] > 0:
-        S[p, C_IMM] -= 1
-        if S[p, C_IMM] == 0:
-            if Z[Z_ON]:
-                ev(tr, Z, E_EFFECT_END, p, 1, 0, 0, 0, 0)
-    if S[p, C_FL] > 0:
-        S[p, C_FL] -= 1
-        if S[p, C_FL] == 0:
-            S[p, C_FT] = -1
-            S[p, C_FB] = -1
-            if Z[Z_ON]:
-                ev(tr, Z, E_EFFECT_END, p, 2, 0, 0, 0, 0)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -332,7 +314,6 @@ def run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, c
         Z[Z_TURN] = turns
         key0 = S[cur, C_KEY]
         turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, cur)
-        end_turn(S, Z, tr, cur)
         if check:
             errors += check_state(S, Z)
         if sides_left(S, Z) <= 1:
@@ -503,7 +484,6 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
                          grow, srow, masks, counts, tr, a == 1, mode == M_BATCH)
     if mode == M_TURN:
         turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a)
-        end_turn(S, Z, tr, a)
         return 0
     if mode == M_EXCHANGE:
         n = exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, b, c)

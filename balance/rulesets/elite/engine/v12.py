@@ -162,6 +162,28 @@ def clear_effects(S, Z, tr, t):
             S[q, C_FB] = -1
 
 
+@njit(cache=True, _nrt=False, forceinline=True)
+def rounds_end(S, Z, tr, p):
+    """p's turn starts (v1/v2): one round of each effect on p ends. A round
+    runs from the skill's use until the target's next turn starts, so an
+    effect of N rounds ends at the N-th of the target's turn starts after
+    its use, before that turn's play: the 8's immunity (shield, control; the
+    10's borrowed ones) counts the 8's turn starts, each infighter's bond its
+    own. (v3's dragon and birds: ``v3.turn_start3``.)"""
+    if S[p, C_IMM] > 0:
+        S[p, C_IMM] -= 1
+        if S[p, C_IMM] == 0:
+            if Z[Z_ON]:
+                ev(tr, Z, E_EFFECT_END, p, 1, 0, 0, 0, 0)
+    if S[p, C_FL] > 0:
+        S[p, C_FL] -= 1
+        if S[p, C_FL] == 0:
+            S[p, C_FT] = -1
+            S[p, C_FB] = -1
+            if Z[Z_ON]:
+                ev(tr, Z, E_EFFECT_END, p, 2, 0, 0, 0, 0)
+
+
 @njit(cache=True, _nrt=False)
 def pair_controller(S, x, y):
     """The 8 controlling the infighting pair (x, y), or -1."""

@@ -6,7 +6,8 @@ instance (``incoming3``), v3 damage and death (``hit3``, ``die3``:
 leopard, storm god, pouch, else the duel queue), draws with mines and the
 gift pack (``draw_n3``), the reflect, rampage and devouring shields,
 frost and bloodthirst (the devouring shield may steal either), the shop
-and the start and end of a turn (``turn_start3``, ``end_turn3``).
+and the start of a turn (``turn_start3``, where the dragon's and the birds'
+rounds end).
 
 v3 keeps its own versions of a few v1/v2 functions, not merged (not
 measured): ``mult3`` (other ranks, frost; called per run by v3's greedy,
@@ -503,12 +504,21 @@ def buy(st, S, Z, tr, ip, p):
 
 @njit(cache=True, _nrt=False)
 def turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
-    """Birds lay; bloodthirst ends with a spent 4 or ticks; a 4 thaws one
-    frost layer; the Glutton buries its mine; the shop."""
+    """A round of the dragon and the birds ends (the birds lay at each of
+    their N turn starts; both end at the N-th); bloodthirst ends with a
+    spent 4 or ticks (at each of the victim's next N turn starts); a 4
+    thaws one frost layer; the Glutton buries its mine; the shop."""
+    if S[p, C_DRG] > 0:
+        S[p, C_DRG] -= 1
+        if S[p, C_DRG] == 0 and Z[Z_ON]:
+            ev(tr, Z, E_EFFECT_END, p, 3, 0, 0, 0, 0)
     if S[p, C_BIRD] > 0:
         S[p, C_DIAM] += ip[P_BYIELD]
+        S[p, C_BIRD] -= 1
         if Z[Z_ON]:
             ev(tr, Z, E_BIRDS, p, ip[P_BYIELD], S[p, C_DIAM], 0, 0, 0)
+            if S[p, C_BIRD] == 0:
+                ev(tr, Z, E_EFFECT_END, p, 4, 0, 0, 0, 0)
     if S[p, C_BTT] > 0:
         if four_kind(S, p) >= 0 and wants(st, S, p):
             kind = spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p)
@@ -556,18 +566,6 @@ def turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
             ev(tr, Z, E_BURY, p, pile[0, pos], Z[Z_DECK] - pos, 0, 0, 0)
     if ip[P_SHOP] == 1:
         buy(st, S, Z, tr, ip, p)
-
-
-@njit(cache=True, _nrt=False)
-def end_turn3(S, Z, tr, p):
-    if S[p, C_DRG] > 0:
-        S[p, C_DRG] -= 1
-        if S[p, C_DRG] == 0 and Z[Z_ON]:
-            ev(tr, Z, E_EFFECT_END, p, 3, 0, 0, 0, 0)
-    if S[p, C_BIRD] > 0:
-        S[p, C_BIRD] -= 1
-        if S[p, C_BIRD] == 0 and Z[Z_ON]:
-            ev(tr, Z, E_EFFECT_END, p, 4, 0, 0, 0, 0)
 
 
 jit.kernel_cache_end()
