@@ -1013,6 +1013,9 @@ def turn(st, p, P, pol, S, hand, fate, B, Z, pile, cards, KN, KF, ip, pp, ban, F
                         out[3] = pbelow(pst, p, F)
         if out[0] == EF_STOP:
             break
+        if out[0] == EF_PEEK_FATE and F > 1:
+            S[p, S_DEC] += 1        # which of the seat's fate cards: a second choice (a target)
+            Z[Z_DEC] += 1
         cast(st, p, S, hand, fate, B, Z, pile, cards, KN, KF, ip, out, masks, counts, tr, on)
     if on:
         ev(tr, Z, E_STOPPED, p, S[p, C_HN], 0, 0, 0, 0)

@@ -15,7 +15,7 @@ WIZ, PRIEST, MAG, MUGGLE = range(4)
 GAME_COLUMNS = (
     "winner", "turns", "rounds", "end_reason",
     "first_seat",            # the first sage (random)
-    "decisions",             # policy choices (spell entries incl. stop, votes, names, cloaks, discards...)
+    "decisions",             # policy choices among 2+ options (spells incl. stop, fate card peeked, votes, ties, names, cloaks, jokers, discards)
     "win_houses",            # bitmask of the winning houses (bit = house code)
     "n_winners",             # seats that won (0: nobody)
     "top_total",             # the winning total
