@@ -39,7 +39,7 @@ def test_hidden_spells_count_at_the_end_but_are_never_castable(table):
     t.arrange(hands={0: ["H9", "C7"]}, fates={0: ["S9", "C2", "D3"]},
               white=["D6"], white_hidden=["C9"], black=["DQ"], black_hidden=["S7"])
     assert t.entries(0) == []
-    t.KN[0, t.B[0, 0, 1]] = 1                 # seat 0 knows the hidden white 9
+    t.peeked(0, 0, 1)                         # seat 0 knows the hidden white 9
     assert t.entries(0) == []
     t.finish()
     assert t.seats[0]["role"] == L.PRIEST     # its fate 9 matches the hidden white 9

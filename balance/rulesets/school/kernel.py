@@ -10,8 +10,9 @@ One game's state (allocated once per thread by ``work``):
 - ``pile``  int64[4, PCAP]: the score area, one pile per house;
 - ``cards`` int64[3, NCMAX]: row 0 the deck (top = last), row 1 the
   discard pile, row 2 the unshuffled deck (per batch);
-- ``KN``    int64[P, NCMAX]: KN[p, c] = 1 when seat p has seen card c in a
-  hidden book place (hidden cards never move);
+- ``KN``    int64[P, NCMAX + 2]: KN[p, c] = 1 when seat p has seen card c in a
+  hidden book place (hidden cards never move); KN[p, KN_MASK + b] the
+  value mask (``vbit``) of the hidden cards of book b it has seen;
 - ``KF``    int64[P, P, FCAP]: KF[p, q, i] = 1 when p has seen q's i-th fate card;
 - ``Z``     int64[NZ]: game globals (``layout.Z_*``).
 
@@ -43,10 +44,10 @@ from .layout import (BCAP, C_HN, D_CLOAK, D_DISCARD, D_JOKER, D_NAME, D_SPELL, D
                      E_PILE, E_PILES, E_RESHUFFLE, E_ROUND, E_SCORE, E_SPELL, E_STOPPED, E_SWAP,
                      E_TIE, E_TOBOOK, E_TURN, E_VOTE, EF_DRAW, EF_PEEK_BOOK, EF_PEEK_DECK,
                      EF_PEEK_FATE, EF_PEEK_HAND, EF_STEAL, EF_STOP, EF_SWAP, END_NOBODY, END_WON,
-                     FCAP, GAME_COLUMNS, HCAP, MAG, MUGGLE, NCMAX, NK, NS, NSEAT, NZ, PCAP,
+                     FCAP, GAME_COLUMNS, HCAP, KN_MASK, MAG, MUGGLE, NCMAX, NK, NS, NSEAT, NZ, PCAP,
                      POL_INFORMED, POL_RANDOM, POL_SCRIPT, PRIEST, SEAT_COLUMNS, WIZ, Z_BN,
                      Z_CLOAK, Z_DEC, Z_DECK, Z_DISC, Z_ERR, Z_FIRST, Z_GSTAT, Z_INV, Z_NC,
-                     Z_CLOAK6, Z_PN, Z_ROUND, Z_SAGE, Z_SCR, Z_TR, Z_TURN, Z_UP, ZG_NAMES)
+                     Z_CLOAK6, Z_PN, Z_PT, Z_ROUND, Z_SAGE, Z_SCR, Z_TR, Z_TURN, Z_UP, ZG_NAMES)
 from .rules import IDX, PIDX
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
@@ -124,6 +125,10 @@ ZG_CW, ZG_CB, ZG_PEEK, ZG_STEAL, ZG_DRAW, ZG_SWAP, ZG_CLOAKED, ZG_RESH = (
 KVAL = np.array([k % 13 + 1 if k < 52 else 0 for k in range(NK)], np.int64)
 KSUIT = np.array([k // 13 if k < 52 else 4 for k in range(NK)], np.int64)
 KIND = np.array([c % NK for c in range(NCMAX)], np.int64)
+# the same by physical card id (one load instead of two in the hot loops)
+CVAL = KVAL[KIND].copy()
+CSUIT = KSUIT[KIND].copy()
+CBIT = np.array([0 if k >= 52 else 1 << int(KVAL[k]) for k in KIND], np.int64)
 # house from (white, black): neither -> muggle, white only -> priest, black only -> wizard, both -> magister
 HOUSE_WB = np.array([MUGGLE, PRIEST, WIZ, MAG], np.int64)         # index white + 2 * black
 
@@ -153,25 +158,24 @@ def pbelow(pst, p, n):
 
 @njit(cache=True, _nrt=False)
 def val(c):
-    return KVAL[KIND[c]]
+    return CVAL[c]
 
 
 @njit(cache=True, _nrt=False)
 def is_joker(c):
-    return KIND[c] >= 52
+    return CSUIT[c] == 4
 
 
 @njit(cache=True, _nrt=False)
 def house_of_card(c, ip):
     """The pile a (non-joker) card enters by its suit."""
-    return ip[P_HOS + KSUIT[KIND[c]]]
+    return ip[P_HOS + CSUIT[c]]
 
 
 @njit(cache=True, _nrt=False)
 def vbit(c):
     """Bit of card c's value (jokers match nothing: 0)."""
-    k = KIND[c]
-    return np.int64(0) if k >= 52 else np.int64(1) << KVAL[k]
+    return CBIT[c]
 
 
 @njit(cache=True, _nrt=False)
@@ -320,12 +324,8 @@ def script_next(script, Z, p, dtype):
 def believed_masks(B, Z, KN, p, out):
     """out[0], out[1]: the values seat p knows in the white / black book
     (face-up cards and the hidden ones it peeked)."""
-    for b in range(2):
-        m = Z[Z_UP + b]
-        for j in range(Z[Z_BN + b]):
-            if B[b, 1, j] == 0 and KN[p, B[b, 0, j]] == 1:
-                m |= vbit(B[b, 0, j])
-        out[b] = m
+    out[0] = Z[Z_UP] | KN[p, KN_MASK]
+    out[1] = Z[Z_UP + 1] | KN[p, KN_MASK + 1]
 
 
 @njit(cache=True, _nrt=False)
@@ -568,10 +568,10 @@ def informed_spell(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, ban, F, pst,
     if bi >= 0:
         # 2. the best swap
         cloak = Z[Z_CLOAK]
-        T0 = pile_total(pile, Z, 0)
-        T1 = pile_total(pile, Z, 1)
-        T2 = pile_total(pile, Z, 2)
-        T3 = pile_total(pile, Z, 3)
+        T0 = Z[Z_PT]
+        T1 = Z[Z_PT + 1]
+        T2 = Z[Z_PT + 2]
+        T3 = Z[Z_PT + 3]
         base = margin(T0, T1, T2, T3, hm)
         n = 0
         for g in range(hn):
@@ -707,6 +707,7 @@ def cast(st, p, S, hand, fate, B, Z, pile, cards, KN, KF, ip, out, masks, counts
     if eff == EF_PEEK_BOOK:
         seen = B[out[2], 0, out[3]]
         KN[p, seen] = 1
+        KN[p, KN_MASK + out[2]] |= vbit(seen)
         S[p, S_PEEK] += 1
         Z[ZG_PEEK] += 1
     elif eff == EF_PEEK_FATE:
@@ -749,6 +750,7 @@ def cast(st, p, S, hand, fate, B, Z, pile, cards, KN, KF, ip, out, masks, counts
         taken = pile[h, j]
         take(S, hand, p, gi)
         pile[h, j] = g_card
+        Z[Z_PT + h] += val(g_card) - val(taken)
         to_discard(cards, Z, taken)
         S[p, S_GAIN] += val(g_card) - val(taken)
         if on:
@@ -773,6 +775,7 @@ def to_score(c, sage, pol, S, B, Z, pile, cards, KN, fate, F, ip, pst, script, t
     else:
         pile[h, Z[Z_PN + h]] = c
         Z[Z_PN + h] += 1
+        Z[Z_PT + h] += val(c)
     if on:
         ev(tr, Z, E_SCORE, sage, c, h, np.int64(dropped), 0, 0)
 
@@ -784,10 +787,10 @@ def vote_scores(p, kind, opts, n, B, Z, pile, KN, fate, F, ip, fs, buf):
     the score area added (cloaked pile: discarded; a joker adds 0)."""
     book = kind & 1
     believed_masks(B, Z, KN, p, buf)
-    T0 = pile_total(pile, Z, 0)
-    T1 = pile_total(pile, Z, 1)
-    T2 = pile_total(pile, Z, 2)
-    T3 = pile_total(pile, Z, 3)
+    T0 = Z[Z_PT]
+    T1 = Z[Z_PT + 1]
+    T2 = Z[Z_PT + 2]
+    T3 = Z[Z_PT + 3]
     cloak = Z[Z_CLOAK]
     for o in range(n):
         wm = buf[0]
@@ -1051,7 +1054,7 @@ def init_game(seed, game, P, pol, ip, S, hand, fate, B, Z, pile, cards, KN, KF, 
         pst[p] = seat_stream(seed, game, p)
         for j in range(S.shape[1]):
             S[p, j] = 0
-        for c in range(NCMAX):
+        for c in range(NCMAX + 2):
             KN[p, c] = 0
         for q in range(P):
             for i in range(FCAP):
@@ -1196,8 +1199,9 @@ def play_round(st, r, P, pol, ip, pp, ban, S, hand, fate, B, Z, pile, cards, KN,
 @njit(cache=True, _nrt=False)
 def broken_invariants(S, hand, fate, B, Z, pile, cards, P, F, seen, r):
     """Check mode: every card of the deck is in exactly one zone; each
-    book's face-up value mask matches its cards; after round r <= 4 a book
-    holds at most 1 + hidden + its adds."""
+    book's face-up value mask matches its cards; each pile's running total
+    (Z_PT) matches its cards; after round r <= 4 a book holds at most 1 +
+    hidden + its adds."""
     errors = 0
     for c in range(NCMAX):
         seen[c] = 0
@@ -1230,6 +1234,9 @@ def broken_invariants(S, hand, fate, B, Z, pile, cards, P, F, seen, r):
         total += Z[Z_PN + h]
     if total != Z[Z_NC]:
         errors += 1
+    for h in range(4):
+        if pile_total(pile, Z, h) != Z[Z_PT + h]:
+            errors += 1
     for i in range(Z[Z_NC]):
         if seen[cards[2, i]] != 1:
             errors += 1
@@ -1323,7 +1330,7 @@ def work(P):
     return (np.zeros((P, NS), np.int64), np.zeros((P, HCAP), np.int64),
             np.full((P, FCAP), -1, np.int64), np.zeros((2, 2, BCAP), np.int64),
             np.zeros(NZ, np.int64), np.zeros((4, PCAP), np.int64),
-            np.zeros((3, NCMAX), np.int64), np.zeros((P, NCMAX), np.int64),
+            np.zeros((3, NCMAX), np.int64), np.zeros((P, NCMAX + 2), np.int64),
             np.zeros((P, P, FCAP), np.int64), np.zeros(1, np.uint64), np.zeros(P, np.uint64),
             np.zeros((0, 6), np.int64),
             np.zeros(4, np.int64), np.zeros(16, np.int64), np.zeros(16, np.int64),

@@ -76,13 +76,15 @@ Z_GSTAT = 19        # 12 slots: casts_white .. reshuffles counters (GAME_COLUMNS
 Z_SCR = 31          # script rows consumed (scenario policy)
 Z_ERR = 32          # broken invariants (check mode)
 Z_CLOAK6 = 33       # the house cloaked in round 6
-NZ = 34
+Z_PT = 34           # 4 slots: each house pile's total (kept up to date as cards enter or are swapped)
+NZ = 38
 ZG_NAMES = ("casts_white", "casts_black", "peeks_hidden", "peeks_fate", "peeks_hand",
             "peeks_deck", "steals", "draws", "swaps", "cloaked_discards", "reshuffles")
 
 # --- workspace sizes ---------------------------------------------------------
 NK = 54             # card kinds
 NCMAX = 108         # physical cards (two decks)
+KN_MASK = NCMAX     # KN[p, KN_MASK + b]: value mask of the hidden cards of book b seat p has seen
 HCAP = 128          # hand capacity (limit <= 10, + the draw, + 2 x casts)
 FCAP = 5            # fate cards per seat (at most)
 BCAP = 16           # book places (at most)

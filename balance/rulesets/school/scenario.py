@@ -115,11 +115,13 @@ class Table:
             self.K.update_up(self.B, Z, np.int64(b))
         for h in range(4):
             Z[L.Z_PN + h] = 0
+            Z[L.Z_PT + h] = 0
         for h, names in piles.items():
             h = house(h)
             for i, n in enumerate(names):
                 self.pile[h, i] = self.card(n)
             Z[L.Z_PN + h] = len(names)
+            Z[L.Z_PT + h] = sum(int(self.K.CVAL[c]) for c in self.pile[h, :len(names)])
         Z[L.Z_DECK] = len(deck)
         for i, n in enumerate(deck):
             self.cards[0, i] = self.card(n)
@@ -176,6 +178,12 @@ class Table:
         raise ValueError(f"P{p} holds no {name}")
 
     # --- one step through the kernel ---------------------------------------------
+    def peeked(self, p: int, b: int, j: int) -> None:
+        """Seat p has seen the hidden card in place j of book b (as a peek does)."""
+        c = int(self.B[b, 0, j])
+        self.KN[p, c] = 1
+        self.KN[p, L.KN_MASK + b] |= int(self.K.CBIT[c])
+
     @property
     def _script(self):
         return self.script_rows[:self.n_script]
