@@ -67,6 +67,7 @@ def test_a_seats_decisions_ignore_cards_it_cannot_see():
         t1 = Table(players=4, policies=pol, seed=11, game=game)
         t2 = Table(players=4, policies=pol, seed=11, game=game)
         t2.fate[[1, 2]] = t2.fate[[2, 1]]
+        t2.fates_changed()
         hid = [(b, j) for b in range(2) for j in range(t2.Z[L.Z_BN + b]) if not t2.B[b, 1, j]]
         (b0, j0), (b1, j1) = hid[0], hid[1]
         t2.B[b0, 0, j0], t2.B[b1, 0, j1] = t2.B[b1, 0, j1], t2.B[b0, 0, j0]
@@ -85,5 +86,6 @@ def test_its_own_fate_cards_do_change_its_decisions():
         t1 = Table(players=4, policies=pol, seed=11, game=game)
         t2 = Table(players=4, policies=pol, seed=11, game=game)
         t2.fate[[0, 1]] = t2.fate[[1, 0]]
+        t2.fates_changed()
         differ += play(t1) != play(t2)
     assert differ > 0

@@ -10,9 +10,10 @@ One game's state (allocated once per thread by ``work``):
 - ``pile``  int64[4, PCAP]: the score area, one pile per house;
 - ``cards`` int64[3, NCMAX]: row 0 the deck (top = last), row 1 the
   discard pile, row 2 the unshuffled deck (per batch);
-- ``KN``    int64[P, NCMAX + 2]: KN[p, c] = 1 when seat p has seen card c in a
+- ``KN``    int64[P, KNW]: KN[p, c] = 1 when seat p has seen card c in a
   hidden book place (hidden cards never move); KN[p, KN_MASK + b] the
   value mask (``vbit``) of the hidden cards of book b it has seen;
+  KN[p, KN_FATE] the value mask of its own fate cards;
 - ``KF``    int64[P, P, FCAP]: KF[p, q, i] = 1 when p has seen q's i-th fate card;
 - ``Z``     int64[NZ]: game globals (``layout.Z_*``).
 
@@ -44,8 +45,9 @@ from .layout import (BCAP, C_HN, D_CLOAK, D_DISCARD, D_JOKER, D_NAME, D_SPELL, D
                      E_PILE, E_PILES, E_RESHUFFLE, E_ROUND, E_SCORE, E_SPELL, E_STOPPED, E_SWAP,
                      E_TIE, E_TOBOOK, E_TURN, E_VOTE, EF_DRAW, EF_PEEK_BOOK, EF_PEEK_DECK,
                      EF_PEEK_FATE, EF_PEEK_HAND, EF_STEAL, EF_STOP, EF_SWAP, END_NOBODY, END_WON,
-                     FCAP, GAME_COLUMNS, HCAP, KN_MASK, MAG, MUGGLE, NCMAX, NK, NS, NSEAT, NZ, PCAP,
-                     POL_INFORMED, POL_RANDOM, POL_SCRIPT, PRIEST, SEAT_COLUMNS, WIZ, Z_BN,
+                     FCAP, GAME_COLUMNS, HCAP, KN_FATE, KN_MASK, KNW, MAG, MUGGLE, NCMAX, NK, NS,
+                     NSEAT, NZ, PCAP, POL_INFORMED, POL_RANDOM, POL_SCRIPT, PRIEST, SEAT_COLUMNS,
+                     WIZ, Z_BN,
                      Z_CLOAK, Z_DEC, Z_DECK, Z_DISC, Z_ERR, Z_FIRST, Z_GSTAT, Z_INV, Z_NC,
                      Z_CLOAK6, Z_PN, Z_PT, Z_ROUND, Z_SAGE, Z_SCR, Z_TR, Z_TURN, Z_UP, ZG_NAMES)
 from .rules import IDX, PIDX
@@ -233,14 +235,12 @@ def margin(T0, T1, T2, T3, hm):
 
 
 @njit(cache=True, _nrt=False)
-def fate_house(fate, p, F, wm, bm):
-    w = 0
-    b = 0
-    for i in range(F):
-        m = vbit(fate[p, i])
-        w |= np.int64((m & wm) != 0)
-        b |= np.int64((m & bm) != 0)
-    return HOUSE_WB[w + 2 * b]
+def fate_house(KN, p, wm, bm):
+    """Seat p's house if the books' values were wm (white) and bm (black):
+    a fate card is white when its value bit is in wm (KN[p, KN_FATE] holds
+    the bits of its fate cards; a joker's is 0)."""
+    m = KN[p, KN_FATE]
+    return HOUSE_WB[np.int64((m & wm) != 0) + 2 * np.int64((m & bm) != 0)]
 
 
 # --- zones ---------------------------------------------------------------
@@ -331,7 +331,7 @@ def believed_masks(B, Z, KN, p, out):
 @njit(cache=True, _nrt=False)
 def my_house(B, Z, KN, fate, p, F, buf):
     believed_masks(B, Z, KN, p, buf)
-    return fate_house(fate, p, F, buf[0], buf[1])
+    return fate_house(KN, p, buf[0], buf[1])
 
 
 @njit(cache=True, _nrt=False)
@@ -362,17 +362,18 @@ def keep_value(c, pp):
 def argmax_tie(scores, n, pst, p):
     """Index of the highest of scores[:n]; ties uniform from seat p's stream."""
     best = scores[0]
+    first = 0
+    k = 1
     for i in range(1, n):
-        if scores[i] > best:
-            best = scores[i]
-    k = 0
-    for i in range(n):
-        if scores[i] == best:
+        x = scores[i]
+        if x > best:
+            best = x
+            first = i
+            k = 1
+        elif x == best:
             k += 1
     if k == 1:
-        for i in range(n):
-            if scores[i] == best:
-                return i
+        return first
     r = pbelow(pst, p, k)
     for i in range(n):
         if scores[i] == best:
@@ -830,7 +831,7 @@ def vote_scores(p, kind, opts, n, B, Z, pile, KN, fate, F, ip, fs, buf):
                     t1 += v * (h == 1)
                     t2 += v * (h == 2)
                     t3 += v * (h == 3)
-        fs[o] = float(margin(t0, t1, t2, t3, fate_house(fate, p, F, wm, bm)))
+        fs[o] = float(margin(t0, t1, t2, t3, fate_house(KN, p, wm, bm)))
 
 
 @njit(cache=True, _nrt=False)
@@ -1054,7 +1055,7 @@ def init_game(seed, game, P, pol, ip, S, hand, fate, B, Z, pile, cards, KN, KF, 
         pst[p] = seat_stream(seed, game, p)
         for j in range(S.shape[1]):
             S[p, j] = 0
-        for c in range(NCMAX + 2):
+        for c in range(KNW):
             KN[p, c] = 0
         for q in range(P):
             for i in range(FCAP):
@@ -1078,6 +1079,7 @@ def init_game(seed, game, P, pol, ip, S, hand, fate, B, Z, pile, cards, KN, KF, 
             fate[p, i] = c
             if c >= 0:
                 KF[p, p, i] = 1
+                KN[p, KN_FATE] |= vbit(c)
                 setbit(masks, p, 0, KIND[c])
                 counts[0, KIND[c]] += 1
                 S[p, S_FVALS] |= np.int64(1) << KVAL[KIND[c]]
@@ -1330,7 +1332,7 @@ def work(P):
     return (np.zeros((P, NS), np.int64), np.zeros((P, HCAP), np.int64),
             np.full((P, FCAP), -1, np.int64), np.zeros((2, 2, BCAP), np.int64),
             np.zeros(NZ, np.int64), np.zeros((4, PCAP), np.int64),
-            np.zeros((3, NCMAX), np.int64), np.zeros((P, NCMAX + 2), np.int64),
+            np.zeros((3, NCMAX), np.int64), np.zeros((P, KNW), np.int64),
             np.zeros((P, P, FCAP), np.int64), np.zeros(1, np.uint64), np.zeros(P, np.uint64),
             np.zeros((0, 6), np.int64),
             np.zeros(4, np.int64), np.zeros(16, np.int64), np.zeros(16, np.int64),

@@ -85,6 +85,8 @@ ZG_NAMES = ("casts_white", "casts_black", "peeks_hidden", "peeks_fate", "peeks_h
 NK = 54             # card kinds
 NCMAX = 108         # physical cards (two decks)
 KN_MASK = NCMAX     # KN[p, KN_MASK + b]: value mask of the hidden cards of book b seat p has seen
+KN_FATE = NCMAX + 2  # KN[p, KN_FATE]: value mask of seat p's own fate cards (fate cards never move)
+KNW = NCMAX + 3     # KN's row width
 HCAP = 128          # hand capacity (limit <= 10, + the draw, + 2 x casts)
 FCAP = 5            # fate cards per seat (at most)
 BCAP = 16           # book places (at most)

@@ -133,6 +133,7 @@ class Table:
                 for i in range(self.F):
                     self.fate[p, i] = free[i]
                     self._used.add(free[i])
+        self.fates_changed()
         rest = [int(c) for c in self.cards[2, :Z[L.Z_NC]] if int(c) not in self._used]
         self.cards[1, :len(rest)] = rest
         Z[L.Z_DISC] = len(rest)
@@ -178,6 +179,14 @@ class Table:
         raise ValueError(f"P{p} holds no {name}")
 
     # --- one step through the kernel ---------------------------------------------
+    def fates_changed(self) -> None:
+        """After editing ``fate`` directly: each seat's fate value mask (the
+        kernel keeps it in KN[p, KN_FATE], set at the deal)."""
+        for p in range(self.P):
+            self.KN[p, L.KN_FATE] = 0
+            for c in self.fate[p, :self.F]:
+                self.KN[p, L.KN_FATE] |= int(self.K.CBIT[c])
+
     def peeked(self, p: int, b: int, j: int) -> None:
         """Seat p has seen the hidden card in place j of book b (as a peek does)."""
         c = int(self.B[b, 0, j])
