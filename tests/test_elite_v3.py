@@ -388,6 +388,37 @@ def test_gift_pack_on_drawing_exactly_the_last_card():
     assert t.check() == 0
 
 
+@pytest.mark.parametrize("hand,deck,drawn,gift", [
+    (["DK"], 2, 5, 0),       # the emptied pile draws 5 from a 2-card deck: short, no gift
+    (["DK"], 5, 5, 20),      # exactly the 5 cards left: the gift pack
+    (["DK"], 6, 5, 0),       # one card left over: no gift
+    (["D5"], 10, 10, 20),    # a 5 that empties the pile: 5 + 5 = 10 cards, one draw
+])
+def test_duel_draw_is_one_draw_for_the_gift_pack(hand, deck, drawn, gift):
+    """Contract, Diamonds: one event's cards are one draw, in a duel too; a
+    draw that needs a reshuffle part-way earns nothing. The 10 opens the
+    duel with its only card, which empties its pile: it draws ``refill``
+    (+ ``five_draw`` for a 5) at once to the bottom of its pile. (Before,
+    a duel drew one card at a time, so a draw of 5 that emptied a 2-card
+    deck was paid 20.) The 7 (max HP 1) then answers and dies."""
+    t = table(ids=("S10", "H7"))
+    t.identity(1, "H7", max_hp=1)
+    top = ["CJ", "CQ", "CK", "SJ", "SQ", "SK", "HJ", "HQ", "HK", "C6"]
+    t.arrange({0: hand, 1: ["S2"]}, deck=top[:deck], rest="discard")
+    assert t.Z[L.Z_DECK] == deck
+    assert t.duel(0, 1) == 0
+    draws = ev(t, L.E_DRAW)
+    first = draws[draws[:, 2] == 0]
+    assert len(first) == drawn
+    gifts = ev(t, L.E_GIFT)
+    assert len(gifts) == (1 if gift else 0)
+    if gift:
+        assert int(gifts[0, 2]) == 0
+    assert t.col(0, L.C_DIAM) == gift + 20 + 1          # + duel_base + the 7's HP before the blow
+    assert t.Z[L.Z_GIFTS] == (1 if gift else 0)
+    assert t.check() == 0
+
+
 def test_dragon_and_birds_last_five_rounds():
     """Contract, Round: an effect of N rounds lasts N of the owner's turn
     starts. Bought at a turn start, the dragon multiplies until the 5th

@@ -91,9 +91,12 @@ class Table:
         if hp is not None:
             S[p, L.C_HP] = hp
 
-    def arrange(self, hands: dict[int, list[str]], deck: list[str] | None = None):
+    def arrange(self, hands: dict[int, list[str]], deck: list[str] | None = None,
+                rest: str = "deck"):
         """Set every hand exactly and the top of the deck (``deck[-1]`` is
-        drawn first); every other card goes below, in a fixed order."""
+        drawn first); every other card goes below, in a fixed order, or with
+        ``rest="discard"`` to the discard pile (the deck then holds exactly
+        ``deck``)."""
         nd = self.values["n_decks"]
         pool = np.full(36, nd, np.int64)
         for cards in hands.values():
@@ -104,7 +107,9 @@ class Table:
             pool[k] -= 1
         if (pool < 0).any():
             raise ValueError("more copies of a card than the decks hold")
-        rest = [k for k in range(36) for _ in range(pool[k])]
+        if rest not in ("deck", "discard"):
+            raise ValueError(f"rest must be 'deck' or 'discard', not {rest!r}")
+        others = [k for k in range(36) for _ in range(pool[k])]
         S = self.S
         for p in range(self.P):
             for k in range(36):
@@ -114,10 +119,16 @@ class Table:
             S[p, L.C_HN] = 0
             for c in hands.get(p, []):
                 self._cards.add_card(S, p, kind(c))
-        order = rest + top
-        self.pile[0, :len(order)] = order
-        self.Z[L.Z_DECK] = len(order)
-        self.Z[L.Z_DISC] = 0
+        if rest == "discard":
+            self.pile[0, :len(top)] = top
+            self.pile[1, :len(others)] = others
+            self.Z[L.Z_DECK] = len(top)
+            self.Z[L.Z_DISC] = len(others)
+        else:
+            order = others + top
+            self.pile[0, :len(order)] = order
+            self.Z[L.Z_DECK] = len(order)
+            self.Z[L.Z_DISC] = 0
         self.mark = int(self.Z[L.Z_TR])
 
     def script(self, *rows):

@@ -13,13 +13,12 @@ from ....core import jit
 from ....core.kernel import ev  # before kernel_cache_begin: cached with core
 from ....core.rng import shuffle
 from ..layout import (CA_DUEL, C_ALIVE, C_BTT, C_DEATHS, C_DIAM, C_DQ, C_DQH, C_DQN, C_DUELL,
-                      C_DUELW, C_H, C_HN, C_HP, C_KEY, C_KIT, C_KLR, C_MAXHP, C_PEND, C_POUCH,
-                      C_PREMAX, C_RANK, C_SHB, C_STORM, C_TEAM, C_ZMB, E_DAMAGE, E_DPLAY, E_DUEL,
-                      E_DUELEND, E_KIT, E_ZOMBIE, NCAP, P_DBASE, P_DPEN, P_FIVE, P_MAXDP, P_REFILL,
-                      R_4, R_5, Z_D0, Z_DCAPS, Z_DECK, Z_DUELS, Z_INDUEL, Z_JOINT, Z_KITSAVE,
-                      Z_NEXT, Z_ON, Z_P, Z_ZOMB)
+                      C_DUELW, C_H, C_HP, C_KEY, C_KIT, C_KLR, C_MAXHP, C_PEND, C_POUCH, C_PREMAX,
+                      C_RANK, C_SHB, C_STORM, C_TEAM, C_ZMB, E_DAMAGE, E_DPLAY, E_DUEL, E_DUELEND,
+                      E_KIT, E_ZOMBIE, NCAP, P_DBASE, P_DPEN, P_MAXDP, P_REFILL, R_4, R_5, Z_D0,
+                      Z_DCAPS, Z_DUELS, Z_INDUEL, Z_JOINT, Z_KITSAVE, Z_NEXT, Z_ON, Z_P, Z_ZOMB)
 from ..rules import T_DMG, T_HEAL
-from .cards import remove_play, sat_add
+from .cards import draws_after_play, remove_play, sat_add
 from .v12 import eliminate
 from .v3 import draw_n3, fix_mark
 from . import RULESET
@@ -28,24 +27,10 @@ jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def duel_draw(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
-    """Cards a duelist draws go to the bottom of its face-down pile."""
-    for _ in range(n):
-        before = S[p, C_HN]
-        draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, np.int64(1))
-        if S[p, C_HN] == before:
-            break
-        # the card just drawn is the top of the discard-free deck row
-        c = pile[0, Z[Z_DECK]]
-        S[p, C_DQ + (S[p, C_DQH] + S[p, C_DQN]) % NCAP] = c
-        S[p, C_DQN] += 1
-
-
-@njit(cache=True, _nrt=False, forceinline=True)
 def duel_play(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     """The top card of p's pile (refilled when empty), or -1."""
     if S[p, C_DQN] == 0:
-        duel_draw(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_REFILL])
+        draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_REFILL])
         if S[p, C_DQN] == 0:
             return -1
     c = S[p, C_DQ + S[p, C_DQH]]
@@ -58,10 +43,11 @@ def duel_play(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def duel_after(st, S, pile, Z, tr, masks, counts, ip, pp, p, c):
-    if c % 9 == R_5:
-        duel_draw(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_FIVE])
-    if S[p, C_DQN] == 0:
-        duel_draw(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_REFILL])
+    """The draws after a duel play, one draw as after any play: ``five_draw``
+    for a 5, + ``refill`` if it emptied the pile (``draw_n3`` puts them at
+    the bottom of the pile)."""
+    draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p,
+            draws_after_play(S[p, C_DQN], np.int64(1 if c % 9 == R_5 else 0), ip))
 
 
 @njit(cache=True, _nrt=False)

@@ -30,20 +30,21 @@ from ....core import jit
 from ....core.kernel import ev  # before kernel_cache_begin: cached with core
 from ....core.rng import below
 from ..layout import (CA_BLOOD, CA_MINE, CA_REFLECT, C_ALIVE, C_BIRD, C_BTS, C_BTT, C_BTU, C_BUYS,
-                      C_DEALT, C_DEATHS, C_DIAM, C_DRG, C_EXT, C_FRSH, C_FRSK, C_FRU, C_H, C_HN,
-                      C_HP, C_KEY, C_KIT, C_KLR, C_LEO, C_MAXHP, C_MINES, C_NBLOOD, C_NDEV, C_NEXT,
-                      C_NFRZ, C_NIGN, C_NMINE, C_NRAMP, C_NREF, C_NSTEAL, C_PEND, C_POL, C_POUCH,
-                      C_POUCHU, C_PREHP, C_PREMAX, C_RANK, C_RM, C_RMANY, C_SHB, C_STORM, C_STORMU,
-                      C_TAKEN, C_ZMB, E_BIRDS, E_BLOCK, E_BLOOD, E_BLOODEND, E_BURY, E_BUY,
-                      E_DAMAGE, E_DEATH3, E_DEVOUR, E_DUELQ, E_EFFECT_END, E_EXTEND, E_FREEZE,
-                      E_GIFT, E_IGNORE, E_LEOPARD, E_MINE, E_POUCH, E_RAMP, E_REFLECT, E_RESTART,
-                      E_STEAL, E_STORM, E_THAW, E_TICK, I_BIRDS, I_DRAGON, I_KIT, I_LEO, I_NONE,
-                      POL_GREEDY, POL_RANDOM, POL_SCRIPT, P_BIRDR, P_BTD, P_BTR, P_BTU, P_BYIELD,
-                      P_DRAGON, P_DRGR, P_GEXT, P_GIFT, P_GIGN, P_GMINES, P_KK, P_KKDIV, P_MDIAM,
-                      P_PBIRD, P_PDRG, P_PIP, P_PKIT, P_PLEO, P_RAMPM, P_REFILL, P_REFLM, P_SHOP,
-                      Q_DUEL1, R_4, R_6, Z_BBIRD, Z_BDRG, Z_BKIT, Z_BLEO, Z_CERR, Z_D0, Z_DECK,
-                      Z_DISC, Z_DODGE, Z_GIFTS, Z_IDC, Z_INDUEL, Z_JOINT, Z_MHIT, Z_MOWN, Z_MPOS,
-                      Z_NEXT, Z_ON, Z_P, Z_POUCHES, Z_RALLBLOCK, Z_RBLOCK, Z_REFL, Z_STORMS)
+                      C_DEALT, C_DEATHS, C_DIAM, C_DQ, C_DQH, C_DQN, C_DRG, C_EXT, C_FRSH, C_FRSK,
+                      C_FRU, C_H, C_HN, C_HP, C_KEY, C_KIT, C_KLR, C_LEO, C_MAXHP, C_MINES,
+                      C_NBLOOD, C_NDEV, C_NEXT, C_NFRZ, C_NIGN, C_NMINE, C_NRAMP, C_NREF, C_NSTEAL,
+                      C_PEND, C_POL, C_POUCH, C_POUCHU, C_PREHP, C_PREMAX, C_RANK, C_RM, C_RMANY,
+                      C_SHB, C_STORM, C_STORMU, C_TAKEN, C_ZMB, E_BIRDS, E_BLOCK, E_BLOOD,
+                      E_BLOODEND, E_BURY, E_BUY, E_DAMAGE, E_DEATH3, E_DEVOUR, E_DUELQ,
+                      E_EFFECT_END, E_EXTEND, E_FREEZE, E_GIFT, E_IGNORE, E_LEOPARD, E_MINE,
+                      E_POUCH, E_RAMP, E_REFLECT, E_RESTART, E_STEAL, E_STORM, E_THAW, E_TICK,
+                      I_BIRDS, I_DRAGON, I_KIT, I_LEO, I_NONE, NCAP, POL_GREEDY, POL_RANDOM,
+                      POL_SCRIPT, P_BIRDR, P_BTD, P_BTR, P_BTU, P_BYIELD, P_DRAGON, P_DRGR, P_GEXT,
+                      P_GIFT, P_GIGN, P_GMINES, P_KK, P_KKDIV, P_MDIAM, P_PBIRD, P_PDRG, P_PIP,
+                      P_PKIT, P_PLEO, P_RAMPM, P_REFILL, P_REFLM, P_SHOP, Q_DUEL1, R_4, R_6,
+                      Z_BBIRD, Z_BDRG, Z_BKIT, Z_BLEO, Z_CERR, Z_D0, Z_DECK, Z_DISC, Z_DODGE,
+                      Z_GIFTS, Z_IDC, Z_INDUEL, Z_JOINT, Z_MHIT, Z_MOWN, Z_MPOS, Z_NEXT, Z_ON, Z_P,
+                      Z_POUCHES, Z_RALLBLOCK, Z_RBLOCK, Z_REFL, Z_STORMS)
 from ..rules import T_DMG, T_HI, T_LO, T_SUIT
 from .cards import add_card, chance, draw, enemy, remove_play, sat_add, sat_mul
 from .v12 import eliminate
@@ -278,9 +279,11 @@ def hit3(st, S, pile, Z, tr, ip, pp, t, src, amount, cause, raw):
 
 @njit(cache=True, _nrt=False)
 def draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
-    """v3 draws: a buried mine fires on the card that carries it (not in a
-    duel); a draw of n cards that takes exactly the deck's last card earns
-    the gift pack."""
+    """v3 draws: one event's n cards (a play's draws, a refill) are one
+    draw, in a duel too. A draw of n cards from a deck of exactly n (no
+    reshuffle within it, none left) earns the gift pack. A buried mine fires
+    on the card that carries it (not in a duel). In a duel the cards go to
+    the bottom of p's face-down pile as well."""
     if n <= 0:
         return
     gift = Z[Z_DECK] == n
@@ -291,6 +294,9 @@ def draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
         if c < 0:
             break
         got += 1
+        if Z[Z_INDUEL] == 1:
+            S[p, C_DQ + (S[p, C_DQH] + S[p, C_DQN]) % NCAP] = c
+            S[p, C_DQN] += 1
         if mine:
             Z[Z_MPOS] = 0
             if Z[Z_INDUEL] == 1:
