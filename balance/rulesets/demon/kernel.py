@@ -347,17 +347,17 @@ def script_pick(Z, script, rows, n, dtype):
 
 @njit(nt.int64(U1, A1, I64, A2, A2, F1, I64, I64), cache=True, _nrt=False)
 def choose(st, Z, pol, script, rows, sc, n, dtype):
-    """Index of the chosen row among rows[:n] (n >= 1). A decision is
-    counted when there were two or more rows."""
+    """Index of the chosen row among rows[:n] (n >= 1). A decision (the
+    issue's unit: a placement or attack choice) is counted when a placement
+    or attack choice had two or more rows; effect options are not counted."""
+    if n > 1 and dtype != D_OPT:
+        Z[Z_DEC] += 1
     if pol == POL_SCRIPT:
         i = script_pick(Z, script, rows, n, dtype)
         if i >= 0:
-            if n > 1:
-                Z[Z_DEC] += 1
             return i
     if n <= 1:
         return 0
-    Z[Z_DEC] += 1
     if pol == POL_RANDOM:
         ng = 1
         for i in range(1, n):
@@ -823,7 +823,6 @@ def prepare(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tm
         h ^= low
         tmp[i] = ctz(low)
         i += 1
-    Z[Z_DEC] += 1
     if pol[p] == POL_RANDOM:
         for i in range(m):              # a uniform subset of size m
             j = i + below(st, n - i)
