@@ -334,7 +334,8 @@ Z_KITSAVE = 59            # medical kits that saved a seat from becoming a zombi
 Z_RALLBLOCK = 60          # reflects that every other seat blocked
 Z_IDC = 61                # 16 slots: unused identity cards (Glutton HP extension)
 Z_RESP = Z_IDC + 16       # responses played in exchanges, all versions
-NZ = Z_RESP + 1
+Z_TIES = Z_RESP + 1       # greedy: options tied for the best score, in acts[:Z_TIES]
+NZ = Z_TIES + 1
 
 # --- codes -------------------------------------------------------------------------
 END_LAST = END_REASONS.index("last_standing")

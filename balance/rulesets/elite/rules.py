@@ -195,7 +195,8 @@ POLICY_DOCS = {
               "(Judgment or not, frame target, shield, control target) the run allows",
     "greedy": "best option by immediate value: damage up to the target's HP (+ kill bonus), heal, "
               "+ bonus for a 5, - value of a spent 4, - card cost; responds with the option that "
-              "loses least HP and bounces most; frames, shields, controls and judges when that scores best",
+              "loses least HP and bounces most; frames, shields, controls and judges when that scores best; "
+              "options of equal value are drawn uniformly at random (never by seat or order)",
 }
 
 

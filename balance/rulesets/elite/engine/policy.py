@@ -24,7 +24,7 @@ from ..layout import (C_ALIVE, C_BTU, C_FL, C_FREE, C_FRSH, C_HN, C_HP, C_IMM, C
                       O_DEVOUR, O_FRAME, O_FRZSH, O_FRZSK, O_JUDG, O_NONE, O_RAMP, O_REFLECT,
                       O_SHIELD, POL_GREEDY, POL_RANDOM, POL_SCRIPT, P_BTD, P_BTR, P_GIGN, P_JDMG,
                       P_KKDIV, P_REFLM, Q_HEAL, Q_JEV, Q_KILL, Q_OVER, Q_RUN, Q_SKILL, Z_JOINT,
-                      Z_P, Z_V)
+                      Z_P, Z_TIES, Z_V)
 from ..rules import RUN0, T_DMG, T_HAS4, T_HAS5, T_HASA, T_HASK, T_HEAL, T_LEN
 from .cards import ban_fallback, enemy, forbidden, push, sat_add, sat_mul, script_pick
 from .v12 import can_judge, forced_target, mult
@@ -124,21 +124,25 @@ def greedy_ctx(S, Z, ip, pp, p, g):
 
 
 @njit(cache=True, inline="always")
-def emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a, m, jev, hp, room, imm, k, t, o, ot):
+def emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev, hp, room, imm, k, t, o, ot):
     """Option number n, (k, t, o, ot): listed at acts[n]; or, for greedy
-    (``g``), scored and written to acts[0] when it beats the best score
-    ``bs`` so far (the first of equal scores wins; the first option is the
-    default). Returns (n + 1, best score)."""
+    (``g``), scored: a score above the best ``bs`` so far makes it the only
+    best, in acts[0] (nt = 1); an equal score joins the ``nt`` tied best
+    options in acts[:nt] (the first option is the default). Returns (n + 1,
+    best score, options tied for it); ``decide`` draws among the tied."""
     if not g:
-        return push(acts, n, k, t, o, ot), bs
+        return push(acts, n, k, t, o, ot), bs, nt
     s = gscore(S, Z, pp, PT, dec, inc, a, sat_mul(PT[k, T_DMG], m), jev, hp, room, imm,
                k, t, o, ot)
-    if s > bs:
-        bs = s
+    if s > bs or n == 0:
+        if s > bs:
+            bs = s
         push(acts, 0, k, t, o, ot)
-    elif n == 0:
-        push(acts, 0, k, t, o, ot)
-    return n + 1, bs
+        nt = 1
+    elif s == bs:
+        push(acts, nt, k, t, o, ot)
+        nt += 1
+    return n + 1, bs, nt
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -154,6 +158,7 @@ def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, g, fb):
     a = np.int64(-1)
     n = 0
     bs = -1e300
+    nt = 0
     for s in range(4):
         bits = S[p, C_M + s]
         if bits == 0:
@@ -169,17 +174,18 @@ def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, g, fb):
                     for t in range(P):
                         ok = (t == ft) if ft >= 0 else (S[t, C_ALIVE] == 1 and enemy(S, p, t))
                         if ok:
-                            n, bs = emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a, m, jev,
-                                         hp, room, imm, k, t, O_NONE, -1)
+                            n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev,
+                                hp, room, imm, k, t, O_NONE, -1)
                             if jk:
-                                n, bs = emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a, m,
-                                             jev, hp, room, imm, k, t, O_JUDG, -1)
+                                n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m,
+                                    jev, hp, room, imm, k, t, O_JUDG, -1)
                 else:
-                    n, bs = emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a, m, jev, hp,
-                                 room, imm, k, -1, O_NONE, -1)
+                    n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev, hp,
+                        room, imm, k, -1, O_NONE, -1)
                     if jk:
-                        n, bs = emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a, m, jev,
-                                     hp, room, imm, k, -1, O_JUDG, -1)
+                        n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev, hp,
+                            room, imm, k, -1, O_JUDG, -1)
+    Z[Z_TIES] = nt
     return n
 
 
@@ -197,6 +203,7 @@ def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, g, fb):
     control = eight and S[d, C_FL] == 0
     n = 0
     bs = -1e300
+    nt = 0
     for s in range(4):
         bits = S[d, C_M + s]
         if bits == 0:
@@ -207,24 +214,25 @@ def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, g, fb):
             if fb and forbidden(Z, PT, s, k):
                 pass
             else:
-                n, bs = emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a, m, jev, hp, room,
-                             imm, k, -1, O_NONE, -1)
+                n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev, hp, room,
+                    imm, k, -1, O_NONE, -1)
                 if judge and PT[k, T_HASK] == 1:
-                    n, bs = emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a, m, jev, hp,
-                                 room, imm, k, -1, O_JUDG, -1)
+                    n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev, hp,
+                        room, imm, k, -1, O_JUDG, -1)
                 if frame and PT[k, T_HASA] == 1:
                     for e in range(P):
                         if S[e, C_ALIVE] == 1 and enemy(S, d, e):
-                            n, bs = emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a, m,
-                                         jev, hp, room, imm, k, -1, O_FRAME, e)
+                            n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev,
+                                hp, room, imm, k, -1, O_FRAME, e)
                 if eight and (S[d, C_FREE] > 0 or PT[k, T_HAS5] == 1):
-                    n, bs = emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a, m, jev, hp,
-                                 room, imm, k, -1, O_SHIELD, -1)
+                    n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev, hp,
+                        room, imm, k, -1, O_SHIELD, -1)
                     if control:
                         for b in range(P):
                             if b != a and S[b, C_ALIVE] == 1 and enemy(S, d, b):
-                                n, bs = emit(S, Z, pp, PT, acts, n, bs, g, dec, inc, a,
-                                             m, jev, hp, room, imm, k, -1, O_CONTROL, b)
+                                n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m,
+                                    jev, hp, room, imm, k, -1, O_CONTROL, b)
+    Z[Z_TIES] = nt
     return n
 
 
@@ -241,21 +249,34 @@ def enum_resp(S, Z, ip, pp, PT, PID, acts, d, a, inc, g):
 
 
 @njit(cache=True, inline="always")
+def pick_tied(st, Z):
+    """greedy's tie-break (rules README, "Ties in a heuristic"): the options
+    tied for the best score are acts[:Z[Z_TIES]], listed in enumeration
+    order; one of them uniformly, ``below(st, number tied)``, a draw only
+    when two or more tie (never by seat, suit or list order)."""
+    nt = Z[Z_TIES]
+    return below(st, nt) if nt > 1 else np.int64(0)
+
+
+@njit(cache=True, inline="always")
 def decide(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
     """One decision of p (D_TURN, D_RESP against ``inc`` from a, D_REVIVE):
     (number of options, index of the chosen one in ``acts``). Every
     enumeration skips forbidden cards unless that leaves no option (ban
-    fallback). greedy scores the options as they are listed and keeps only
-    the best (``emit``). The enumerators are inlined by LLVM into the one
-    place each is called (``forceinline``)."""
+    fallback). greedy scores the options as they are listed and keeps the
+    best, and draws one of equal best scores uniformly from the game's
+    stream (``emit``, ``pick_tied``). The enumerators are inlined by LLVM
+    into the one place each is called (``forceinline``)."""
     pol = S[p, C_POL]
     g = pol == POL_GREEDY
     if dec == D_RESP:
         n = enum_resp(S, Z, ip, pp, PT, PID, acts, p, a, inc, g)
     else:
         n = enum_plays(S, Z, ip, pp, PT, PID, acts, p, dec, g)
-    if n == 0 or g:
-        return n, 0              # greedy: its choice is in acts[0]
+    if n == 0:
+        return n, 0
+    if g:
+        return n, pick_tied(st, Z)
     if pol == POL_RANDOM:
         return n, below(st, n)
     return n, script_pick(Z, acts, script, n)
@@ -353,26 +374,23 @@ def run_base(pp, k):
 
 
 @njit(cache=True, inline="always")
-def take3(n, sc, bs):
-    """(consider, new best): options past MAXA are not enumerated (push3);
-    the first option is the default pick (as index 0 was)."""
+def keep3(acts, n, bs, nt, sc, k, t, o, ot):
+    """greedy3_f: count option (k, t, o, ot) scored ``sc`` (options past
+    MAXA are not enumerated, as in ``push3``): a new best score makes it the
+    only best, in acts[0]; an equal score joins the ``nt`` tied best options
+    in acts[:nt] (the first option is the default, as in ``emit``). Returns
+    (n, best score, options tied for it)."""
     if n >= MAXA:
-        return False, False
-    return True, sc > bs or n == 0
-
-
-@njit(cache=True, inline="always")
-def keep3(n, bs, sc, bk, bt, bo, bot, k, t, o, ot):
-    """greedy3_f: count option (k, t, o, ot) scored ``sc`` and keep it when
-    it is the new best; returns (n, best score, best option)."""
-    ok, better = take3(n, sc, bs)
-    if ok:
-        if better:
-            if sc > bs:
-                bs = sc
-            bk, bt, bo, bot = k, t, np.int64(o), np.int64(ot)
-        n += 1
-    return n, bs, bk, bt, bo, bot
+        return n, bs, nt
+    if sc > bs or n == 0:
+        if sc > bs:
+            bs = sc
+        push(acts, 0, k, t, o, ot)
+        nt = 1
+    elif sc == bs:
+        push(acts, nt, k, t, o, ot)
+        nt += 1
+    return n + 1, bs, nt
 
 
 @njit(cache=True, inline="always")
@@ -409,8 +427,8 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
     of its run and target (``common3``: heal, the hit or the OD bounce),
     added in that order (float sums: the order is part of the results); the
     shared terms (v3 damage, the target's value) are computed once per run
-    and target. The first of the best goes to
-    acts[0]; returns the number of options."""
+    and target. The options tied for the best score go to acts[:Z[Z_TIES]]
+    (``keep3``); returns the number of options."""
     P = Z[Z_P]
     jt = Z[Z_JOINT] - 1
     if jt >= 0 and (S[jt, C_ALIVE] == 0 or not enemy(S, p, jt)):
@@ -423,10 +441,7 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
     inc_p = est_incoming(S, ip, p, inc)
     n = 0
     bs = -1e300
-    bk = np.int64(-1)
-    bt = np.int64(-1)
-    bo = np.int64(O_NONE)
-    bot = np.int64(-1)
+    nt = 0
     for s in range(4):
         bits = S[p, C_M + s]
         if bits == 0:
@@ -472,15 +487,14 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
                         c = hit_value(S, Z, pp, t, est_incoming(S, ip, t, dmg))
                     # O_NONE
                     sc = common3(s0, dec, ht, cadd, c)
-                    n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot, k, t, O_NONE, -1)
+                    n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_NONE, -1)
                     if blood and has5:
                         for e in range(P):
                             if S[e, C_ALIVE] == 1 and enemy(S, p, e):
                                 sc = s0 + (float(est_incoming(S, ip, e, ip[P_BTD]) * ip[P_BTR])
                                            - pp[Q_SKILL])
                                 sc = common3(sc, dec, ht, cadd, c)
-                                n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot,
-                                    k, t, O_BLOOD, e)
+                                n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_BLOOD, e)
                     if has4:
                         if refl:
                             sc = s0
@@ -489,19 +503,16 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
                                 if q != p and S[q, C_ALIVE] == 1:
                                     v = 0.5 * hit_value(S, Z, pp, q, est_incoming(S, ip, q, amt))
                                     sc += v if enemy(S, p, q) else -v
-                            n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot,
-                                k, t, O_REFLECT, -1)
+                            n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_REFLECT, -1)
                         if dev:
                             sc = s0
                             if dadd:
                                 sc += dc
-                            n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot,
-                                k, t, O_DEVOUR, -1)
+                            n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_DEVOUR, -1)
                         if ramp:
                             sc = s0 + ramp_v
                             sc = common3(sc, dec, ht, cadd, c)
-                            n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot,
-                                k, t, O_RAMP, -1)
+                            n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_RAMP, -1)
                         if frz:
                             for e in range(P):
                                 if S[e, C_ALIVE] == 1 and enemy(S, p, e):
@@ -509,21 +520,18 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
                                     sc = s0 + (2.0 if (r == 7 or r == 10 or S[e, C_BTU] > 0)
                                                else -1.0)
                                     sc = common3(sc, dec, ht, cadd, c)
-                                    n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot,
-                                        k, t, O_FRZSK, e)
+                                    n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_FRZSK, e)
                                     sc = s0 + (2.0 if S[e, C_SHB] != 0 and S[e, C_FRSH] == 0
                                                else -1.0)
                                     sc = common3(sc, dec, ht, cadd, c)
-                                    n, bs, bk, bt, bo, bot = keep3(n, bs, sc, bk, bt, bo, bot,
-                                        k, t, O_FRZSH, e)
-    if n > 0:
-        push(acts, 0, bk, bt, bo, bot)
+                                    n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_FRZSH, e)
+    Z[Z_TIES] = nt
     return n
 
 
 @njit(cache=True, _nrt=False)
 def greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a):
-    """greedy for v3: the first of the best-scoring options in acts[0]
+    """greedy for v3: the best-scoring options in acts[:Z[Z_TIES]]
     (forbidden cards skipped unless that leaves none); returns the number
     of options."""
     hp = S[p, C_HP]
@@ -534,10 +542,13 @@ def greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a):
 @njit(cache=True, _nrt=False)
 def decide3(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
     """A v3 decision: (number of options, index of the chosen one in acts);
-    as :func:`decide`."""
+    as :func:`decide` (greedy: a tie is drawn by ``pick_tied``)."""
     pol = S[p, C_POL]
     if pol != POL_RANDOM and pol != POL_SCRIPT:
-        return greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a), np.int64(0)
+        n = greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a)
+        if n == 0:
+            return n, np.int64(0)
+        return n, pick_tied(st, Z)
     n = enum_v3(S, Z, ip, PT, PID, acts, p, dec, inc)
     if n == 0:
         return n, 0

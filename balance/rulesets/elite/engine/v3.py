@@ -41,7 +41,7 @@ from ..layout import (CA_BLOOD, CA_MINE, CA_REFLECT, C_ALIVE, C_BIRD, C_BTS, C_B
                       I_BIRDS, I_DRAGON, I_KIT, I_LEO, I_NONE, NCAP, POL_GREEDY, POL_RANDOM,
                       POL_SCRIPT, P_BIRDR, P_BTD, P_BTR, P_BTU, P_BYIELD, P_DRAGON, P_DRGR, P_GEXT,
                       P_GIFT, P_GIGN, P_GMINES, P_KK, P_KKDIV, P_MDIAM, P_PBIRD, P_PDRG, P_PIP,
-                      P_PKIT, P_PLEO, P_RAMPM, P_REFILL, P_REFLM, P_SHOP, Q_DUEL1, R_4, R_6,
+                      P_PKIT, P_PLEO, P_RAMPM, P_REFILL, P_REFLM, P_SHOP, Q_DUEL1, Q_RUN, R_4, R_6,
                       Z_BBIRD, Z_BDRG, Z_BKIT, Z_BLEO, Z_CERR, Z_D0, Z_DECK, Z_DISC, Z_DODGE,
                       Z_GIFTS, Z_IDC, Z_INDUEL, Z_JOINT, Z_MHIT, Z_MOWN, Z_MPOS, Z_NEXT, Z_ON, Z_P,
                       Z_POUCHES, Z_RALLBLOCK, Z_RBLOCK, Z_REFL, Z_STORMS)
@@ -323,9 +323,42 @@ def draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
 
 
 @njit(cache=True, _nrt=False)
+def choose_four(st, S, pp, PID, p):
+    """The 4 p spends (a reflect block, a thaw, the end of bloodthirst, a
+    steal), -1 if none: random, uniformly over the suits it holds; greedy,
+    the one it values least (the highest run value ``pp[Q_RUN + k]``, what
+    playing it costs; by default every 4 costs the same), ties uniformly
+    from the game's stream; script (tests), the first suit ♠♥♣♦ it holds."""
+    pol = S[p, C_POL]
+    best = -1e300
+    tied = 0
+    nt = 0
+    for s in range(4):
+        if S[p, C_H + s * 9 + R_4] > 0:
+            if pol == POL_SCRIPT:
+                return s * 9 + R_4
+            v = 0.0 if pol == POL_RANDOM else pp[Q_RUN + PID[s, R_4, R_4]]
+            if v > best:
+                best = v
+                tied = 1 << s
+                nt = 1
+            elif v == best:
+                tied |= 1 << s
+                nt += 1
+    j = below(st, nt) if nt > 1 else 0
+    for s in range(4):
+        if (tied >> s) & 1:
+            if j == 0:
+                return s * 9 + R_4
+            j -= 1
+    return -1
+
+
+@njit(cache=True, _nrt=False)
 def spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
-    """p spends one 4 (block, thaw, end bloodthirst, steal): it is played."""
-    kind = four_kind(S, p)
+    """p spends one 4 (block, thaw, end bloodthirst, steal; ``choose_four``):
+    it is played."""
+    kind = choose_four(st, S, pp, PID, p)
     s = kind // 9
     remove_play(S, pile, Z, masks, counts, p, PT, PID[s, R_4, R_4])
     fix_mark(S, p, kind)
