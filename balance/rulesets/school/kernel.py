@@ -321,7 +321,7 @@ def script_next(script, Z, p, dtype):
 
 
 @njit(cache=True, _nrt=False)
-def believed_masks(B, Z, KN, p, out):
+def believed_masks(Z, KN, p, out):
     """out[0], out[1]: the values seat p knows in the white / black book
     (face-up cards and the hidden ones it peeked)."""
     out[0] = Z[Z_UP] | KN[p, KN_MASK]
@@ -329,16 +329,16 @@ def believed_masks(B, Z, KN, p, out):
 
 
 @njit(cache=True, _nrt=False)
-def my_house(B, Z, KN, fate, p, F, buf):
-    believed_masks(B, Z, KN, p, buf)
+def my_house(Z, KN, p, buf):
+    believed_masks(Z, KN, p, buf)
     return fate_house(KN, p, buf[0], buf[1])
 
 
 @njit(cache=True, _nrt=False)
-def known_house(B, Z, KN, KF, fate, p, q, F, buf):
+def known_house(Z, KN, KF, fate, p, q, F, buf):
     """The house seat p believes q is in from q's fate cards it has seen
     (-1 when it has seen none)."""
-    believed_masks(B, Z, KN, p, buf)
+    believed_masks(Z, KN, p, buf)
     w = 0
     b = 0
     n = 0
@@ -384,10 +384,10 @@ def argmax_tie(scores, n, pst, p):
 
 
 @njit(cache=True, _nrt=False)
-def choose_house(pol, p, B, Z, KN, fate, F, pst, script, dtype, buf):
+def choose_house(pol, p, Z, KN, pst, script, dtype, buf):
     """A house for a joker (sage) or the cloak (invisible)."""
     if pol == POL_INFORMED:
-        return my_house(B, Z, KN, fate, p, F, buf)
+        return my_house(Z, KN, p, buf)
     if pol == POL_SCRIPT:
         k = script_next(script, Z, p, dtype)
         if k >= 0:
@@ -395,15 +395,15 @@ def choose_house(pol, p, B, Z, KN, fate, F, pst, script, dtype, buf):
     return pbelow(pst, p, 4)
 
 
-@njit(cache=True, _nrt=False)
-def choose_invisible(pol, p, P, S, B, Z, KN, KF, fate, F, pst, script, fs, buf):
+@njit(cache=True, _nrt=False, inline="always")
+def choose_invisible(pol, p, P, S, Z, KN, KF, fate, F, pst, script, fs, buf):
     if pol == POL_INFORMED:
-        hm = my_house(B, Z, KN, fate, p, F, buf)
+        hm = my_house(Z, KN, p, buf)
         n = 0
         for q in range(P):
             if q != p:
                 sc = float(S[q, C_HN])
-                if known_house(B, Z, KN, KF, fate, p, q, F, buf) == hm:
+                if known_house(Z, KN, KF, fate, p, q, F, buf) == hm:
                     sc -= 1000.0
                 fs[n] = sc
                 n += 1
@@ -538,7 +538,7 @@ def cheapest(p, S, hand, Z, color, avoid, pp, ban, pst, fs, ix):
     return ix[argmax_tie(fs, n, pst, p)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def informed_spell(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, ban, F, pst, out, fs, ix, buf):
     """The informed policy's next spell (out[0:4]); out[0] = EF_STOP to stop.
     Order: peek an unknown hidden spell; the best swap (margin gain >=
@@ -565,7 +565,7 @@ def informed_spell(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, ban, F, pst,
             out[3] = t % BCAP
             return
     bi = cheapest(p, S, hand, Z, np.int64(1), np.int64(-1), pp, ban, pst, fs, ix)
-    hm = my_house(B, Z, KN, fate, p, F, buf)
+    hm = my_house(Z, KN, p, buf)
     if bi >= 0:
         # 2. the best swap
         cloak = Z[Z_CLOAK]
@@ -616,7 +616,7 @@ def informed_spell(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, ban, F, pst,
         n = 0
         for q in range(P):
             if q != p and q != inv and S[q, C_HN] > 0 and S[q, C_HN] >= pp[Q_STEAL]:
-                if known_house(B, Z, KN, KF, fate, p, q, F, buf) != hm:
+                if known_house(Z, KN, KF, fate, p, q, F, buf) != hm:
                     fs[n] = float(S[q, C_HN])
                     ix[n] = q
                     n += 1
@@ -690,7 +690,7 @@ def script_spell(p, P, S, hand, B, Z, pile, ip, ban, F, script, out):
 
 
 # --- spells: the effects -------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def cast(st, p, S, hand, fate, B, Z, pile, cards, KN, KF, ip, out, masks, counts, tr, on):
     """Cast entry out[0:4] of seat p: the spell card goes to the discard
     pile first, then the effect resolves."""
@@ -760,11 +760,11 @@ def cast(st, p, S, hand, fate, B, Z, pile, cards, KN, KF, ip, out, masks, counts
 
 # --- the score area and the meeting -------------------------------------------
 @njit(cache=True, _nrt=False)
-def to_score(c, sage, pol, S, B, Z, pile, cards, KN, fate, F, ip, pst, script, tr, on, buf):
+def to_score(c, sage, pol, S, Z, pile, cards, KN, ip, pst, script, tr, on, buf):
     """Card c enters the score area: its suit's pile, a joker the pile the
     sage picks; the cloaked pile discards it."""
     if is_joker(c):
-        h = choose_house(pol[sage], sage, B, Z, KN, fate, F, pst, script, np.int64(D_JOKER), buf)
+        h = choose_house(pol[sage], sage, Z, KN, pst, script, np.int64(D_JOKER), buf)
         S[sage, S_DEC] += 1
         Z[Z_DEC] += 1
     else:
@@ -781,13 +781,13 @@ def to_score(c, sage, pol, S, B, Z, pile, cards, KN, fate, F, ip, pst, script, t
         ev(tr, Z, E_SCORE, sage, c, h, np.int64(dropped), 0, 0)
 
 
-@njit(cache=True, _nrt=False)
-def vote_scores(p, kind, opts, n, B, Z, pile, KN, fate, F, ip, fs, buf):
+@njit(cache=True, _nrt=False, inline="always")
+def vote_scores(p, kind, opts, n, B, Z, KN, ip, fs, buf):
     """The informed voter's score of each option: the margin of the house it
     would then be in over the best other house, with the cards that reach
     the score area added (cloaked pile: discarded; a joker adds 0)."""
     book = kind & 1
-    believed_masks(B, Z, KN, p, buf)
+    believed_masks(Z, KN, p, buf)
     T0 = Z[Z_PT]
     T1 = Z[Z_PT + 1]
     T2 = Z[Z_PT + 2]
@@ -835,11 +835,11 @@ def vote_scores(p, kind, opts, n, B, Z, pile, KN, fate, F, ip, fs, buf):
 
 
 @njit(cache=True, _nrt=False)
-def choose_vote(pol, p, kind, opts, n, tied, B, Z, pile, KN, fate, F, ip, pst, script, dtype,
+def choose_vote(pol, p, kind, opts, n, tied, B, Z, KN, ip, pst, script, dtype,
                 fs, buf):
     """Seat p's vote among options opts[:n] where tied[o] == 1."""
     if pol == POL_INFORMED:
-        vote_scores(p, kind, opts, n, B, Z, pile, KN, fate, F, ip, fs, buf)
+        vote_scores(p, kind, opts, n, B, Z, KN, ip, fs, buf)
         for o in range(n):
             if tied[o] == 0:
                 fs[o] = -1e300
@@ -860,7 +860,7 @@ def choose_vote(pol, p, kind, opts, n, tied, B, Z, pile, KN, fate, F, ip, pst, s
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def meeting(st, r, sage, P, pol, S, hand, fate, B, Z, pile, cards, KN, ip, F, pst, script,
             masks, counts, tr, on, opts, tally, tied, votes, fs, buf):
     """The sage's meeting: rounds 1 and 3 add a white spell, 2 and 4 a black
@@ -896,7 +896,7 @@ def meeting(st, r, sage, P, pol, S, hand, fate, B, Z, pile, cards, KN, ip, F, ps
         q = next_seat(sage, P)
         for _ in range(P):
             if q != Z[Z_INV]:
-                v = choose_vote(pol[q], q, kind, opts, n, tied, B, Z, pile, KN, fate, F, ip,
+                v = choose_vote(pol[q], q, kind, opts, n, tied, B, Z, KN, ip,
                                 pst, script, np.int64(D_VOTE), fs, buf)
                 votes[q] = v
                 tally[v] += 1
@@ -918,7 +918,7 @@ def meeting(st, r, sage, P, pol, S, hand, fate, B, Z, pile, cards, KN, ip, F, ps
             if tied[o] == 1:
                 win = o
         if k > 1:
-            win = choose_vote(pol[sage], sage, kind, opts, n, tied, B, Z, pile, KN, fate, F,
+            win = choose_vote(pol[sage], sage, kind, opts, n, tied, B, Z, KN,
                               ip, pst, script, np.int64(D_TIE), fs, buf)
             S[sage, S_DEC] += 1
             Z[Z_DEC] += 1
@@ -938,7 +938,7 @@ def meeting(st, r, sage, P, pol, S, hand, fate, B, Z, pile, cards, KN, ip, F, ps
             ev(tr, Z, E_TOBOOK, sage, book, c, 0, 0, 0)
         for o in range(n):
             if o != win:
-                to_score(opts[o], sage, pol, S, B, Z, pile, cards, KN, fate, F, ip, pst, script,
+                to_score(opts[o], sage, pol, S, Z, pile, cards, KN, ip, pst, script,
                          tr, on, buf)
     else:
         j = opts[win]
@@ -950,11 +950,11 @@ def meeting(st, r, sage, P, pol, S, hand, fate, B, Z, pile, cards, KN, ip, F, ps
         update_up(B, Z, book)
         if on:
             ev(tr, Z, E_DELETE, sage, book, c, 0, 0, 0)
-        to_score(c, sage, pol, S, B, Z, pile, cards, KN, fate, F, ip, pst, script, tr, on, buf)
+        to_score(c, sage, pol, S, Z, pile, cards, KN, ip, pst, script, tr, on, buf)
 
 
 # --- a turn -------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def discard_down(p, pol, S, hand, cards, Z, ip, pp, pst, script, tr, on, fs, ix):
     while S[p, C_HN] > ip[P_LIMIT]:
         n = S[p, C_HN]
@@ -977,7 +977,7 @@ def discard_down(p, pol, S, hand, cards, Z, ip, pp, pst, script, tr, on, fs, ix)
             ev(tr, Z, E_DISCARD, p, c, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def turn(st, p, P, pol, S, hand, fate, B, Z, pile, cards, KN, KF, ip, pp, ban, F, pst, script,
          masks, counts, tr, on, out, fs, ix, buf):
     """Seat p casts spells until it stops (or reaches max_casts)."""
@@ -1107,7 +1107,7 @@ def init_game(seed, game, P, pol, ip, S, hand, fate, B, Z, pile, cards, KN, KF, 
         c = draw_card(st, cards, Z, tr, on)
         if c < 0:
             break
-        to_score(c, sage, pol, S, B, Z, pile, cards, KN, fate, F, ip, pst, script, tr, on, buf)
+        to_score(c, sage, pol, S, Z, pile, cards, KN, ip, pst, script, tr, on, buf)
 
 
 @njit(cache=True, _nrt=False)
@@ -1145,14 +1145,14 @@ def play_round(st, r, P, pol, ip, pp, ban, S, hand, fate, B, Z, pile, cards, KN,
     S[sage, S_SAGE] += 1
     if on:
         ev(tr, Z, E_ROUND, sage, r, 0, 0, 0, 0)
-    inv = choose_invisible(pol[sage], sage, P, S, B, Z, KN, KF, fate, F, pst, script, fs, buf)
+    inv = choose_invisible(pol[sage], sage, P, S, Z, KN, KF, fate, F, pst, script, fs, buf)
     S[sage, S_DEC] += 1
     Z[Z_DEC] += 1
     Z[Z_INV] = inv
     S[inv, S_INVR] += 1
     if on:
         ev(tr, Z, E_INVISIBLE, sage, inv, 0, 0, 0, 0)
-    cl = choose_house(pol[inv], inv, B, Z, KN, fate, F, pst, script, np.int64(D_CLOAK), buf)
+    cl = choose_house(pol[inv], inv, Z, KN, pst, script, np.int64(D_CLOAK), buf)
     S[inv, S_DEC] += 1
     Z[Z_DEC] += 1
     Z[Z_CLOAK] = cl
