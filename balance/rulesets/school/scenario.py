@@ -46,6 +46,8 @@ class Table:
         from . import SPEC
         from . import kernel as K                     # compiled: loaded on first use
         self.K = K
+        from . import base as KB
+        self.KB = KB
         self.values = SPEC.space.resolve(params)
         SPEC.check_values(self.values, players)
         self.P = players
@@ -121,7 +123,7 @@ class Table:
             for i, n in enumerate(names):
                 self.pile[h, i] = self.card(n)
             Z[L.Z_PN + h] = len(names)
-            Z[L.Z_PT + h] = sum(int(self.K.CVAL[c]) for c in self.pile[h, :len(names)])
+            Z[L.Z_PT + h] = sum(int(self.KB.CVAL[c]) for c in self.pile[h, :len(names)])
         Z[L.Z_DECK] = len(deck)
         for i, n in enumerate(deck):
             self.cards[0, i] = self.card(n)
@@ -185,13 +187,13 @@ class Table:
         for p in range(self.P):
             self.KN[p, L.KN_FATE] = 0
             for c in self.fate[p, :self.F]:
-                self.KN[p, L.KN_FATE] |= int(self.K.CBIT[c])
+                self.KN[p, L.KN_FATE] |= int(self.KB.CBIT[c])
 
     def peeked(self, p: int, b: int, j: int) -> None:
         """Seat p has seen the hidden card in place j of book b (as a peek does)."""
         c = int(self.B[b, 0, j])
         self.KN[p, c] = 1
-        self.KN[p, L.KN_MASK + b] |= int(self.K.CBIT[c])
+        self.KN[p, L.KN_MASK + b] |= int(self.KB.CBIT[c])
 
     @property
     def _script(self):

@@ -1,0 +1,479 @@
+"""Magic School kernel, part 2: the policies. The random policy's spell
+list (``spell_list``), the informed policy's spell, vote, invisible and
+house choices, and the scenario script queue. Each reads only what the
+choosing seat may know (``kernel``'s docstring lists it)."""
+import numpy as np
+from numba import njit
+
+from ...core import jit
+from ...core.kernel import BAN_FORBID  # before kernel_cache_begin
+from .base import (fate_house, house_of_card, HOUSE_WB, is_joker, KIND, KVAL, margin, pbelow,
+                   Q_DRAW, Q_FATES, Q_JOKER, Q_STEAL, Q_SWAP, val, vbit)
+from .layout import (BCAP, C_HN, D_NAME, D_SPELL, EF_DRAW, EF_PEEK_BOOK, EF_PEEK_DECK,
+                     EF_PEEK_FATE, EF_PEEK_HAND, EF_STEAL, EF_STOP, EF_SWAP, KN_MASK, PCAP,
+                     POL_INFORMED, POL_SCRIPT, Z_BN, Z_CLOAK, Z_DECK, Z_INV, Z_PN, Z_PT, Z_SCR,
+                     Z_UP)
+
+jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
+
+# --- policies: the script queue (scenario tests) --------------------------------
+@njit(cache=True, _nrt=False)
+def script_next(script, Z, p, dtype):
+    """The next script row if it is for seat p and decision ``dtype`` (it is
+    consumed), else -1 (the scripted seat then decides at random)."""
+    k = Z[Z_SCR]
+    if k < script.shape[0] and script[k, 0] == p and script[k, 1] == dtype:
+        Z[Z_SCR] = k + 1
+        return k
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def believed_masks(Z, KN, p, out):
+    """out[0], out[1]: the values seat p knows in the white / black book
+    (face-up cards and the hidden ones it peeked)."""
+    out[0] = Z[Z_UP] | KN[p, KN_MASK]
+    out[1] = Z[Z_UP + 1] | KN[p, KN_MASK + 1]
+
+
+@njit(cache=True, _nrt=False)
+def my_house(Z, KN, p, buf):
+    believed_masks(Z, KN, p, buf)
+    return fate_house(KN, p, buf[0], buf[1])
+
+
+@njit(cache=True, _nrt=False)
+def known_house(Z, KN, KF, fate, p, q, F, buf):
+    """The house seat p believes q is in from q's fate cards it has seen
+    (-1 when it has seen none)."""
+    believed_masks(Z, KN, p, buf)
+    w = 0
+    b = 0
+    n = 0
+    for i in range(F):
+        if KF[p, q, i] == 1:
+            n += 1
+            m = vbit(fate[q, i])
+            w |= np.int64((m & buf[0]) != 0)
+            b |= np.int64((m & buf[1]) != 0)
+    if n == 0:
+        return -1
+    return HOUSE_WB[w + 2 * b]
+
+
+@njit(cache=True, _nrt=False)
+def keep_value(c, pp):
+    return pp[Q_JOKER] if is_joker(c) else float(val(c))
+
+
+@njit(cache=True, _nrt=False)
+def argmax_tie(scores, n, pst, p):
+    """Index of the highest of scores[:n]; ties uniform from seat p's stream."""
+    best = scores[0]
+    first = 0
+    k = 1
+    for i in range(1, n):
+        x = scores[i]
+        if x > best:
+            best = x
+            first = i
+            k = 1
+        elif x == best:
+            k += 1
+    if k == 1:
+        return first
+    r = pbelow(pst, p, k)
+    for i in range(n):
+        if scores[i] == best:
+            if r == 0:
+                return i
+            r -= 1
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def choose_house(pol, p, Z, KN, pst, script, dtype, buf):
+    """A house for a joker (sage) or the cloak (invisible)."""
+    if pol == POL_INFORMED:
+        return my_house(Z, KN, p, buf)
+    if pol == POL_SCRIPT:
+        k = script_next(script, Z, p, dtype)
+        if k >= 0:
+            return script[k, 2]
+    return pbelow(pst, p, 4)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def choose_invisible(pol, p, P, S, Z, KN, KF, fate, F, pst, script, fs, buf):
+    if pol == POL_INFORMED:
+        hm = my_house(Z, KN, p, buf)
+        n = 0
+        for q in range(P):
+            if q != p:
+                sc = float(S[q, C_HN])
+                if known_house(Z, KN, KF, fate, p, q, F, buf) == hm:
+                    sc -= 1000.0
+                fs[n] = sc
+                n += 1
+        i = argmax_tie(fs, n, pst, p)
+        return i if i < p else i + 1
+    if pol == POL_SCRIPT:
+        k = script_next(script, Z, p, np.int64(D_NAME))
+        if k >= 0:
+            return script[k, 2]
+    i = pbelow(pst, p, P - 1)
+    return i if i < p else i + 1
+
+
+# --- spells: the legal list ---------------------------------------------
+@njit(cache=True, _nrt=False)
+def spell_list(p, P, S, hand, B, Z, pile, ip, ban, F, pick, out):
+    """The contract's list of distinct spells seat p can cast now, one entry
+    per (hand card used, effect, target), in a fixed order. pick < 0: return
+    the number of entries; else write entry ``pick`` to out[0:4] (effect,
+    hand index, a, b) and return it. The stop entry is not listed."""
+    n = 0
+    inv = Z[Z_INV]
+    cloak = Z[Z_CLOAK]
+    hn = S[p, C_HN]
+    for i in range(hn):
+        c = hand[p, i]
+        k = KIND[c]
+        if k >= 52 or ban[k] == BAN_FORBID:
+            continue
+        m = np.int64(1) << KVAL[k]
+        if Z[Z_UP] & m:
+            for b in range(2):
+                for j in range(Z[Z_BN + b]):
+                    if B[b, 1, j] == 0:
+                        if n == pick:
+                            out[0] = EF_PEEK_BOOK
+                            out[1] = i
+                            out[2] = b
+                            out[3] = j
+                            return n
+                        n += 1
+            for q in range(P):
+                if q != p and q != inv:
+                    if n == pick:
+                        out[0] = EF_PEEK_FATE
+                        out[1] = i
+                        out[2] = q
+                        out[3] = -1
+                        return n
+                    n += 1
+            for q in range(P):
+                if q != p and q != inv and S[q, C_HN] > 0:
+                    if n == pick:
+                        out[0] = EF_PEEK_HAND
+                        out[1] = i
+                        out[2] = q
+                        out[3] = -1
+                        return n
+                    n += 1
+            if Z[Z_DECK] > 0:
+                if n == pick:
+                    out[0] = EF_PEEK_DECK
+                    out[1] = i
+                    out[2] = -1
+                    out[3] = -1
+                    return n
+                n += 1
+        if Z[Z_UP + 1] & m:
+            for q in range(P):
+                if q != p and q != inv and S[q, C_HN] > 0:
+                    if n == pick:
+                        out[0] = EF_STEAL
+                        out[1] = i
+                        out[2] = q
+                        out[3] = -1
+                        return n
+                    n += 1
+            if n == pick:
+                out[0] = EF_DRAW
+                out[1] = i
+                out[2] = -1
+                out[3] = -1
+                return n
+            n += 1
+            for g in range(hn):
+                if g == i:
+                    continue
+                cg = hand[p, g]
+                jg = is_joker(cg)
+                hg = -1 if jg else house_of_card(cg, ip)
+                for h in range(4):
+                    if h == cloak:
+                        continue
+                    if jg or hg == h:
+                        cnt = Z[Z_PN + h]
+                        if pick >= n and pick < n + cnt:
+                            out[0] = EF_SWAP
+                            out[1] = i
+                            out[2] = g
+                            out[3] = h * PCAP + (pick - n)
+                            return pick
+                        n += cnt
+                    else:
+                        for j in range(Z[Z_PN + h]):
+                            if is_joker(pile[h, j]):
+                                if n == pick:
+                                    out[0] = EF_SWAP
+                                    out[1] = i
+                                    out[2] = g
+                                    out[3] = h * PCAP + j
+                                    return n
+                                n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def cheapest(p, S, hand, Z, color, avoid, pp, ban, pst, fs, ix):
+    """Hand index of the lowest keep-value card casting ``color`` (0 white,
+    1 black), not index ``avoid``; ties uniform; -1 when none."""
+    n = 0
+    for i in range(S[p, C_HN]):
+        c = hand[p, i]
+        k = KIND[c]
+        if i == avoid or k >= 52 or ban[k] == BAN_FORBID:
+            continue
+        if Z[Z_UP + color] & (np.int64(1) << KVAL[k]):
+            fs[n] = -keep_value(c, pp)
+            ix[n] = i
+            n += 1
+    if n == 0:
+        return -1
+    return ix[argmax_tie(fs, n, pst, p)]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def informed_spell(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, ban, F, pst, out, fs, ix, buf):
+    """The informed policy's next spell (out[0:4]); out[0] = EF_STOP to stop.
+    Order: peek an unknown hidden spell; the best swap (margin gain >=
+    swap_min_gain); steal from a non-ally holding >= steal_min_hand cards;
+    peek an unknown fate card; draw while holding <= draw_max_hand cards."""
+    out[0] = EF_STOP
+    inv = Z[Z_INV]
+    hn = S[p, C_HN]
+    wi = cheapest(p, S, hand, Z, np.int64(0), np.int64(-1), pp, ban, pst, fs, ix)
+    # 1. an unknown hidden spell
+    if wi >= 0:
+        n = 0
+        for b in range(2):
+            for j in range(Z[Z_BN + b]):
+                if B[b, 1, j] == 0 and KN[p, B[b, 0, j]] == 0:
+                    ix[n] = b * BCAP + j
+                    fs[n] = 0.0
+                    n += 1
+        if n > 0:
+            t = ix[argmax_tie(fs, n, pst, p)]
+            out[0] = EF_PEEK_BOOK
+            out[1] = wi
+            out[2] = t // BCAP
+            out[3] = t % BCAP
+            return
+    bi = cheapest(p, S, hand, Z, np.int64(1), np.int64(-1), pp, ban, pst, fs, ix)
+    hm = my_house(Z, KN, p, buf)
+    if bi >= 0:
+        # 2. the best swap
+        cloak = Z[Z_CLOAK]
+        T0 = Z[Z_PT]
+        T1 = Z[Z_PT + 1]
+        T2 = Z[Z_PT + 2]
+        T3 = Z[Z_PT + 3]
+        base = margin(T0, T1, T2, T3, hm)
+        n = 0
+        for g in range(hn):
+            cg = hand[p, g]
+            jg = is_joker(cg)
+            hg = -1 if jg else house_of_card(cg, ip)
+            vg = val(cg)
+            for h in range(4):
+                if h == cloak:
+                    continue
+                for j in range(Z[Z_PN + h]):
+                    cj = pile[h, j]
+                    if not (jg or hg == h or is_joker(cj)):
+                        continue
+                    d = vg - val(cj)
+                    gain = margin(T0 + d * (h == 0), T1 + d * (h == 1), T2 + d * (h == 2),
+                                  T3 + d * (h == 3), hm) - base
+                    if gain >= pp[Q_SWAP] and n < fs.shape[0]:
+                        fs[n] = float(gain)
+                        ix[n] = (g * 4 + h) * PCAP + j
+                        n += 1
+        while n > 0:
+            k = argmax_tie(fs, n, pst, p)
+            t = ix[k]
+            g = t // (4 * PCAP)
+            caster = cheapest(p, S, hand, Z, np.int64(1), g, pp, ban, pst, fs[n:], ix[n:])
+            if caster >= 0:
+                out[0] = EF_SWAP
+                out[1] = caster
+                out[2] = g
+                out[3] = t % (4 * PCAP)
+                return
+            fs[k] = -1e300         # this giver is the only black card: next best
+            top = -1e300
+            for x in range(n):
+                if fs[x] > top:
+                    top = fs[x]
+            if top < pp[Q_SWAP]:
+                break
+        # 3. steal from a non-ally with a full hand
+        n = 0
+        for q in range(P):
+            if q != p and q != inv and S[q, C_HN] > 0 and S[q, C_HN] >= pp[Q_STEAL]:
+                if known_house(Z, KN, KF, fate, p, q, F, buf) != hm:
+                    fs[n] = float(S[q, C_HN])
+                    ix[n] = q
+                    n += 1
+        if n > 0:
+            out[0] = EF_STEAL
+            out[1] = bi
+            out[2] = ix[argmax_tie(fs, n, pst, p)]
+            out[3] = -1
+            return
+    # 4. an unknown fate card
+    if wi >= 0 and pp[Q_FATES] > 0:
+        n = 0
+        for q in range(P):
+            if q != p and q != inv:
+                u = 0
+                for i in range(F):
+                    u += 1 - KF[p, q, i]
+                if u > 0:
+                    fs[n] = float(u)
+                    ix[n] = q
+                    n += 1
+        if n > 0:
+            q = ix[argmax_tie(fs, n, pst, p)]
+            n = 0
+            for i in range(F):
+                if KF[p, q, i] == 0:
+                    fs[n] = 0.0
+                    ix[n] = i
+                    n += 1
+            out[0] = EF_PEEK_FATE
+            out[1] = wi
+            out[2] = q
+            out[3] = ix[argmax_tie(fs, n, pst, p)]
+            return
+    # 5. draw
+    if bi >= 0 and hn <= pp[Q_DRAW]:
+        out[0] = EF_DRAW
+        out[1] = bi
+        out[2] = -1
+        out[3] = -1
+
+
+@njit(cache=True, _nrt=False)
+def script_spell(p, P, S, hand, B, Z, pile, ip, ban, F, script, out):
+    """A scripted spell (scenario tests): the row's (effect, card cast, a, b)
+    must be a listed entry (a swap's a = the given card's id); returns 0, or
+    1 when no script row applies, 2 when the row is illegal (stops)."""
+    k = script_next(script, Z, p, np.int64(D_SPELL))
+    if k < 0:
+        return 1
+    eff = script[k, 2]
+    out[0] = EF_STOP
+    if eff == EF_STOP:
+        return 0
+    n = spell_list(p, P, S, hand, B, Z, pile, ip, ban, F, np.int64(-1), out)
+    for e in range(n):
+        spell_list(p, P, S, hand, B, Z, pile, ip, ban, F, e, out)
+        if out[0] != eff or hand[p, out[1]] != script[k, 3]:
+            continue
+        if eff == EF_SWAP:
+            if hand[p, out[2]] == script[k, 4] and out[3] == script[k, 5]:
+                return 0
+        elif eff == EF_PEEK_FATE:
+            if out[2] == script[k, 4]:
+                out[3] = script[k, 5]
+                return 0
+        elif out[2] == script[k, 4] and (eff != EF_PEEK_BOOK or out[3] == script[k, 5]):
+            return 0
+    out[0] = EF_STOP
+    return 2
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def vote_scores(p, kind, opts, n, B, Z, KN, ip, fs, buf):
+    """The informed voter's score of each option: the margin of the house it
+    would then be in over the best other house, with the cards that reach
+    the score area added (cloaked pile: discarded; a joker adds 0)."""
+    book = kind & 1
+    believed_masks(Z, KN, p, buf)
+    T0 = Z[Z_PT]
+    T1 = Z[Z_PT + 1]
+    T2 = Z[Z_PT + 2]
+    T3 = Z[Z_PT + 3]
+    cloak = Z[Z_CLOAK]
+    for o in range(n):
+        wm = buf[0]
+        bm = buf[1]
+        t0, t1, t2, t3 = T0, T1, T2, T3
+        if kind < 2:            # opts[o] enters the book, the others the score area
+            if book == 0:
+                wm |= vbit(opts[o])
+            else:
+                bm |= vbit(opts[o])
+            for x in range(n):
+                if x != o and not is_joker(opts[x]):
+                    h = house_of_card(opts[x], ip)
+                    if h != cloak:
+                        v = val(opts[x])
+                        t0 += v * (h == 0)
+                        t1 += v * (h == 1)
+                        t2 += v * (h == 2)
+                        t3 += v * (h == 3)
+        else:                   # opts[o] (a book place) leaves the book for the score area
+            m = 0
+            for j in range(Z[Z_BN + book]):
+                if j != opts[o]:
+                    cj = B[book, 0, j]
+                    if B[book, 1, j] == 1 or KN[p, cj] == 1:
+                        m |= vbit(cj)
+            if book == 0:
+                wm = m
+            else:
+                bm = m
+            c = B[book, 0, opts[o]]
+            if not is_joker(c):
+                h = house_of_card(c, ip)
+                if h != cloak:
+                    v = val(c)
+                    t0 += v * (h == 0)
+                    t1 += v * (h == 1)
+                    t2 += v * (h == 2)
+                    t3 += v * (h == 3)
+        fs[o] = float(margin(t0, t1, t2, t3, fate_house(KN, p, wm, bm)))
+
+
+@njit(cache=True, _nrt=False)
+def choose_vote(pol, p, kind, opts, n, tied, B, Z, KN, ip, pst, script, dtype,
+                fs, buf):
+    """Seat p's vote among options opts[:n] where tied[o] == 1."""
+    if pol == POL_INFORMED:
+        vote_scores(p, kind, opts, n, B, Z, KN, ip, fs, buf)
+        for o in range(n):
+            if tied[o] == 0:
+                fs[o] = -1e300
+        return argmax_tie(fs, n, pst, p)
+    if pol == POL_SCRIPT:
+        k = script_next(script, Z, p, dtype)
+        if k >= 0:
+            return script[k, 2]
+    m = 0
+    for o in range(n):
+        m += tied[o]
+    r = pbelow(pst, p, m)
+    for o in range(n):
+        if tied[o] == 1:
+            if r == 0:
+                return o
+            r -= 1
+    return 0
+
+
+jit.kernel_cache_end()
