@@ -436,8 +436,7 @@ def show_state(B, Z, pile, tr, x):
             j += 4
             if j >= n:
                 break
-    ev(tr, Z, E_PILES, -1, pile_total(pile, Z, 0), pile_total(pile, Z, 1),
-       pile_total(pile, Z, 2), pile_total(pile, Z, 3), Z[Z_CLOAK])
+    ev(tr, Z, E_PILES, -1, Z[Z_PT], Z[Z_PT + 1], Z[Z_PT + 2], Z[Z_PT + 3], Z[Z_CLOAK])
 
 
 @njit(cache=True, _nrt=False)
@@ -558,8 +557,8 @@ def finish(P, ip, S, fate, B, Z, pile, grow, srow, tr, on, T, members):
     and the final books (face up and hidden); members of a winning house win
     and score its total // members."""
     F = ip[P_FATE]
-    wm = book_all_values(B, Z, 0)
-    bm = book_all_values(B, Z, 1)
+    wm = book_all_values(B, Z, np.int64(0))
+    bm = book_all_values(B, Z, np.int64(1))
     top = -1
     for h in range(4):
         T[h] = pile_total(pile, Z, h)

@@ -100,7 +100,7 @@ def choose_house(pol, p, Z, KN, pst, script, dtype, buf):
         k = script_next(script, Z, p, dtype)
         if k >= 0:
             return script[k, 2]
-    return pbelow(pst, p, 4)
+    return pbelow(pst, p, np.int64(4))
 
 
 @njit(cache=True, _nrt=False, inline="always")
