@@ -1,0 +1,459 @@
+"""Demon Faction kernel, part 1: parameter slots, tables, the state helpers
+(bits, rows, targets), HP, cards leaving the field, ``choose`` and the
+heuristics' values. The argument convention and the state are described in
+``kernel``; ``fight`` (the attack) and ``kernel`` (placement, the turn, the
+game) import from here."""
+
+import numpy as np
+from numba import njit
+from numba import types as nt
+
+from ...core import jit
+from ...core.kernel import ev, setbit  # before kernel_cache_begin
+from ...core.layout import index
+from ...core.rng import below
+from .layout import (C_BJ, C_FACE, C_FACT, C_GRAVE, C_HP, C_KPTS, C_POW, C_ROW, C_STATS, D_OPT,
+                     E_FACEGONE, E_GONE, E_HP, E_JOKERGONE, GAME_COLUMNS, H_HEAL, H_PASSIVE,
+                     POL_DEFENSIVE, POL_RANDOM, POL_SCRIPT, ST, Z_DEC, Z_DONE, Z_HPCH, Z_ON,
+                     Z_SACT, Z_SCARD, Z_SERR, Z_SOWN, Z_SPOS)
+from .rules import BIG, IDX, PIDX
+
+jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
+
+# --- parameter slots -----------------------------------------------------
+P_HP = IDX["hp"]
+P_PAS = IDX["passive_damage"]
+P_HEAL = IDX["big_joker_heal"]
+P_BONUS = IDX["joker_direct_bonus"]
+P_CLASH = IDX["clash_damage"]
+P_REPLY = IDX["small_joker_reply_cost"]
+P_MULT = IDX["row3_multiplier"]
+P_K2 = IDX["k_option2_points"]
+P_START = IDX["start_hand"]
+P_DRAW = IDX["draw_per_turn"]
+P_TRIG = IDX["hand_trigger"]
+P_KEEP = IDX["hand_keep"]
+P_STALE = IDX["stalemate_rounds"]
+P_MAXT = IDX["max_turns"]
+Q_WIN = PIDX["win_bonus"]
+Q_SLOT = PIDX["slot_value"]
+Q_Q = PIDX["q_value"]
+Q_K = PIDX["k_value"]
+Q_JOKER = PIDX["joker_value"]
+Q_HEALMIN = PIDX["heal_min"]
+Q_SPEND = PIDX["joker_spend"]
+Q_SMALL = PIDX["small_value"]
+Q_MARGIN = PIDX["reply_margin"]
+Q_KMIN = PIDX["k_revive_min"]
+Q_GUARD = PIDX["guard_bonus"]
+
+GI = index(GAME_COLUMNS)
+G_WINNER, G_TURNS, G_ROUNDS, G_END = GI["winner"], GI["turns"], GI["rounds"], GI["end_reason"]
+G_DEC, G_ATT, G_DESTR, G_CLASH = GI["decisions"], GI["attacks"], GI["destroyed"], GI["clashes"]
+T_TAKEN = ST["damage_taken"]
+T_PASSIVE = ST["passive_taken"]
+T_HEALED = ST["healed"]
+T_ATK = ST["attacks_row1"]          # + row
+T_DESTR = ST["destroyed_row1"]      # + row
+T_DIRECT = ST["direct_row1"]        # + row
+T_JPL = ST["j_placed"]              # J, Q, K consecutive
+T_HEART = ST["heart_faces"]
+T_QF = ST["q_fired"]
+T_KF = ST["k_fired"]
+T_SLOTS = ST["slots"]
+T_PAIRS = ST["pairs"]
+T_BIG = ST["big_joker"]
+T_JHEAL = ST["joker_heals"]
+T_JEFF = ST["joker_effects"]
+T_SMALL = ST["small_joker"]
+T_REPLY = ST["small_replies"]
+T_CWON = ST["clashes_won"]
+T_CLOST = ST["clashes_lost"]
+T_HP = ST["hp"]
+assert T_HP == C_STATS
+
+RANK = np.array([k % 13 + 1 for k in range(52)] + [0, 0], np.int64)
+NORMAL = np.array([sum(1 << (s * 13 + v) for v in range(10)) for s in range(4)], np.int64)
+LAY = np.array([NORMAL[0] | NORMAL[3], NORMAL[1] | NORMAL[3], NORMAL[2]], np.int64)
+_DB = 0x03F79D71B4CB0A89
+DEBRUIJN = np.uint64(_DB)
+CTZ = np.zeros(64, np.int64)
+for _i in range(64):
+    CTZ[(((1 << _i) * _DB) & ((1 << 64) - 1)) >> 58] = _i
+S58 = np.uint64(58)
+WILD = -99          # scenario scripts: matches any value
+
+I64 = nt.int64
+A1, A2 = nt.int64[::1], nt.int64[:, ::1]
+F1, U1, U3 = nt.float64[::1], nt.uint64[::1], nt.uint64[:, :, ::1]
+B1 = nt.boolean
+# the arguments every game step takes, in this order
+BASE = (U1, A2, A1, A2, U3, A2, A2, A1, F1, A1, A2, F1, A2, A1)
+
+
+def sig(*extra, ret=nt.void):
+    return ret(*BASE, *extra)
+
+
+# --- small helpers ---------------------------------------------------------
+@njit(cache=True, inline="always")
+def bit(k):
+    return np.int64(1) << np.int64(k)
+
+
+@njit(cache=True, inline="always")
+def popc(x):
+    n = 0
+    while x != 0:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def ctz(low):
+    """The index of the single set bit of ``low`` (a power of two)."""
+    return CTZ[(np.uint64(low) * DEBRUIJN) >> S58]
+
+
+@njit(cache=True, inline="always")
+def occupied(S, q, r):
+    return S[q, C_ROW + r] != 0 or S[q, C_BJ] == r
+
+
+@njit(cache=True, inline="always")
+def face_active(S, q, r, rank):
+    k = r * 13 + rank - 1
+    return ((S[q, C_FACE + 2 * r] == k and S[q, C_FACT + 2 * r] == 1)
+            or (S[q, C_FACE + 2 * r + 1] == k and S[q, C_FACT + 2 * r + 1] == 1))
+
+
+@njit(cache=True, inline="always")
+def n_faces(S, q, r):
+    return np.int64(S[q, C_FACE + 2 * r] >= 0) + np.int64(S[q, C_FACE + 2 * r + 1] >= 0)
+
+
+@njit(cache=True, inline="always")
+def played(masks, counts, q, k):
+    setbit(masks, q, 1, k)
+    counts[1, k] += 1
+
+
+@njit(cache=True, inline="always")
+def check_end(S, Z):
+    if S[0, C_HP] <= 0 or S[1, C_HP] <= 0:
+        Z[Z_DONE] = 1
+    return Z[Z_DONE] != 0
+
+
+@njit(cache=True, inline="always")
+def low_cands(m, out, o):
+    """The normal cards of lowest value in mask m, into out[o:], how many."""
+    for v in range(10):
+        n = 0
+        for s in range(4):
+            k = s * 13 + v
+            if (m >> k) & 1:
+                out[o + n] = k
+                n += 1
+        if n > 0:
+            return n
+    return 0
+
+
+@njit(cache=True, inline="always")
+def high_cands(m, out, o):
+    for v in range(9, -1, -1):
+        n = 0
+        for s in range(4):
+            k = s * 13 + v
+            if (m >> k) & 1:
+                out[o + n] = k
+                n += 1
+        if n > 0:
+            return n
+    return 0
+
+
+@njit(cache=True, inline="always")
+def targets(S, q, r, out):
+    """The opposing rows (-1: the player) own row r may target, by the
+    attack table, in out[0:n]; returns n (0: cannot attack)."""
+    o0 = occupied(S, q, 0)
+    o1 = occupied(S, q, 1)
+    o2 = occupied(S, q, 2)
+    if not (o0 or o1 or o2):
+        out[0] = -1
+        return 1
+    if r == 0:
+        out[0] = 0 if o0 else (1 if o1 else 2)
+        return 1
+    if r == 1:
+        if o0 and o1:
+            out[0] = 0
+            out[1] = 1
+            return 2
+        if o0 or o1:
+            out[0] = 0 if o0 else 1
+            return 1
+        return 0
+    if o0 or o2:
+        out[0] = 0 if o0 else 2
+        return 1
+    return 0
+
+
+# --- HP ------------------------------------------------------------------------
+@njit(nt.void(A2, A1, A2, I64, I64, I64), cache=True, _nrt=False)
+def hurt(S, Z, tr, q, amount, cause):
+    if amount <= 0:
+        return
+    S[q, C_HP] -= amount
+    S[q, T_TAKEN] += amount
+    if cause == H_PASSIVE:
+        S[q, T_PASSIVE] += amount
+    Z[Z_HPCH] = 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_HP, q, -amount, S[q, C_HP], cause, 0, 0)
+
+
+@njit(cache=True, inline="always")
+def heal(S, Z, tr, q, amount, hpmax):
+    h = hpmax - S[q, C_HP]
+    if amount < h:
+        h = amount
+    if h < 0:
+        h = 0
+    if h > 0:
+        S[q, C_HP] += h
+        S[q, T_HEALED] += h
+        Z[Z_HPCH] = 1
+        if Z[Z_ON]:
+            ev(tr, Z, E_HP, q, h, S[q, C_HP], H_HEAL, 0, 0)
+    return h
+
+
+# --- cards leaving the field ----------------------------------------------------
+@njit(nt.void(A2, A1, A2, A1, I64, I64, I64), cache=True, _nrt=False)
+def leave_row(S, Z, tr, ip, q, r, k):
+    """q's normal card k leaves row r for q's graveyard: the K of that row
+    gains a point while active, and the demon passive hurts q."""
+    b = bit(k)
+    S[q, C_ROW + r] &= ~b
+    S[q, C_POW + r] -= RANK[k]
+    S[q, C_GRAVE] |= b
+    if face_active(S, q, r, 13):
+        S[q, C_KPTS + r] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_GONE, q, k, r, 0, 0, 0)
+    hurt(S, Z, tr, q, ip[P_PAS], H_PASSIVE)
+
+
+@njit(nt.void(A2, A1, A2, A1, I64), cache=True, _nrt=False)
+def leave_slot(S, Z, tr, ip, s):
+    q = Z[Z_SOWN + s]
+    k = Z[Z_SCARD + s]
+    S[q, C_GRAVE] |= bit(k)
+    Z[Z_SOWN + s] = -1
+    Z[Z_SCARD + s] = -1
+    Z[Z_SACT + s] = 0
+    if face_active(S, q, s, 13):
+        S[q, C_KPTS + s] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_GONE, q, k, 3 + s, 0, 0, 0)
+    hurt(S, Z, tr, q, ip[P_PAS], H_PASSIVE)
+
+
+@njit(nt.void(A2, A1, A2, I64, I64, I64), cache=True, _nrt=False)
+def face_gone(S, Z, tr, q, r, j):
+    """Face card j of q's row r goes to q's graveyard (no passive)."""
+    c = C_FACE + 2 * r
+    k = S[q, c + j]
+    S[q, C_GRAVE] |= bit(k)
+    if RANK[k] == 13:
+        S[q, C_KPTS + r] = 0
+    if j == 0:
+        S[q, c] = S[q, c + 1]
+        S[q, C_FACT + 2 * r] = S[q, C_FACT + 2 * r + 1]
+    S[q, c + 1] = -1
+    S[q, C_FACT + 2 * r + 1] = 0
+    if Z[Z_ON]:
+        ev(tr, Z, E_FACEGONE, q, k, r, 0, 0, 0)
+
+
+@njit(nt.void(A2, A1, A2, I64, B1), cache=True, _nrt=False)
+def joker_gone(S, Z, tr, q, faces):
+    """q's big joker goes to the graveyard; with ``faces``, so do the face
+    cards of its row (destroyed: small joker, clash)."""
+    r = S[q, C_BJ]
+    S[q, C_BJ] = -1
+    S[q, C_GRAVE] |= bit(BIG)
+    if Z[Z_ON]:
+        ev(tr, Z, E_JOKERGONE, q, r, np.int64(faces), 0, 0, 0)
+    if faces:
+        while S[q, C_FACE + 2 * r] >= 0:
+            face_gone(S, Z, tr, q, r, 0)
+
+
+@njit(cache=True, inline="always")
+def to_row(S, q, r, k):
+    S[q, C_ROW + r] |= bit(k)
+    S[q, C_POW + r] += RANK[k]
+
+
+# --- choosing -------------------------------------------------------------------
+@njit(nt.int64(A1, A2, A2, I64, I64), cache=True, _nrt=False)
+def script_pick(Z, script, rows, n, dtype):
+    pos = Z[Z_SPOS]
+    if pos >= script.shape[0] or script[pos, 0] != dtype:
+        return -1
+    Z[Z_SPOS] = pos + 1
+    for i in range(n):
+        ok = True
+        for c in range(1, 6):
+            if script[pos, c] != WILD and script[pos, c] != rows[i, c]:
+                ok = False
+                break
+        if ok:
+            return i
+    Z[Z_SERR] += 1
+    return -1
+
+
+@njit(nt.int64(U1, A1, I64, A2, A2, F1, I64, I64), cache=True, _nrt=False)
+def choose(st, Z, pol, script, rows, sc, n, dtype):
+    """Index of the chosen row among rows[:n] (n >= 1). A decision (the
+    issue's unit: a placement or attack choice) is counted when a placement
+    or attack choice had two or more rows; effect options are not counted."""
+    if n > 1 and dtype != D_OPT:
+        Z[Z_DEC] += 1
+    if pol == POL_SCRIPT:
+        i = script_pick(Z, script, rows, n, dtype)
+        if i >= 0:
+            return i
+    if n <= 1:
+        return 0
+    if pol == POL_RANDOM:
+        ng = 1
+        for i in range(1, n):
+            if rows[i, 0] != rows[i - 1, 0]:
+                ng += 1
+        g = below(st, ng) if ng > 1 else 0
+        i0 = 0
+        cur = 0
+        for i in range(1, n):
+            if rows[i, 0] != rows[i - 1, 0]:
+                cur += 1
+                if cur > g:
+                    break
+                i0 = i
+        i1 = i0 + 1
+        while i1 < n and rows[i1, 0] == rows[i0, 0]:
+            i1 += 1
+        if i1 - i0 > 1:
+            return i0 + below(st, i1 - i0)
+        return i0
+    best = 0
+    bv = sc[0]
+    ties = 1
+    for i in range(1, n):
+        v = sc[i]
+        if v > bv + 1e-9:
+            bv = v
+            best = i
+            ties = 1
+        elif v >= bv - 1e-9:
+            ties += 1
+            if below(st, ties) == 0:
+                best = i
+    return best
+
+
+@njit(cache=True, inline="always")
+def setrow(rows, sc, n, key, a, b, c, d, e, score):
+    rows[n, 0] = key
+    rows[n, 1] = a
+    rows[n, 2] = b
+    rows[n, 3] = c
+    rows[n, 4] = d
+    rows[n, 5] = e
+    sc[n] = score
+
+
+@njit(sig(I64, I64, I64, ret=nt.int64), cache=True, _nrt=False)
+def pick_card(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, x, o, n):
+    """Seat x picks one of the equal cards tmp[o:o+n] (a tie: uniform for
+    every heuristic)."""
+    if n == 1:
+        return tmp[o]
+    for i in range(n):
+        setrow(rows, sc, i, 0, tmp[o + i], 0, 0, 0, 0, 0.0)
+    return rows[choose(st, Z, pol[x], script, rows, sc, n, D_OPT), 1]
+
+
+# --- heuristics' values -----------------------------------------------------------
+@njit(cache=True, inline="always")
+def lowest_value(m):
+    for v in range(10):
+        if (m >> v) & 1 or (m >> (13 + v)) & 1 or (m >> (26 + v)) & 1 or (m >> (39 + v)) & 1:
+            return v + 1
+    return 0
+
+
+@njit(nt.float64(A2, A1, I64, I64), cache=True, _nrt=False)
+def jval(S, ip, me, r):
+    """The immediate value to ``me`` of its J in row r firing now: damage
+    to the opponent minus damage to me."""
+    pas = ip[P_PAS]
+    a = lowest_value(S[me, C_ROW + r])
+    b = lowest_value(S[1 - me, C_ROW + r])
+    if a > 0 and b > 0:
+        return float(b - a)
+    if b > 0:
+        return float(pas)
+    if a > 0:
+        return float(-pas)
+    return 0.0
+
+
+@njit(cache=True, inline="always")
+def face_value(S, ip, pp, me, r, k):
+    rk = RANK[k]
+    if rk == 11:
+        return jval(S, ip, me, r)
+    if rk == 12:
+        return pp[Q_Q]
+    return pp[Q_K] + 0.5 * S[me, C_KPTS + r]
+
+
+@njit(cache=True, inline="always")
+def thresholds(S, p, tmp):
+    """tmp[20 + r]: the power own row r must exceed to attack some target
+    normally (-1: a direct attack; 1 << 40: no target); tmp[24 + r]: 1 when
+    row r can attack normally now."""
+    q = 1 - p
+    for r in range(3):
+        nt_ = targets(S, q, r, tmp)
+        thr = np.int64(1) << 40
+        for i in range(nt_):
+            t = tmp[i]
+            v = -1 if t < 0 else S[q, C_POW + t]
+            if v < thr:
+                thr = v
+        tmp[20 + r] = thr
+        tmp[24 + r] = 1 if occupied(S, p, r) and S[p, C_POW + r] > thr else 0
+
+
+@njit(cache=True, inline="always")
+def row_gain(S, pp, pol, p, r, add, tmp):
+    """Greedy's value of adding ``add`` power to own row r (``thresholds``
+    computed first)."""
+    s = float(add)
+    if tmp[24 + r] == 0 and S[p, C_POW + r] + add > tmp[20 + r]:
+        s += pp[Q_WIN]
+    if pol == POL_DEFENSIVE and r == 0 and not occupied(S, p, 0):
+        s += pp[Q_GUARD]
+    return s
+
+
+jit.kernel_cache_end()

@@ -1,0 +1,277 @@
+"""Demon Faction kernel, part 2: the attack (listing, normal and joker
+attacks, the joker clash, the Q effect)."""
+
+from numba import njit
+from numba import types as nt
+
+from ...core import jit
+from ...core.kernel import ev  # before kernel_cache_begin
+from ...core.rng import shuffle
+from .board import (A1, A2, I64, LAY, P_BONUS, P_CLASH, P_MULT, P_PAS, Q_SPEND, RANK, T_ATK,
+                    T_CLOST, T_CWON, T_DESTR, T_DIRECT, T_JEFF, T_QF, U3, bit, check_end, choose,
+                    ctz, face_active, high_cands, hurt, joker_gone, leave_row, low_cands,
+                    lowest_value, occupied, pick_card, played, popc, setrow, sig, targets, to_row)
+from .layout import (C_BJ, C_DECKM, C_DECKN, C_HAND, C_POW, C_ROW, D_ATTACK, D_OPT, E_ATTACK,
+                     E_CLASH, E_CLASHCH, E_CLASHRES, E_LAY, E_NOATTACK, E_Q, H_ATTACK, H_CLASH,
+                     H_DIRECT, Z_ATT, Z_CLASH, Z_DESTR, Z_FIRST, Z_FORBID, Z_NOATK, Z_ON)
+
+jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
+
+# --- attack --------------------------------------------------------------------------
+@njit(sig(I64, ret=nt.int64), cache=True, _nrt=False)
+def list_attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+    q = 1 - p
+    n = 0
+    for r in range(3):
+        if not occupied(S, p, r) or (Z[Z_NOATK] >> r) & 1:
+            continue
+        nt_ = targets(S, q, r, tmp)
+        pw = S[p, C_POW + r]
+        bj = S[p, C_BJ] == r
+        for i in range(nt_):
+            t = tmp[i]
+            key = r * 4 + t + 1
+            if t < 0:
+                setrow(rows, sc, n, key, r, t, 0, 0, 0, float(pw))
+                n += 1
+                if bj:
+                    setrow(rows, sc, n, key, r, t, 1, 0, 0, pw + ip[P_BONUS] - pp[Q_SPEND])
+                    n += 1
+                continue
+            m = S[q, C_ROW + t]
+            mult = ip[P_MULT] if r == 0 and t == 2 else 1
+            if pw > S[q, C_POW + t]:
+                lv = lowest_value(m)
+                s = float(lv * mult + ip[P_PAS]) if lv > 0 else 0.0
+                setrow(rows, sc, n, key, r, t, 0, 0, 0, s)
+                n += 1
+            if bj:
+                cnt = popc(m)
+                s = -pp[Q_SPEND]
+                if cnt > 1:
+                    high_cands(m, tmp, 8)
+                    s += float((S[q, C_POW + t] - RANK[tmp[8]]) * mult + (cnt - 1) * ip[P_PAS])
+                setrow(rows, sc, n, key, r, t, 1, 0, 0, s)
+                n += 1
+    setrow(rows, sc, n, 99, -1, -1, 0, 0, 0, 0.0)
+    return n + 1
+
+
+@njit(sig(I64, I64, I64, ret=nt.int64), cache=True, _nrt=False)
+def fight_or_yield(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, x, r,
+                   attacker):
+    """Seat x's clash decision: 1 fight (lay down), 0 yield."""
+    setrow(rows, sc, 0, 0, 0, 0, 0, 0, 0, 0.0)
+    setrow(rows, sc, 1, 1, 1, 0, 0, 0, 0, 1.0)
+    i = choose(st, Z, pol[x], script, rows, sc, 2, D_OPT)
+    f = rows[i, 1]
+    if Z[Z_ON]:
+        ev(tr, Z, E_CLASHCH, x, f, attacker, 0, 0, 0)
+    return f
+
+
+@njit(nt.void(A2, A1, U3, A2, A2, I64, I64), cache=True, _nrt=False)
+def lay_down(S, Z, masks, counts, tr, x, r):
+    m = S[x, C_HAND] & LAY[r] & ~Z[Z_FORBID]
+    S[x, C_HAND] &= ~m
+    while m != 0:
+        low = m & -m
+        m ^= low
+        k = ctz(low)
+        to_row(S, x, r, k)
+        played(masks, counts, x, k)
+        if Z[Z_ON]:
+            ev(tr, Z, E_LAY, x, k, r, 0, 0, 0)
+
+
+@njit(sig(I64, I64, I64, ret=nt.int64), cache=True, _nrt=False)
+def clash(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r, t):
+    """p's joker row r against q's joker row t: 0 the attacker lost its
+    joker, 1 the defender did, 2 both jokers went (equal totals)."""
+    q = 1 - p
+    on = Z[Z_ON]
+    Z[Z_CLASH] += 1
+    if on:
+        ev(tr, Z, E_CLASH, p, r, t, 0, 0, 0)
+    res = 0
+    if fight_or_yield(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p,
+                      r, 1) == 0:
+        res = 0
+    elif fight_or_yield(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
+                        q, t, 0) == 0:
+        res = 1
+    else:
+        lay_down(S, Z, masks, counts, tr, p, r)
+        lay_down(S, Z, masks, counts, tr, q, t)
+        ta = S[p, C_POW + r]
+        tb = S[q, C_POW + t]
+        res = 0 if ta < tb else (1 if tb < ta else 2)
+        if on:
+            ev(tr, Z, E_CLASHRES, p, -1 if res == 2 else (p if res == 0 else q), ta, tb, 0, 0)
+    if res == 2:
+        joker_gone(S, Z, tr, p, False)
+        joker_gone(S, Z, tr, q, False)
+        return 2
+    loser = p if res == 0 else q
+    S[loser, T_CLOST] += 1
+    S[1 - loser, T_CWON] += 1
+    joker_gone(S, Z, tr, loser, True)
+    hurt(S, Z, tr, loser, ip[P_CLASH], H_CLASH)
+    return res
+
+
+@njit(sig(I64, I64, I64), cache=True, _nrt=False)
+def q_effect(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r, nd):
+    """The Q of p's attacking row r after an attack destroyed the cards
+    tmp[16:16+nd]: options 1, 2 or nothing (the owner picks which destroyed
+    card counts as part of the concrete choice)."""
+    own = S[p, C_ROW + r]
+    avail = S[p, C_HAND] & ~Z[Z_FORBID]
+    pool = (S[p, C_HAND] | S[p, C_DECKM]) & ~Z[Z_FORBID]
+    setrow(rows, sc, 0, 0, 0, -1, -1, -1, -1, 0.0)
+    n = 1
+    if own != 0:
+        high_cands(own, tmp, 8)
+        hi = RANK[tmp[8]]
+        for i in range(nd):                  # option 1
+            d = tmp[16 + i]
+            s2 = hi + RANK[d]
+            if s2 % 2 == 0:
+                k = r * 13 + s2 // 2 - 1
+                if (avail >> k) & 1:
+                    setrow(rows, sc, n, 1, 1, d, -1, k, r, 1.0 + RANK[k])
+                    n += 1
+        nl = low_cands(own, tmp, 8)
+        for i in range(nd):                  # option 2
+            d = tmp[16 + i]
+            vd = RANK[d]
+            for li in range(nl):
+                lo = tmp[8 + li]
+                vl = RANK[lo]
+                higher = vd if vd > vl else vl
+                for x in range(2):
+                    if x == 0:
+                        su = (d // 13) if vd >= vl else (lo // 13)
+                    else:
+                        if vd != vl or d // 13 == lo // 13:
+                            break
+                        su = lo // 13
+                    for v in range(1, higher):
+                        k = su * 13 + v - 1
+                        if (pool >> k) & 1 and n + 2 < rows.shape[0]:
+                            for dest in range(2 if su == 3 else 1):
+                                dr = dest if su == 3 else su
+                                setrow(rows, sc, n, 2, 2, d, lo, k, dr,
+                                       float(v - vl - ip[P_PAS]) - 0.5)
+                                n += 1
+    if n == 1:
+        return
+    i = choose(st, Z, pol[p], script, rows, sc, n, D_OPT)
+    opt = rows[i, 1]
+    if opt == 0:
+        return
+    d = rows[i, 2]
+    lo = rows[i, 3]
+    k = rows[i, 4]
+    dr = rows[i, 5]
+    S[p, T_QF] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_Q, p, r, opt, d, k, dr)
+    if opt == 2:
+        leave_row(S, Z, tr, ip, p, r, lo)
+    if (S[p, C_HAND] >> k) & 1:
+        S[p, C_HAND] &= ~bit(k)
+    else:                                    # from the deck, then shuffle it
+        nn = S[p, C_DECKN]
+        j = 0
+        while pile[p, j] != k:
+            j += 1
+        for jj in range(j, nn - 1):
+            pile[p, jj] = pile[p, jj + 1]
+        S[p, C_DECKN] = nn - 1
+        S[p, C_DECKM] &= ~bit(k)
+        shuffle(st, pile[p], nn - 1)
+    to_row(S, p, dr, k)
+    played(masks, counts, p, k)
+
+
+@njit(sig(I64, I64, I64, I64), cache=True, _nrt=False)
+def attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r, t, mode):
+    q = 1 - p
+    on = Z[Z_ON]
+    S[p, T_ATK + r] += 1
+    Z[Z_ATT] += 1
+    if on:
+        ev(tr, Z, E_ATTACK, p, r, t, mode, S[p, C_POW + r], S[q, C_POW + t] if t >= 0 else 0)
+    if t < 0:
+        dmg = S[p, C_POW + r]
+        if mode == 1:
+            dmg += ip[P_BONUS]
+            S[p, T_JEFF] += 1
+            joker_gone(S, Z, tr, p, False)
+        S[p, T_DIRECT + r] += dmg
+        hurt(S, Z, tr, q, dmg, H_DIRECT)
+        check_end(S, Z)
+        return
+    mult = ip[P_MULT] if r == 0 and t == 2 else 1
+    nd = 0
+    if mode == 0:
+        n = low_cands(S[q, C_ROW + t], tmp, 8)
+        if n > 0:
+            k = pick_card(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
+                          q, 8, n)
+            tmp[16] = k
+            nd = 1
+            leave_row(S, Z, tr, ip, q, t, k)
+            hurt(S, Z, tr, q, RANK[k] * mult, H_ATTACK)
+    else:
+        if S[q, C_BJ] == t:
+            res = clash(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
+                        p, r, t)
+            if check_end(S, Z) or res != 1:
+                return
+        m = S[q, C_ROW + t]
+        S[p, T_JEFF] += 1
+        joker_gone(S, Z, tr, p, False)
+        if m != 0:
+            n = high_cands(m, tmp, 8)
+            keep = pick_card(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script,
+                             tmp, q, 8, n)
+            m &= ~bit(keep)
+            total = 0
+            while m != 0:
+                low = m & -m
+                m ^= low
+                k = ctz(low)
+                tmp[16 + nd] = k
+                nd += 1
+                total += RANK[k]
+                leave_row(S, Z, tr, ip, q, t, k)
+            hurt(S, Z, tr, q, total * mult, H_ATTACK)
+    S[p, T_DESTR + r] += nd
+    Z[Z_DESTR] += nd
+    if check_end(S, Z) or nd == 0:
+        return
+    if face_active(S, p, r, 12):
+        q_effect(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r, nd)
+        check_end(S, Z)
+
+
+@njit(sig(I64), cache=True, _nrt=False)
+def attack_phase(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+    if Z[Z_FIRST]:
+        if Z[Z_ON]:
+            ev(tr, Z, E_NOATTACK, p, 1, 0, 0, 0, 0)
+        return
+    n = list_attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
+    i = choose(st, Z, pol[p], script, rows, sc, n, D_ATTACK)
+    r = rows[i, 1]
+    if r < 0:
+        if Z[Z_ON]:
+            ev(tr, Z, E_NOATTACK, p, 0 if n > 1 else 2, 0, 0, 0, 0)
+        return
+    attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r,
+           rows[i, 2], rows[i, 3])
+
+
+jit.kernel_cache_end()
