@@ -320,8 +320,8 @@ def script_pick(Z, script, rows, n, dtype):
     return -1
 
 
-@njit(nt.int64(U1, A1, I64, A2, A2, F1, I64, I64), cache=True, _nrt=False)
-def choose(st, Z, pol, script, rows, sc, n, dtype):
+@njit(cache=True, inline="always")
+def choose_i(st, Z, pol, script, rows, sc, n, dtype):
     """Index of the chosen row among rows[:n] (n >= 1). A decision (the
     issue's unit: a placement or attack choice) is counted when a placement
     or attack choice had two or more rows; effect options are not counted."""
@@ -367,6 +367,13 @@ def choose(st, Z, pol, script, rows, sc, n, dtype):
             if below(st, ties) == 0:
                 best = i
     return best
+
+
+@njit(nt.int64(U1, A1, I64, A2, A2, F1, I64, I64), cache=True, _nrt=False)
+def choose(st, Z, pol, script, rows, sc, n, dtype):
+    """``choose_i`` compiled once, for the effect options (rare): the
+    placement and attack phases inline ``choose_i``."""
+    return choose_i(st, Z, pol, script, rows, sc, n, dtype)
 
 
 @njit(cache=True, inline="always")

@@ -1,5 +1,6 @@
 """Demon Faction kernel, part 2: the attack (listing, normal and joker
-attacks, the joker clash, the Q effect)."""
+attacks, the joker clash, the Q effect). ``kernel`` inlines ``attack_phase``
+into the turn."""
 
 from numba import njit
 from numba import types as nt
@@ -9,7 +10,7 @@ from ...core.kernel import ev  # before kernel_cache_begin
 from ...core.rng import shuffle
 from .board import (A1, A2, I64, LAY, P_BONUS, P_CLASH, P_MULT, P_PAS, Q_SPEND, RANK, T_ATK,
                     T_CLOST, T_CWON, T_DESTR, T_DIRECT, T_JEFF, T_QF, U3, bit, check_end, choose,
-                    ctz, face_active, high_cands, hurt, joker_gone, leave_row, low_cands,
+                    choose_i, ctz, face_active, high_cands, hurt, joker_gone, leave_row, low_cands,
                     lowest_value, occupied, pick_card, played, popc, setrow, sig, targets, to_row)
 from .layout import (C_BJ, C_DECKM, C_DECKN, C_HAND, C_POW, C_ROW, D_ATTACK, D_OPT, E_ATTACK,
                      E_CLASH, E_CLASHCH, E_CLASHRES, E_LAY, E_NOATTACK, E_Q, H_ATTACK, H_CLASH,
@@ -18,7 +19,7 @@ from .layout import (C_BJ, C_DECKM, C_DECKN, C_HAND, C_POW, C_ROW, D_ATTACK, D_O
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 # --- attack --------------------------------------------------------------------------
-@njit(sig(I64, ret=nt.int64), cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def list_attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     q = 1 - p
     n = 0
@@ -257,14 +258,14 @@ def attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp
         check_end(S, Z)
 
 
-@njit(sig(I64), cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def attack_phase(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     if Z[Z_FIRST]:
         if Z[Z_ON]:
             ev(tr, Z, E_NOATTACK, p, 1, 0, 0, 0, 0)
         return
     n = list_attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
-    i = choose(st, Z, pol[p], script, rows, sc, n, D_ATTACK)
+    i = choose_i(st, Z, pol[p], script, rows, sc, n, D_ATTACK)
     r = rows[i, 1]
     if r < 0:
         if Z[Z_ON]:

@@ -15,6 +15,17 @@ leaving the field, ``choose``, the heuristics' values), ``fight`` (the
 attack), and this one (placement, the turn, the game loop, ``entry`` for the
 scenario tests, ``KERNELS``).
 
+Speed (issue 16): every game step takes the same 14 arrays, which numba
+passes as about 110 machine words per call; with a dozen such calls per
+turn, the calls cost more than the work. So the hot path of a turn is
+inlined (``inline="always"``) into ``play_on``: ``turn`` with ``begin``,
+``prepare``, ``draw``, ``attack_phase`` and ``list_attack``, while
+``placement`` is compiled once with ``list_place`` and ``apply_place``
+inlined into it (inlining it into the turn too compiles 5 s longer for
+3% speed); rare steps (J, K, Q, clash, reply, the attack itself) stay
+separate functions. Numba's inlining copies the callee's IR at every call
+site, so nesting inlined functions deeper costs compile time quickly.
+
 Every policy choice goes through ``choose``: the caller lists the legal
 choices as rows ``[group, a, b, c, d, e]`` (and, for the heuristics, a
 score per row); ``random`` picks a group uniformly and then a row of it
@@ -34,7 +45,7 @@ from .board import (A1, A2, B1, G_ATT, G_CLASH, G_DEC, G_DESTR, G_END, G_ROUNDS,
                     I64, LAY, P_DRAW, P_HEAL, P_HP, P_K2, P_KEEP, P_MAXT, P_REPLY, P_STALE,
                     P_START, P_TRIG, Q_HEALMIN, Q_JOKER, Q_KMIN, Q_MARGIN, Q_SLOT, Q_SMALL, RANK,
                     T_BIG, T_HEART, T_HP, T_JHEAL, T_JPL, T_KF, T_PAIRS, T_REPLY, T_SLOTS, T_SMALL,
-                    U1, U3, bit, check_end, choose, ctz, face_active, face_gone,
+                    U1, U3, bit, check_end, choose, choose_i, ctz, face_active, face_gone,
                     face_value, heal, hurt, joker_gone, leave_row, leave_slot, low_cands, n_faces,
                     occupied, pick_card, played, popc, row_gain, setrow, sig, targets, thresholds,
                     to_row)
@@ -55,7 +66,7 @@ jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_di
 NG = _NG
 
 # --- placement ---------------------------------------------------------------------
-@njit(sig(I64, ret=nt.int64), cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def list_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     """Every distinct legal placement action of seat p now, then "end"."""
     q = 1 - p
@@ -187,7 +198,7 @@ def reply(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
     joker_gone(S, Z, tr, p, True)
 
 
-@njit(sig(I64, I64, I64, I64, I64), cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def apply_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, t, k,
                 a, b):
     q = 1 - p
@@ -271,7 +282,7 @@ def apply_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script
 def placement(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     while True:
         n = list_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
-        i = choose(st, Z, pol[p], script, rows, sc, n, D_PLACE)
+        i = choose_i(st, Z, pol[p], script, rows, sc, n, D_PLACE)
         t = rows[i, 1]
         if t == A_END:
             return
@@ -282,7 +293,7 @@ def placement(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, 
 
 
 # --- turn start: activation, J, K -------------------------------------------------------
-@njit(nt.void(A2, A1, A2, I64), cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def activate(S, Z, tr, p):
     n = 0
     for j in range(6):
@@ -380,7 +391,7 @@ def keep_score(k, forbid):
     return rk
 
 
-@njit(sig(I64), cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def prepare(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     """Preparation: with hand_trigger cards or more, discard down to
     hand_keep (to the graveyard, no passive)."""
@@ -428,7 +439,7 @@ def prepare(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tm
             ev(tr, Z, E_DISCARD, p, k, 0, 0, 0, 0)
 
 
-@njit(nt.int64(A2, A1, A2, U3, A2, A2, I64, B1), cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def draw(S, Z, pile, masks, counts, tr, p, deal):
     n = S[p, C_DECKN]
     if n == 0:
@@ -448,7 +459,7 @@ def draw(S, Z, pile, masks, counts, tr, p, deal):
 
 
 # --- a turn and a game ------------------------------------------------------------------
-@njit(sig(I64), cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def begin(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     """Start of p's turn: its face and extra-zone cards become active, its
     J effects fire (rows 1 to 3), then its K options (rows 1 to 3)."""
@@ -465,7 +476,7 @@ def begin(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
             k_option(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r)
 
 
-@njit(sig(I64), cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def turn(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     begin(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
     if Z[Z_DONE]:
@@ -737,18 +748,12 @@ def entry(mode, a, b, seed, game, st, S, Z, pile, masks, counts, tr, ip, pp, pol
         return broken_invariants(S, Z, pile, ip)
     if mode == M_TARGETS:
         return targets(S, 1 - a, b, tmp)
-    if mode == M_LIST:
-        return list_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
-                          a)
-    if mode == M_PICK:
+    if mode == M_LIST or mode == M_PICK:
         n = list_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, a)
-        return choose(st, Z, pol[a], script, rows, sc, n, D_PLACE)
-    if mode == M_ALIST:
-        return list_attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
-                           a)
-    if mode == M_APICK:
+        return n if mode == M_LIST else choose(st, Z, pol[a], script, rows, sc, n, D_PLACE)
+    if mode == M_ALIST or mode == M_APICK:
         n = list_attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, a)
-        return choose(st, Z, pol[a], script, rows, sc, n, D_ATTACK)
+        return n if mode == M_ALIST else choose(st, Z, pol[a], script, rows, sc, n, D_ATTACK)
     if mode == M_PLAY:
         return play_on(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, a,
                        b, True, grow, srow)
