@@ -521,7 +521,6 @@ def discard_n(pol, S, Z, ST, p, n, why, tr, on):
     n = min(n, S[p, C_HN])
     if n <= 0:
         return
-    Z[Z_DEC] += 1
     for _ in range(n):
         k = -1
         if pol == POL_RANDOM:
@@ -668,7 +667,6 @@ def use_magic(pol, S, F, pile, Z, M, ST, p, card, W, ip, pp, masks, counts, tr, 
     face-down runes)."""
     S[p, C_USED] |= np.int64(1) << card
     S[p, C_USES] += 1
-    Z[Z_DEC] += 1
     u = M[card, M_UEFF]
     n = M[card, M_UEFF + 1]
     if on:
@@ -679,6 +677,7 @@ def use_magic(pol, S, F, pile, Z, M, ST, p, card, W, ip, pp, masks, counts, tr, 
         elif u == U_PEEK:
             i = choose_peek(pol, S, F, Z, ST, p, S.shape[0])
             if i >= 0:
+                Z[Z_DEC] += 1           # a peek (the use itself is not counted)
                 peek(S, F, Z, p, i, 1, tr, on)
         else:
             if pol == POL_RANDOM:
@@ -913,7 +912,6 @@ def heuristic_uses(pol, S, F, pile, Z, M, ST, p, W, ip, pp, ban, masks, counts, 
     if S[p, C_H + DISSOLVE] > 0 and S[p, C_HN] >= 2 and ban[DISSOLVE] != BAN_FORBID:
         i = dissolve_target(pol, S, F, Z, M, ST, p, W, ip, pp, pp[Q_DISSV])
         if i >= 0:
-            Z[Z_DEC] += 1
             dissolve_remove(S, F, Z, p, i, 0, masks, counts, tr, on)
             e = check_end(S, Z, ip, P, tr, on)
             if e >= 0:
