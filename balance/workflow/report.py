@@ -174,6 +174,78 @@ def default_out(ruleset: str) -> str:
     return f"out/{ruleset}/report"
 
 
+def cap_finding(ruleset, spec, values: dict, summary: dict, games: pd.DataFrame) -> str:
+    """The finding about capped games: how many games reached the turn cap
+    (``max_turns``), or, for a ruleset without one, that no game can be
+    capped and how long games last by the rules."""
+    capped = summary["end_reasons"].get("turn_cap", 0)
+    n = summary["games"]
+    if "max_turns" not in values and "turn_cap" not in spec.end_reasons:
+        def span(col, unit):
+            lo, hi = int(games[col].min()), int(games[col].max())
+            return f"{lo} {unit}" if lo == hi else f"{lo} to {hi} {unit}"
+        every = "every game lasts" if games["rounds"].min() == games["rounds"].max() \
+            else "games last"
+        return (f"No turn cap: {ruleset} has no `max_turns` parameter and no capped end, so "
+                f"no game is a draw by the cap; {every} {span('rounds', 'rounds')} "
+                f"({span('turns', 'turns')}) in this run.")
+    clo, chi = stats.wilson(capped, n)
+    cap = values.get("max_turns")
+    what = f"turn cap {cap} reached" if cap is not None else "turn cap reached"
+    return (f"Capped games ({what}, a draw): {capped:,} of {n:,} = "
+            f"{pct(capped / n, 2)} {ci(float(clo), float(chi), 2)}.")
+
+
+def _figure(v) -> str:
+    """One value of a ruleset figure as text (floats to 4 significant
+    digits, short lists in brackets, anything else as it prints)."""
+    if isinstance(v, (float, np.floating)) and not isinstance(v, bool):
+        return f"{float(v):.4g}"
+    if isinstance(v, (list, tuple)) and all(not isinstance(x, (list, tuple, dict)) for x in v):
+        return "[" + ", ".join(_figure(x) for x in v) + "]"
+    return str(v)
+
+
+def _flat(d: dict, prefix: str = "") -> dict:
+    """A nested dict as one level, keys joined by a space."""
+    out = {}
+    for k, v in d.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict):
+            out.update(_flat(v, key + " "))
+        else:
+            out[key] = v
+    return out
+
+
+def _label(k) -> str:
+    return str(k).replace("_", " ")
+
+
+def ruleset_figures(doc: Doc, extra: dict) -> None:
+    """The ruleset's own figures (``spec.summary``): numbers and sentences
+    as a list; a list of rows (dicts) as a table; a dict of dicts as a table
+    with one row per key (nested keys joined); any other dict as a table of
+    figure and value."""
+    doc.bullets([f"{_label(k)}: {_figure(v)}" for k, v in extra.items()
+                 if not isinstance(v, (list, dict))
+                 or (isinstance(v, list) and not (v and isinstance(v[0], dict)))])
+    for k, v in extra.items():
+        if isinstance(v, list) and v and isinstance(v[0], dict):
+            doc.p(f"{_label(k).capitalize()}:")
+            doc.table(pd.DataFrame(v).round(3))
+        elif isinstance(v, dict) and v:
+            doc.p(f"{_label(k).capitalize()}:")
+            if all(isinstance(x, dict) for x in v.values()):
+                rows = [{"": str(r), **{c: _figure(x) for c, x in _flat(x).items()}}
+                        for r, x in v.items()]
+                doc.table(pd.DataFrame(rows).fillna(""))
+            else:
+                f = _flat(v)
+                doc.table(pd.DataFrame({"figure": [_label(x) for x in f],
+                                        "value": [_figure(x) for x in f.values()]}))
+
+
 def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=None,
            policies=None, params: dict | None = None, *, matchup_policies=None,
            sweep_games: int | None = None, cards_games: int | None = None,
@@ -314,11 +386,7 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
         if len(flagged):
             findings.append(f"Never or rarely played by these policies, so their power is "
                             f"not measured by this play: {', '.join(flagged['kind'])}.")
-    capped = summary["end_reasons"].get("turn_cap", 0)
-    clo, chi = stats.wilson(capped, summary["games"])
-    findings.append(f"Capped games (turn cap {base.values.get('max_turns', '?')} reached, "
-                    f"a draw): {capped:,} of {summary['games']:,} = "
-                    f"{pct(capped / summary['games'], 2)} {ci(float(clo), float(chi), 2)}.")
+    findings.append(cap_finding(ruleset, spec, base.values, summary, g))
     for key, sres in sweeps.items():
         grp = sres.main_group
         t = sres.table[sres.table["group"] == grp]
@@ -373,16 +441,8 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     extra = {k: v for k, v in summary.items() if k in (spec.summary(main) if spec.summary
                                                        is not None else {})}
     if extra:
-        # the ruleset's own figures (spec.summary): numbers and notes as a list,
-        # tables (lists of rows) as tables
         doc.h(2, "Ruleset figures")
-        doc.bullets([f"{k.replace('_', ' ')}: "
-                     f"{f'{v:.4g}' if isinstance(v, float) else v}" for k, v in extra.items()
-                     if not isinstance(v, (list, dict))])
-        for k, v in extra.items():
-            if isinstance(v, list) and v and isinstance(v[0], dict):
-                doc.p(f"{k.replace('_', ' ').capitalize()}:")
-                doc.table(pd.DataFrame(v).round(3))
+        ruleset_figures(doc, extra)
     doc.h(2, "Per-card power")
     if cres is not None:
         doc.p("**Interventional** (causal): for each card kind the same seeds are played with "
