@@ -4,9 +4,11 @@ and the round-6 invisible, spells per game (white, black, each option),
 and per card value its power as a book spell, a fate card and a score card.
 
     python -m balance.rulesets.school.tables --games 20000 --seed 1 --players 4 \\
-        --policy informed --policy random --policy informed --policy random --out reports/school
+        --policy informed --policy random --policy informed --policy random --out out/school/tables
 
-writes ``school_tables.md`` (and one CSV per table) into ``--out``.
+writes ``school_tables.md`` (and one CSV per table) into ``--out``. The same
+tables are the ruleset's figures (``summary``) in every Result's summary and
+in ``balance report school``, which is what ``reports/school/`` commits.
 """
 from __future__ import annotations
 
@@ -83,11 +85,26 @@ def roles_of_rounds(result) -> pd.DataFrame:
 
 
 def advantages(result) -> dict:
-    t = roles_of_rounds(result).set_index("group")
-    return {"first_sage_minus_others": float(t.loc["first sage", "win_rate"]
-                                             - t.loc["not first sage", "win_rate"]),
-            "invisible6_minus_others": float(t.loc["invisible in round 6", "win_rate"]
-                                             - t.loc["not invisible in round 6", "win_rate"])}
+    """The first sage's win rate minus the other seats', and the round-6
+    invisible's minus the other seats', each paired by game
+    (``stats.paired_ratio_diff``: the seats of one game are compared with
+    each other), with 95% intervals."""
+    s = result.seats
+    P = result.setup.n_players
+    won = s["won"].to_numpy().reshape(-1, P).astype(float)
+    out = {}
+    for key, col in (("first_sage_minus_others", "first_sage"),
+                     ("invisible6_minus_others", "invisible6")):
+        m = s[col].to_numpy().reshape(-1, P) == 1
+        wa, na = (won * m).sum(axis=1), m.sum(axis=1)
+        wb, nb = (won * ~m).sum(axis=1), (~m).sum(axis=1)
+        d, lo, hi, _ = stats.paired_ratio_diff(wa, na, wb, nb)
+        out[key] = float(d)
+        out[key + "_low"] = float(lo)
+        out[key + "_high"] = float(hi)
+        out[col + "_win_rate"] = float(wa.sum() / na.sum())
+        out["not_" + col + "_win_rate"] = float(wb.sum() / nb.sum())
+    return out
 
 
 SPELL_COLS = ("casts_white", "casts_black", "peeks_hidden", "peeks_fate", "peeks_hand",
@@ -161,13 +178,44 @@ def card_values(result) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _pct(x, lo=None, hi=None):
+    return f"{x:.2%}" + ("" if lo is None else f" [{lo:.2%}, {hi:.2%}]")
+
+
+def _pts(d, lo, hi):
+    return f"{d * 100:+.2f} [{lo * 100:+.2f}, {hi * 100:+.2f}] points"
+
+
 def summary(result) -> dict:
-    """The ruleset's extra headline figures (summary.json)."""
-    return {"outcomes": outcomes(result),
-            "houses": houses(result).to_dict(orient="records"),
-            "sage_and_invisible": roles_of_rounds(result).to_dict(orient="records"),
-            "advantages": advantages(result),
-            "spells": spells(result).to_dict(orient="records")}
+    """The ruleset's own figures (summary.json, and the report's "Ruleset
+    figures"): headline sentences, the numbers behind them, and the game's
+    tables as lists of rows (houses, the sage and the invisible, spells, card
+    values), which ``balance report`` renders as tables."""
+    o = outcomes(result)
+    a = advantages(result)
+    return {
+        "no_winner": f"{_pct(o['no_winner_share'], *o['no_winner_ci'])} of games "
+                     f"({o['no_winner']:,} of {o['games']:,}): the winning house had no member, "
+                     f"so nobody won (a draw in the generic tables)",
+        "house_ties": f"{_pct(o['house_tie_share'], *o['house_tie_ci'])} of games had several "
+                      f"winning houses (each tied house's members win); "
+                      f"{o['winners_per_game']:.2f} winning seats per game",
+        "sage_advantage": f"the first sage wins {_pct(a['first_sage_win_rate'])} against "
+                          f"{_pct(a['not_first_sage_win_rate'])} for the other seats of its "
+                          f"games: {_pts(a['first_sage_minus_others'], a['first_sage_minus_others_low'], a['first_sage_minus_others_high'])} "
+                          f"(paired by game)",
+        "round6_invisible_cost": f"the round-6 invisible player (no turn, no vote, never "
+                                 f"sage after) wins {_pct(a['invisible6_win_rate'])} against "
+                                 f"{_pct(a['not_invisible6_win_rate'])} for the other seats: "
+                                 f"{_pts(a['invisible6_minus_others'], a['invisible6_minus_others_low'], a['invisible6_minus_others_high'])} "
+                                 f"(paired by game)",
+        "outcomes": o,
+        "advantages": a,
+        "houses": houses(result).to_dict(orient="records"),
+        "sage_and_invisible": roles_of_rounds(result).to_dict(orient="records"),
+        "spells": spells(result).to_dict(orient="records"),
+        "card_values": card_values(result).to_dict(orient="records"),
+    }
 
 
 def markdown(result) -> str:
