@@ -24,7 +24,7 @@ ROW_NAMES = ("row 1 ♦", "row 2 ♠", "row 3 ♣")
 @dataclass(frozen=True)
 class Params:
     hp: int = param(50, doc="starting HP of each player (双方设置生命点数30-100)",
-                    bounds=(30, 100), sweep=(30, 40, 50, 60, 80, 100))
+                    bounds=(30, 100), sweep=(30, 40, 50, 60, 70, 80, 90, 100))
     passive_damage: int = param(1, doc="demon passive: extra damage per own normal card leaving "
                                 "the field (每一张，额外受到一点伤害)",
                                 bounds=(0, 10), sweep=(0, 1, 2, 3))
