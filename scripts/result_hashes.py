@@ -6,10 +6,11 @@ speed change leaves every result identical.
 
 Covers elite v1/v2/v3 at 2-4 players, greedy/random/mixed seats, teams,
 10**12 multipliers, ``six_j_adjacent``, bans in both modes, ``max_exchange=5``
-and check mode on and off (35 configurations), talisman at 2-4 players
-with every policy and bans, and demon with every policy, mixed seats, check
-mode, bans in both modes and changed rule numbers. Each hash covers the game and seat tables, the
-draw/play masks, the card counts and, in check mode, the error counts.
+and check mode on and off (32 configurations), talisman at 2-4 players
+with every policy and bans (14), and demon with every policy, mixed seats,
+check mode, bans in both modes and changed rule numbers (11). Each hash
+covers the game and seat tables, the draw/play masks, the card counts and,
+in check mode, the error counts.
 """
 from __future__ import annotations
 

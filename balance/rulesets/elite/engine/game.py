@@ -1,7 +1,8 @@
 """One game and the entry points: turns (``play_turn`` v1/v2, ``play_turn3``
-v3, both through ``turn``), the end of a turn, turn order, the invariant
-checks, dealing (``init_game``), the game loop (``run_game``) and its
-records (``finish``); ``play_blocks``, the batch loop run on threads by
+v3, both through ``turn``; a v3 turn ends in ``duel.resolve_duels``), turn
+order (``next_turn``, ``first_seat``), the invariant checks, dealing
+(``init_game``), the game loop (``run_game``) and its records
+(``finish``); ``play_blocks``, the batch loop run on threads by
 ``core.parallel.run_blocks`` (through ``run_batch``), and ``entry``, the
 one non-parallel entry point (replay, ``trace_one``, scenario tests; its
 modes are ``layout.M_*``). A single entry keeps numba's compile time down:
