@@ -422,3 +422,54 @@ def test_both_at_zero_at_once_is_a_draw():
     t.row(1, 1, "D2")
     row, err = t.play(0, 10)
     assert row["end_reason"] == 1 and row["winner"] == -1
+
+
+# --- replay: the board after each turn -------------------------------------------------------
+def _board_block(lines):
+    """The last "board after turn" block of a replay, as its lines."""
+    i = max(j for j, x in enumerate(lines) if x.startswith("   board after turn"))
+    return lines[i:i + 10]
+
+
+def test_replay_shows_the_board_after_the_turn():
+    """replay: after each turn, both seats' rows (cards, power), face cards
+    (active or not), the big joker's row, the extra slots with their
+    holders, HP, and hand, deck and graveyard sizes."""
+    t = table()
+    t.row(0, 1, "D8")
+    t.face(0, 1, "DQ")
+    t.row(0, 3, "C2")
+    t.big(0, 3)
+    t.slot(0, "S6")
+    t.hand(0, "CJ", "H9")
+    t.row(1, 1, "D3", "D4")
+    t.face(1, 1, "DK", active=False)
+    t.slot(1, "C5", active=False)
+    t.grave(1, "S7")
+    t.hand(1, "D2")
+    t.deck_top(0, "H2", "S3")
+    t.script(face("CJ"), end(), attack(1, 1))
+    t.turn(0)                                       # draws ♥2 ♠3, places ♣J, ♦8 takes ♦3
+    assert t.script_errors() == 0
+    block = _board_block(t.lines())
+    assert block == [
+        "   board after turn 11:",
+        "   | P0: HP 50; hand 3, deck 45, graveyard 0",
+        "   |   row 1 ♦: ♦8 (power 8); face cards ♦Q",
+        "   |   row 2 ♠: - (power 0)",
+        "   |   row 3 ♣: ♣2 (power 2); big joker; face cards ♣J (from its owner's next turn)",
+        "   | P1: HP 46; hand 1, deck 48, graveyard 2",
+        "   |   row 1 ♦: ♦4 (power 4); face cards ♦K (from its owner's next turn)",
+        "   |   row 2 ♠: - (power 0)",
+        "   |   row 3 ♣: - (power 0)",
+        "   | extra slots: ♦ empty; ♠ P0 ♠6; ♣ P1 ♣5 (from its holder's next turn)"]
+    assert t.hp(1) == 46 and len(t.hand_cards(0)) == 3 and len(t.graveyard(1)) == 2
+
+
+def test_replay_prints_a_board_after_every_turn():
+    from balance.core.replay import replay_text
+    lines = replay_text("demon", game=3, seed=1, policies=["greedy", "greedy"]).splitlines()
+    turns = [x for x in lines if x.startswith("-- turn")]
+    boards = [x for x in lines if x.startswith("   board after turn")]
+    assert len(turns) == len(boards) > 3
+    assert [x.split()[2] for x in turns] == [x.split()[3][:-1] for x in boards]

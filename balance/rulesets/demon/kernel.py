@@ -53,11 +53,12 @@ from .fight import attack_phase, list_attack
 from .layout import (A_BIG, A_END, A_FACE, A_HEART, A_PAIR, A_ROW, A_SLOT, A_SMALL, C_BJ, C_DECKM,
                      C_DECKN, C_FACE, C_FACT, C_GRAVE, C_HAND, C_HP, C_KPTS, C_POW, C_ROW, C_STATS,
                      D_ATTACK, D_OPT, D_PLACE, END_CAP, END_DRAW, END_HP, END_STALE, E_ACT, E_BIG,
-                     E_DEAL, E_DISCARD, E_DRAW, E_END, E_FACE, E_HEART, E_JFX, E_KOPT, E_NODRAW,
-                     E_PAIR, E_ROW, E_SLOT, E_SMALL, E_TURN, F_FACE, F_HEART, F_PAIR, F_ROW,
-                     F_SLOT, H_J, H_REPLY, NO, NS, NSCRIPT, NSEAT, NZ, POL_RANDOM, Z_ATT, Z_CLASH,
-                     Z_DEC, Z_DESTR, Z_DONE, Z_FIRST, Z_FLAGS, Z_FORBID, Z_HPCH, Z_NC, Z_NOATK,
-                     Z_ON, Z_SACT, Z_SCARD, Z_SOWN, Z_STALE, Z_TR, Z_TURN)
+                     E_BROW, E_BSEAT, E_BSLOT, E_DEAL, E_DISCARD, E_DRAW, E_END, E_FACE, E_HEART,
+                     E_JFX, E_KOPT, E_NODRAW, E_PAIR, E_ROW, E_SLOT, E_SMALL, E_TURN, FACE_ACTIVE,
+                     F_FACE, F_HEART, F_PAIR, F_ROW, F_SLOT, H_J, H_REPLY, NO, NS, NSCRIPT, NSEAT,
+                     NZ, POL_RANDOM, Z_ATT, Z_CLASH, Z_DEC, Z_DESTR, Z_DONE, Z_FIRST, Z_FLAGS,
+                     Z_FORBID, Z_HPCH, Z_NC, Z_NOATK, Z_ON, Z_SACT, Z_SCARD, Z_SOWN, Z_STALE, Z_TR,
+                     Z_TURN)
 from .layout import NG as _NG
 from .rules import BIG, SMALL
 
@@ -476,19 +477,39 @@ def begin(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
             k_option(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r)
 
 
+@njit(nt.void(A2, A1, A2), cache=True, _nrt=False)
+def board_events(S, Z, tr):
+    """Trace only: the board after a turn (E_BSEAT and E_BROW per seat, then
+    E_BSLOT per extra slot)."""
+    for q in range(2):
+        ev(tr, Z, E_BSEAT, q, S[q, C_HP], popc(S[q, C_HAND]), S[q, C_DECKN],
+           popc(S[q, C_GRAVE]), S[q, C_BJ])
+        for r in range(3):
+            c0 = S[q, C_FACE + 2 * r]
+            c1 = S[q, C_FACE + 2 * r + 1]
+            if c0 >= 0 and S[q, C_FACT + 2 * r] == 1:
+                c0 += FACE_ACTIVE
+            if c1 >= 0 and S[q, C_FACT + 2 * r + 1] == 1:
+                c1 += FACE_ACTIVE
+            ev(tr, Z, E_BROW, q, r, S[q, C_POW + r], S[q, C_ROW + r], c0, c1)
+    for s in range(3):
+        ev(tr, Z, E_BSLOT, Z[Z_SOWN + s], s, Z[Z_SCARD + s], Z[Z_SACT + s], 0, 0)
+
+
 @njit(cache=True, inline="always")
 def turn(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     begin(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
-    if Z[Z_DONE]:
-        return
-    prepare(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
-    for _ in range(ip[P_DRAW]):
-        if draw(S, Z, pile, masks, counts, tr, p, False) < 0:
-            break
-    placement(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
-    if Z[Z_DONE]:
-        return
-    attack_phase(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
+    if not Z[Z_DONE]:
+        prepare(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
+        for _ in range(ip[P_DRAW]):
+            if draw(S, Z, pile, masks, counts, tr, p, False) < 0:
+                break
+        placement(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
+        if not Z[Z_DONE]:
+            attack_phase(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
+                         p)
+    if Z[Z_ON]:
+        board_events(S, Z, tr)
 
 
 @njit(nt.int64(A2, A1, A2, A1), cache=True, _nrt=False)

@@ -112,5 +112,11 @@ E_Q = 24            # Q of row a: b = option, c = destroyed card counted, d = ca
 E_NOATTACK = 25     # a = 0 chose not to, 1 first player's first turn, 2 nothing legal
 E_END = 26          # seat = winner or -1, a = end reason, b = turns, c = rounds
 E_ACT = 27          # face and extra-zone cards of seat become active (a = how many)
+# the board after each turn (only while tracing): E_BSEAT and E_BROW for seat 0 then
+# seat 1, then E_BSLOT for the three extra slots
+E_BSEAT = 28        # a = HP, b = hand, c = deck, d = graveyard sizes, e = big joker's row or -1
+E_BROW = 29         # row a: b = power, c = mask of its normal cards, d, e = its face cards (codes)
+E_BSLOT = 30        # slot a: seat = holder or -1, b = card or -1, c = 1 active
+FACE_ACTIVE = 256   # E_BROW face card code: card id (+ FACE_ACTIVE when active), -1 none
 CAUSES = ("attack", "passive", "J", "direct", "clash", "reply cost", "heal")
 H_ATTACK, H_PASSIVE, H_J, H_DIRECT, H_CLASH, H_REPLY, H_HEAL = range(7)

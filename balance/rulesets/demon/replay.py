@@ -1,23 +1,81 @@
-"""Turn a demon event trace into readable lines."""
+"""Turn a demon event trace into readable lines; after each turn, the board
+(both seats' rows with their cards, powers and face cards, the big jokers,
+the extra slots and their holders, HP, and hand, deck and graveyard sizes)."""
 from ...core.replay import event_rows
 from . import layout as L
-from .rules import ROW_NAMES, card_name
+from .rules import N_KINDS, ROW_NAMES, card_name
 
 
 def _from(b):
     return ROW_NAMES[b] if b < 3 else f"extra slot {'♦♠♣'[b - 3]}"
 
 
+def _cards(mask) -> str:
+    return " ".join(card_name(k) for k in range(N_KINDS) if (mask >> k) & 1) or "-"
+
+
+def _face(code) -> str:
+    if code < 0:
+        return ""
+    k = code % L.FACE_ACTIVE
+    return card_name(k) + ("" if code >= L.FACE_ACTIVE else " (from its owner's next turn)")
+
+
+def board_lines(seats, rows, slots) -> list[str]:
+    """The board block from one turn's E_BSEAT, E_BROW and E_BSLOT events."""
+    out = []
+    for q in sorted(seats):
+        hp, hand, deck, grave, bj = seats[q]
+        out.append(f"   | P{q}: HP {hp}; hand {hand}, deck {deck}, graveyard {grave}")
+        for r in range(3):
+            power, mask, c0, c1 = rows[q, r]
+            faces = ", ".join(f for f in (_face(c0), _face(c1)) if f)
+            line = f"   |   {ROW_NAMES[r]}: {_cards(mask)} (power {power})"
+            if bj == r:
+                line += "; big joker"
+            if faces:
+                line += f"; face cards {faces}"
+            out.append(line)
+    held = []
+    for s in range(3):
+        holder, card, active = slots[s]
+        sym = "♦♠♣"[s]
+        if holder < 0:
+            held.append(f"{sym} empty")
+        else:
+            held.append(f"{sym} P{holder} {card_name(card)}"
+                        + ("" if active else " (from its holder's next turn)"))
+    out.append(f"   | extra slots: {'; '.join(held)}")
+    return out
+
+
 def format_trace(events, values, n_players, policies) -> list[str]:
     seat = lambda s: f"P{int(s)}"  # noqa: E731
     row = lambda r: "the player" if r < 0 else ROW_NAMES[r]  # noqa: E731
     lines = []
+    seats, rows = {}, {}
     for ev in event_rows(events, L.E_DEAL, card_name, policies):
         if isinstance(ev, str):
             lines.append(ev)
             continue
         t, turn, p, a, b, c, d, e = ev
         P = seat(p)
+        if t == L.E_BSEAT:
+            if p == 0:
+                seats, rows = {}, {}
+            seats[p] = (a, b, c, d, e)
+            continue
+        if t == L.E_BROW:
+            rows[p, a] = (b, c, d, e)
+            continue
+        if t == L.E_BSLOT:
+            if a == 0:
+                slots = {}
+                lines.append(f"   board after turn {turn}:")
+            slots[a] = (p, b, c)
+            if a == 2:
+                lines.extend(board_lines(seats, rows, slots))
+            continue
         if t == L.E_TURN:
             lines.append(f"-- turn {turn} (round {a}): {P} to play; HP P0 {b}, P1 {c}; "
                          f"hand {d}")
