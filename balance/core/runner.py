@@ -22,7 +22,7 @@ import pandas as pd
 
 from . import jit, registry, stats
 from .errors import BalanceError, did_you_mean
-from .records import BAN_CODES, Batch, mask_bit
+from .records import BAN_CODES, Batch, alloc, mask_counts
 
 MAX_SEED = 2**63 - 1
 CHUNK = 1 << 16
@@ -206,8 +206,14 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     and says how many games it reused; a chunk of another setup, or a torn
     one, is refused and played again. The caller removes the folder once the
     run's results are saved."""
-    parts = []
     ban = s.ban_vector
+    # the run's tables, allocated once: each chunk is played into (or loaded
+    # into) its rows, so no chunk list is joined at the end
+    nk = s.spec.n_kinds(s.values)
+    G, S, M, _ = alloc(stop - start, s.n_players, len(s.spec.game_columns),
+                       len(s.spec.seat_columns), nk)
+    counts = np.zeros((2, nk), np.int64)
+    errors = []
     bar = None
     store = None
     if checkpoint is not None and not check:
@@ -219,13 +225,16 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
         for a in range(start, stop, chunk):
             b = min(stop, a + chunk)
 
-            def compute(a=a, b=b):
+            rows = slice(a - start, b - start)
+
+            def compute(a=a, b=b, rows=rows):
                 jit.notice(s.spec, "run")
                 kw = {} if ban is None else {"ban": ban}
                 if s.data:
                     kw["data"] = s.data
                 part = s.spec.simulate_range(s.values, s.seed, a, b, s.n_players,
-                                             s.policy_ids, check, **kw)
+                                             s.policy_ids, check, out=(G[rows], S[rows], M[rows]),
+                                             **kw)
                 return {"games": part.games, "seats": part.seats, "masks": part.masks,
                         "counts": part.counts, **({} if part.errors is None or not check
                                                   else {"errors": part.errors})}
@@ -234,10 +243,18 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
             else:
                 hits = store.hits
                 d = store.fetch(chunk_desc(s, a, b), compute)
-                reused += (b - a) if store.hits > hits else 0
+                if store.hits > hits:          # loaded, not played: into its rows
+                    reused += b - a
+                    for arr, name in ((G, "games"), (S, "seats"), (M, "masks")):
+                        if d[name].shape != arr[rows].shape:
+                            raise BalanceError(f"{store.root}: the chunk of games {a}-{b} holds "
+                                               f"{name} of shape {d[name].shape}, expected "
+                                               f"{arr[rows].shape}; delete the folder and run "
+                                               f"again")
+                        arr[rows] = d[name]
             played += b - a
-            parts.append(Batch(a, d["games"], d["seats"], d["masks"], d["counts"],
-                               d.get("errors")))
+            counts += d["counts"]
+            errors.append(d.get("errors"))
             if bar is None and want_bar:
                 # started after the first chunk: its clock and rate leave out
                 # the kernel's first compile (a first ETA of minutes otherwise)
@@ -259,7 +276,8 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
         import sys
         print(f"resumed: {reused:,} of {stop - start:,} games reused from {store.root}",
               file=sys.stderr, flush=True)
-    return Batch.concat(parts)
+    return Batch(start, G, S, M, counts,
+                 None if not errors or any(e is None for e in errors) else np.concatenate(errors))
 
 
 def won_matrix(spec, batch: Batch) -> np.ndarray:
@@ -316,40 +334,39 @@ class Result:
         if "seats" not in self._cache:
             b, spec = self.batch, self.spec
             n, P = b.n, self.setup.n_players
-            data = {"game": np.repeat(np.arange(b.start, b.start + n, dtype=np.int64), P),
-                    "seat": np.tile(np.arange(P, dtype=np.int64), n),
-                    "policy": pd.Categorical(np.tile(np.array(self.setup.policies), n))}
-            for j, col in enumerate(spec.seat_columns):
-                data[col] = b.seats[:, :, j].reshape(-1)
+            # the record block is one int64 array already: the frame wraps it
+            # (no per-column copy), and the few other columns go around it
+            df = pd.DataFrame(b.seats.reshape(n * P, -1), columns=list(spec.seat_columns),
+                              copy=False)
+            df.insert(0, "game", np.repeat(np.arange(b.start, b.start + n, dtype=np.int64), P))
+            df.insert(1, "seat", np.tile(np.arange(P, dtype=np.int64), n))
+            df.insert(2, "policy", _tile_labels(self.setup.policies, n))
+            extra = {}
             won = won_matrix(spec, b)
-            data["won"] = won.reshape(-1)
+            extra["won"] = won.reshape(-1)
             if shares_wins(spec):
-                data["sole_win"] = (won & (won.sum(axis=1) == 1)[:, None]).reshape(-1)
-            if spec.roles is not None and "role" in data:
-                labels = spec.role_names(self.setup.values)
-                data["role"] = _label(data["role"], labels)
+                extra["sole_win"] = (won & (won.sum(axis=1) == 1)[:, None]).reshape(-1)
             W = b.masks.shape[3]
             for w in range(W):
-                data[f"drawn_mask{w}"] = b.masks[:, :, 0, w].reshape(-1)
-                data[f"played_mask{w}"] = b.masks[:, :, 1, w].reshape(-1)
-            self._cache["seats"] = pd.DataFrame(data)
+                extra[f"drawn_mask{w}"] = b.masks[:, :, 0, w].reshape(-1)
+                extra[f"played_mask{w}"] = b.masks[:, :, 1, w].reshape(-1)
+            if spec.roles is not None and "role" in df:
+                df["role"] = _label(df["role"].to_numpy(), spec.role_names(self.setup.values))
+            for k, v in extra.items():
+                if k in df:        # a ruleset's own 'won' column: same values, bool
+                    df[k] = v
+                else:
+                    df.insert(len(df.columns), k, v)
+            self._cache["seats"] = df
         return self._cache["seats"]
 
     @property
     def cards(self) -> pd.DataFrame:
         if "cards" not in self._cache:
             kinds = self.spec.card_kinds(self.setup.values)
-            m = self.batch.masks
             won = won_matrix(self.spec, self.batch)
-            seats = {}
-            for which, name in ((0, "drawn"), (1, "played")):
-                n1 = np.zeros(len(kinds), np.int64)
-                k1 = np.zeros(len(kinds), np.int64)
-                for k in range(len(kinds)):      # one kind at a time: memory stays O(games)
-                    bit = mask_bit(m, which, k)
-                    n1[k] = bit.sum()
-                    k1[k] = (bit & won).sum()
-                seats[name] = (n1, k1)
+            n1, k1 = mask_counts(self.batch.masks, won, len(kinds))
+            seats = {name: (n1[which], k1[which]) for which, name in ((0, "drawn"), (1, "played"))}
             self._cache["cards"] = stats.card_power(kinds, seats, int(won.size),
                                                     int(won.sum()), self.batch.counts)
         return self._cache["cards"]
@@ -461,11 +478,17 @@ class Result:
 
 def _label(codes, labels: dict) -> pd.Categorical:
     codes = np.asarray(codes)
-    keys = sorted(set(np.unique(codes).tolist()) | set(labels))
-    cats = [labels.get(k, str(k)) for k in keys]
-    lookup = {k: i for i, k in enumerate(keys)}
-    idx = np.vectorize(lookup.__getitem__, otypes=[np.int64])(codes) if codes.size else codes
-    return pd.Categorical.from_codes(idx, categories=cats)
+    keys = np.array(sorted(set(np.unique(codes).tolist()) | set(labels)), dtype=np.int64)
+    cats = [labels.get(int(k), str(int(k))) for k in keys]
+    return pd.Categorical.from_codes(np.searchsorted(keys, codes), categories=cats)
+
+
+def _tile_labels(per_seat, n: int) -> pd.Categorical:
+    """The seats' labels repeated for ``n`` games, as a categorical with
+    sorted categories (built from codes: no per-row string)."""
+    cats = sorted(set(per_seat))
+    return pd.Categorical.from_codes(np.tile([cats.index(x) for x in per_seat], n),
+                                     categories=cats)
 
 
 def _json(o):

@@ -228,16 +228,22 @@ class RulesetSpec:
         return cls(**{**base, **fields})
 
     def simulate_range(self, values, seed, start, stop, n_players, policy_ids, check=False,
-                       ban=None, data=None) -> Batch:
+                       ban=None, data=None, out=None) -> Batch:
         """Play games [start, stop) of ``seed`` on all threads; ``check``
         counts broken invariants per game; ``ban`` is None or int64[K] of
         ``records.BAN_*`` codes per card kind; ``data`` the loaded data files
-        ({name: DataTable}, default: the package's own)."""
+        ({name: DataTable}, default: the package's own); ``out``, if given,
+        the zero-filled (games, seats, masks) arrays of ``stop - start`` rows
+        to fill (views of a whole run's tables: no copy afterwards)."""
         K = self.kernel_module()
         nk, args = self._args(values, ban, data)
         n = stop - start
-        games, seats, masks, counts = alloc(n, n_players, len(self.game_columns),
-                                            len(self.seat_columns), nk)
+        if out is None:
+            games, seats, masks, counts = alloc(n, n_players, len(self.game_columns),
+                                                len(self.seat_columns), nk)
+        else:                       # zero-filled by the caller (records.alloc)
+            games, seats, masks = out
+            counts = alloc(n, n_players, 0, 0, nk)[3]
         errors = np.zeros(n, np.int64)
         run_blocks(K.run_batch, n, np.uint64(seed), np.int64(start), np.int64(n),
                    np.int64(n_players), _pol(policy_ids), *args, bool(check),
