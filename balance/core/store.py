@@ -17,12 +17,38 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import zipfile
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-FORMAT = 1
+FORMAT = 2
+
+
+def _narrow(a: np.ndarray) -> np.ndarray:
+    """``a`` in the narrowest integer type that holds every value of it
+    (lossless; the stored ``__dtypes__`` undo it on load): most record
+    columns then take 1 or 2 bytes a value."""
+    if a.dtype.kind not in "iu" or a.size == 0:
+        return a
+    lo, hi = int(a.min()), int(a.max())
+    for t in (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32):
+        info = np.iinfo(t)
+        if info.min <= lo and hi <= info.max:
+            return a.astype(t) if np.dtype(t).itemsize < a.dtype.itemsize else a
+    return a
+
+
+def _write(f, arrays: dict) -> None:
+    """``arrays`` as an .npz (``np.load`` reads it), narrowed and deflated at
+    level 1. On a 65,536-game talisman chunk: 2.1 MB in 0.16x the kernel's
+    time, against 2.3 MB in 1.5x for ``np.savez_compressed`` (level 6, int64)
+    and 3.4 MB stored narrow, which is no smaller than the finished tables."""
+    with zipfile.ZipFile(f, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+        for k, v in arrays.items():
+            with z.open(f"{k}.npy", "w", force_zip64=True) as o:
+                np.lib.format.write_array(o, np.asanyarray(v), allow_pickle=False)
 
 
 def describe_key(desc: dict) -> str:
@@ -34,6 +60,18 @@ def _canon(desc: dict) -> str:
     return json.dumps({"format": FORMAT, **desc}, sort_keys=True, default=str)
 
 
+def _differs(stored: str, desc: dict) -> str:
+    """Which fields of a stored description differ from ``desc``."""
+    try:
+        a = json.loads(stored)
+    except ValueError:
+        return "no readable description"
+    b = json.loads(_canon(desc))
+    keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+    names = {"code": "code fingerprint"}
+    return "differs in " + ", ".join(names.get(k, k) for k in keys) if keys else "differs"
+
+
 class PointStore:
     """Directory of finished pieces; ``PointStore(None)`` keeps nothing."""
 
@@ -41,6 +79,7 @@ class PointStore:
         self.root = Path(root) if root is not None else None
         self.hits = 0
         self.misses = 0
+        self.refused = 0           # pieces on disk that were not reused (see load)
         if self.root is not None:
             self.root.mkdir(parents=True, exist_ok=True)
             gi = self.root / ".gitignore"
@@ -51,16 +90,30 @@ class PointStore:
         return None if self.root is None else self.root / f"{describe_key(desc)[:24]}.npz"
 
     def load(self, desc: dict) -> dict | None:
+        """The arrays stored for ``desc``; None when there are none, and
+        None, counted in ``refused`` and said in one line on stderr, when
+        the file there holds another configuration (a stale code fingerprint
+        included) or cannot be read (torn, foreign)."""
         p = self.path(desc)
         if p is None or not p.exists():
             return None
         try:
             with np.load(p, allow_pickle=False) as z:
-                if str(z["__desc__"]) != _canon(desc):
-                    return None
-                return {k: z[k] for k in z.files if k != "__desc__"}
-        except Exception:          # unreadable or foreign file: play again
-            return None
+                stored = str(z["__desc__"])
+                if stored != _canon(desc):
+                    return self._refuse(p, f"it holds another configuration "
+                                           f"({_differs(stored, desc)})")
+                dtypes = json.loads(str(z["__dtypes__"]))
+                return {k: z[k].astype(dtypes[k], copy=False) for k in dtypes}
+        except Exception as e:     # unreadable or foreign file: play again
+            return self._refuse(p, f"it cannot be read ({type(e).__name__})")
+
+    def _refuse(self, p: Path, why: str) -> None:
+        import sys
+        self.refused += 1
+        print(f"refused the stored piece {p}: {why}; playing it again", file=sys.stderr,
+              flush=True)
+        return None
 
     def save(self, desc: dict, arrays: dict) -> None:
         p = self.path(desc)
@@ -69,7 +122,10 @@ class PointStore:
         tmp = p.with_name(p.name + f".tmp{os.getpid()}")
         try:
             with open(tmp, "wb") as f:
-                np.savez_compressed(f, __desc__=np.array(_canon(desc)), **arrays)
+                dtypes = {k: np.asarray(v).dtype.str for k, v in arrays.items()}
+                _write(f, {"__desc__": np.array(_canon(desc)),
+                           "__dtypes__": np.array(json.dumps(dtypes)),
+                           **{k: _narrow(np.asarray(v)) for k, v in arrays.items()}})
             os.replace(tmp, p)
         except BaseException:         # a full disk or an interruption: no torn file left
             tmp.unlink(missing_ok=True)
