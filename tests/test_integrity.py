@@ -115,16 +115,16 @@ def test_non_ascii_digits_are_refused():
 
 
 def test_a_full_disk_is_one_line_and_leaves_no_torn_piece(tmp_path, monkeypatch):
-    import numpy
-    real = numpy.savez_compressed
+    from balance.core import store
+    real = store._write
 
     def full(f, *a, **k):
         f.write(b"partial")
         raise OSError(28, "No space left on device")
-    monkeypatch.setattr(numpy, "savez_compressed", full)
+    monkeypatch.setattr(store, "_write", full)
     r = run("sweep", "talisman", "--vary", "hp=10,20", "--games", 100, "--out", tmp_path / "s")
     one_line(r, "No space left on device")
-    monkeypatch.setattr(numpy, "savez_compressed", real)
+    monkeypatch.setattr(store, "_write", real)
     torn = [p for p in (tmp_path / "s").rglob("*") if ".tmp" in p.name]
     assert not torn, torn
 
@@ -145,8 +145,10 @@ def test_a_regenerated_report_is_byte_identical(tmp_path):
 
 def test_checkpoints_are_smaller_than_the_finished_tables(tmp_path):
     from balance.core.runner import Result, play_range, setup
-    s = setup("talisman", seed=1, players=3, policies="greedy")
-    b = play_range(s, 0, 40_000, checkpoint=tmp_path / "ck", chunk=10_000, progress=False)
+    # the command line's default (2 players, random): its tables are the
+    # smallest per game, and at 200,000 games their fixed overhead is small
+    s = setup("talisman", seed=1, players=2, policies="random")
+    b = play_range(s, 0, 200_000, checkpoint=tmp_path / "ck", progress=False)
     Result(s, b).save(tmp_path / "out")
     ck = sum(p.stat().st_size for p in (tmp_path / "ck").rglob("*.npz"))
     tables = sum(p.stat().st_size for p in (tmp_path / "out").iterdir() if p.is_file())
@@ -187,3 +189,93 @@ def test_cards_file_for_a_ruleset_without_one_is_one_line(tmp_path):
              "has no data file 'cards'")
     one_line(run("run", "talisman", "--cards", tmp_path / "nope.csv", "--games", 10,
                  "--out", tmp_path / "x"), "no such file")
+
+
+def test_a_stored_piece_round_trips_and_a_foreign_or_stale_one_is_refused(tmp_path, capsys):
+    from balance.core.store import PointStore
+    st = PointStore(tmp_path)
+    desc = {"what": "x", "seed": 1, "code": "abc"}
+    arrays = {"start": np.array(7), "games": np.arange(-3, 300, dtype=np.int64).reshape(-1, 3),
+              "masks": np.array([2**63 + 5], np.uint64)}
+    st.save(desc, arrays)
+    got = st.load(desc)
+    assert got is not None and st.refused == 0
+    for k, v in arrays.items():               # 0-d arrays and dtypes come back as written
+        assert got[k].shape == v.shape and got[k].dtype == v.dtype and (got[k] == v).all()
+    # the same file name, another code fingerprint (a stale piece): refused, said
+    os.replace(st.path(desc), st.path({**desc, "code": "new"}))
+    assert st.load({**desc, "code": "new"}) is None and st.refused == 1
+    assert "code fingerprint" in capsys.readouterr().err
+    st.path(desc).write_bytes(b"torn")
+    assert st.load(desc) is None and st.refused == 2
+    assert "cannot be read" in capsys.readouterr().err
+
+
+def test_a_resumed_run_says_how_many_chunks_it_refused(tmp_path, capsys):
+    from balance.core.runner import play_range, setup
+    s = setup("talisman", seed=3, players=2)
+    ck = tmp_path / "ck"
+    whole = play_range(s, 0, 3000, checkpoint=ck, chunk=1000, progress=False)
+    files = sorted(ck.rglob("*.npz"))
+    assert len(files) == 3
+    files[1].write_bytes(files[1].read_bytes()[:100])          # torn
+    capsys.readouterr()
+    again = play_range(s, 0, 3000, checkpoint=ck, chunk=1000, progress=False)
+    err = capsys.readouterr().err
+    assert "resumed: 2,000 of 3,000 games reused" in err and "1 stored chunk(s) refused" in err
+    assert (again.games == whole.games).all() and (again.seats == whole.seats).all()
+
+
+@pytest.mark.parametrize("args", [
+    ["sweep", "talisman", "--vary", "hp=10,20", "--games", "1000000000000"],
+    ["cards", "talisman", "--games", "1000000000000"],
+    ["run", "talisman", "--precision", "0.00001", "--max-games", "1000000000000"],
+])
+def test_every_command_checks_memory_before_any_game(tmp_path, args):
+    one_line(run(*args, "--out", tmp_path / "x"), "GiB")
+
+
+def test_leftovers_of_a_killed_command_are_removed(tmp_path):
+    out = tmp_path / "o"
+    balance.simulate("talisman", games=50, seed=1).save(out)
+    dead = 2**22 + 12345                  # above the kernel's pid range: never running
+    (out / f".writing-{dead}").mkdir()
+    (out / f".building-{dead}").mkdir()
+    (out / ".partial" / "k").mkdir(parents=True)
+    (out / ".partial" / "k" / f"games-0-10.npz.tmp{dead}").write_bytes(b"half")
+    mine = out / f".writing-{os.getpid()}"
+    mine.mkdir()
+    with outdir.lock(out):
+        pass
+    left = sorted(p.name for p in out.rglob("*") if str(dead) in p.name)
+    assert left == [] and mine.exists()
+
+
+@pytest.mark.parametrize("args", [
+    ["--games", "١٠٠"], ["--seed", "٣"], ["--players", "٢"], ["--threads", "١"],
+    ["--set", "hp=٣٠"],
+])
+def test_non_ascii_digits_on_the_command_line_are_refused(tmp_path, args):
+    r = run("run", "talisman", *args, "--games", 10, "--out", tmp_path / "x") \
+        if args[0] != "--games" else run("run", "talisman", *args, "--out", tmp_path / "x")
+    one_line(r, "ASCII")
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_read_only_out_is_one_line(tmp_path, monkeypatch):
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **k: False if "ro" in str(p)
+                        else real(p, mode, **k))
+    (tmp_path / "ro").mkdir()
+    one_line(run("run", "talisman", "--games", 10, "--out", tmp_path / "ro" / "x"),
+             "not writable")
+
+
+def test_precision_outputs_are_byte_identical(tmp_path):
+    for d in ("a", "b"):
+        r = run("sweep", "talisman", "--vary", "hp=10,20", "--games", 200, "--precision", "0.2",
+                "--max-games", 400, "--out", tmp_path / d)
+        assert r.exit_code == 0, r.output
+    a, b = (json.loads((tmp_path / d / "sweep.json").read_text()) for d in ("a", "b"))
+    assert "elapsed_seconds" not in json.dumps(a)
+    assert (tmp_path / "a" / "sweep.json").read_bytes() == (tmp_path / "b" / "sweep.json").read_bytes()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Callable
@@ -69,6 +70,7 @@ def lock(out: str | os.PathLike):
         break
     else:
         raise BalanceError(f"{out}: could not take the folder's lock")
+    _sweep_dead(out)
     try:
         yield out
     finally:
@@ -78,6 +80,20 @@ def lock(out: str | os.PathLike):
         for p in created:             # folders made for a command that wrote nothing
             with contextlib.suppress(OSError):
                 p.rmdir()
+
+
+_LEFTOVER = re.compile(r"^(?:\.writing-|\.building-|.+\.tmp)(\d+)$")
+
+
+def _sweep_dead(out: Path) -> None:
+    """Remove what a killed command left in ``out``: its temporary result
+    folders (``.writing-PID``, ``.building-PID``) and half-written stored
+    pieces (``*.tmpPID``), each only when process PID no longer runs."""
+    for p in [*out.iterdir(), *out.glob(".points/**/*.tmp*"), *out.glob(".partial/**/*.tmp*")]:
+        m = _LEFTOVER.match(p.name)
+        if m and int(m.group(1)) != os.getpid() and not _alive(int(m.group(1))):
+            with contextlib.suppress(OSError):
+                shutil.rmtree(p) if p.is_dir() else p.unlink()
 
 
 def publish(out: str | os.PathLike, write: Callable[[Path], object], *,

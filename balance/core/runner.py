@@ -206,6 +206,7 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     and says how many games it reused; a chunk of another setup, or a torn
     one, is refused and played again. The caller removes the folder once the
     run's results are saved."""
+    check_memory(s, stop - start)         # every command, before any game
     ban = s.ban_vector
     # the run's tables, allocated once: each chunk is played into (or loaded
     # into) its rows, so no chunk list is joined at the end
@@ -274,7 +275,9 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
             bar.close()
     if reused:
         import sys
-        print(f"resumed: {reused:,} of {stop - start:,} games reused from {store.root}",
+        refused = f"; {store.refused} stored chunk(s) refused and played again" \
+            if store.refused else ""
+        print(f"resumed: {reused:,} of {stop - start:,} games reused from {store.root}{refused}",
               file=sys.stderr, flush=True)
     return Batch(start, G, S, M, counts,
                  None if not errors or any(e is None for e in errors) else np.concatenate(errors))
@@ -518,7 +521,6 @@ def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | No
     s = setup(ruleset, seed=seed, players=players, policies=policies, params=params, ban=ban)
     start = check_count("start", start, 0)
     stop = start + check_count("games", games) if stop is None else check_count("stop", stop, start + 1)
-    check_memory(s, stop - start)
     if threads is not None:
         set_threads(threads)
     t0 = time.perf_counter()

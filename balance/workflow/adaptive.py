@@ -19,7 +19,7 @@ import numpy as np
 
 from ..core import stats
 from ..core.errors import BalanceError
-from ..core.runner import Result, check_count, play_range, setup
+from ..core.runner import Result, check_count, check_memory, play_range, setup
 
 DEFAULT_MAX_GAMES = 2_000_000
 
@@ -48,7 +48,6 @@ def until_precise(play: Callable[[int, int], object], merge: Callable[[list], ob
     widest half-width reached and whether the precision was reached."""
     parts, n, batches = [], 0, 0
     size = max(1, min(first, max_games))
-    t0 = time.perf_counter()
     w = float("inf")
     merged = None
     while True:
@@ -67,8 +66,7 @@ def until_precise(play: Callable[[int, int], object], merge: Callable[[list], ob
         size = int(math.ceil(size / 512) * 512) if size >= 512 else size
         size = max(1, min(size, max_games - n))
     return merged, {"games": n, "batches": batches, "widest": w, "precision": eps,
-                    "reached": w < eps, "max_games": max_games,
-                    "elapsed_seconds": time.perf_counter() - t0}
+                    "reached": w < eps, "max_games": max_games}
 
 
 def result_width(r: Result) -> float:
@@ -90,6 +88,7 @@ def run_precise(ruleset: str, precision: float, max_games: int | None = None,
     eps, mg = check_precision(precision, max_games)
     s = setup(ruleset, seed=seed, players=players, policies=policies, params=params, ban=ban)
     first = check_count("games", games)
+    check_memory(s, mg)                  # the tables may grow to max_games: refuse first
     t0 = time.perf_counter()
     result, info = until_precise(
         lambda a, b: Result(s, play_range(s, a, b, progress=progress)),
