@@ -76,7 +76,7 @@ def test_replay_prints_the_game(runner):
     (["run", "talisman", "--players", "1"], "outside 2-4"),
     (["run", "talisman", "--games", "0"], "at least 1"),
     (["run", "talisman", "--games", "-3"], "at least 1"),
-    (["run", "talisman", "--games", "many"], "not a valid integer"),
+    (["run", "talisman", "--games", "many"], "not a whole number"),
     (["run", "talisman", "--config", "/does/not/exist.toml"], "does not exist"),
     (["run", "talisman", "--policy", "greedy", "--policy", "random", "--policy", "random"],
      "one per seat"),

@@ -12,14 +12,40 @@ from ..core.errors import BalanceError
 from ..core.params import parse_assignment
 
 
+class Whole(click.ParamType):
+    """An integer option written in ASCII digits: click's ``int`` takes any
+    Unicode digits (``--games ١٠٠`` would play 100 games), which a config or
+    a script should never pass silently."""
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        text = str(value).strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if not (digits.isascii() and digits.isdigit()):
+            self.fail(f"{value!r} is not a whole number in ASCII digits", param, ctx)
+        return int(text)
+
+
+WHOLE = Whole()
+
+
+def check_assignment(text: str) -> str:
+    """A ``--set KEY=VALUE`` whose value has no non-ASCII digit (``hp=٣٠``)."""
+    if any(ch.isdigit() and not ch.isascii() for ch in text):
+        raise BalanceError(f"--set {text}: write numbers in ASCII digits (0-9)")
+    return text
+
+
 def run_options(f):
     """--games --seed --players --policy --set --config --threads."""
     opts = [
-        click.option("--games", "-n", default=10_000, show_default=True, type=int,
+        click.option("--games", "-n", default=10_000, show_default=True, type=WHOLE,
                      help="Number of games to play."),
-        click.option("--seed", "-s", default=0, show_default=True, type=int,
+        click.option("--seed", "-s", default=0, show_default=True, type=WHOLE,
                      help="Run seed: game i of seed s is the same game everywhere."),
-        click.option("--players", "-p", default=None, type=int,
+        click.option("--players", "-p", default=None, type=WHOLE,
                      help="Number of players.", show_default="the ruleset's minimum"),
         click.option("--policy", "policies", multiple=True,
                      help="Policy for all seats, or repeat once per seat in turn order.",
@@ -30,7 +56,7 @@ def run_options(f):
                      type=click.Path(dir_okay=False),
                      help="TOML file with games/seed/players/policy and a [params] table; "
                           "command-line options win."),
-        click.option("--threads", default=None, type=int,
+        click.option("--threads", default=None, type=WHOLE,
                      help="Worker threads (results do not depend on it).",
                      show_default="all cores"),
         click.option("--cards", "cards_file", default=None, type=click.Path(dir_okay=False),
@@ -55,7 +81,7 @@ def gather(ctx: click.Context, *, games, seed, players, policies, assignments, c
 
     params = dict(cfg.get("params", {}))
     for a in assignments:
-        k, v = parse_assignment(a)
+        k, v = parse_assignment(check_assignment(a))
         params[k] = v
     pol = list(policies) if policies else cfg.get("policy")
     games = pick("games", games)

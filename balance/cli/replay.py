@@ -1,12 +1,12 @@
 import click
 
 from ..core.replay import replay_text
-from .common import pass_run, run_options
+from .common import WHOLE, pass_run, run_options
 
 
 @click.command("replay")
 @click.argument("ruleset")
-@click.option("--game", "-g", default=0, show_default=True, type=int,
+@click.option("--game", "-g", default=0, show_default=True, type=WHOLE,
               help="Index of the game within the run (0-based).")
 @run_options
 @pass_run

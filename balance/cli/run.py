@@ -3,7 +3,7 @@ import shutil
 import click
 
 from ..core.runner import simulate
-from .common import out_dir, pass_run, run_options
+from .common import WHOLE, out_dir, pass_run, run_options
 from .show import print_summary
 
 
@@ -16,7 +16,7 @@ from .show import print_summary
 @click.option("--precision", default=None, type=float, metavar="EPS",
               help="Play batches until every win-rate interval is narrower than +/-EPS "
                    "(--games is the first batch).")
-@click.option("--max-games", default=None, type=int,
+@click.option("--max-games", default=None, type=WHOLE,
               help="Upper bound on games with --precision.", show_default="2,000,000")
 @pass_run
 def command(ruleset, run, out, precision, max_games):

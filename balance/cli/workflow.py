@@ -10,7 +10,7 @@ import click
 
 from ..core.errors import BalanceError
 
-from .common import out_dir, pass_run, run_options
+from .common import WHOLE, out_dir, pass_run, run_options
 
 
 def _out(out, ruleset, name):
@@ -22,7 +22,7 @@ def _written(files, out):
 
 
 def precision_options(f):
-    f = click.option("--max-games", default=None, type=int,
+    f = click.option("--max-games", default=None, type=WHOLE,
                      help="Upper bound on games per configuration with --precision.",
                      show_default="2,000,000")(f)
     f = click.option("--precision", default=None, type=float, metavar="EPS",
@@ -142,9 +142,9 @@ def matchups_cmd(ruleset, run, policy_list, out):
 @run_options
 @click.option("--policies", "policy_list", default=None, metavar="A,B,C",
               help="Policies of the matchup matrix.", show_default="all of the ruleset's")
-@click.option("--sweep-games", default=None, type=int,
+@click.option("--sweep-games", default=None, type=WHOLE,
               help="Games per point of the headline sweeps.", show_default="--games")
-@click.option("--cards-games", default=None, type=int,
+@click.option("--cards-games", default=None, type=WHOLE,
               help="Games per card kind of the interventional card table.",
               show_default="--games")
 @click.option("--out", "-o", default=None, type=click.Path(file_okay=False),
