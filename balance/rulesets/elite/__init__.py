@@ -26,8 +26,9 @@ def _summary(result):
     n = len(g)
     out = {"exchanges_per_game": float(g["exchanges"].mean()),
            "max_chain_mean": float(g["max_chain"].mean()),
-           "capped_exchanges_per_game": float(g["capped_exchanges"].mean()),
-           "first_seat_win_rate": float((g["winner"] == g["first_seat"]).mean())}
+           "capped_exchanges_per_game": float(g["capped_exchanges"].mean())}
+    # the first mover's win rate is the core's ``first_mover`` (read from
+    # first_seat, shared wins counted, with its interval), not a figure here
     if values["version"] == 3:
         out.update(_summary_v3(result))
         return out
