@@ -47,6 +47,8 @@ def test_normal_attack_destroys_the_lowest_card_with_the_passive():
     assert t.hp(1) == 50 - 3 - 1            # value + demon passive
     assert t.row_cards(1, 1) == ["♦4"] and "♦3" in t.graveyard(1)
     assert t.stat(0, "attacks_row1") == 1 and t.stat(0, "destroyed_row1") == 1
+    assert t.stat(0, "hits_row1") == 1 and t.stat(0, "direct_hits_row1") == 0
+    assert t.stat(1, "attack_taken") == 3 and t.stat(1, "passive_taken") == 1
     assert t.script_errors() == 0
 
 
@@ -66,6 +68,8 @@ def test_direct_attack_deals_the_row_power():
     t.script(attack(2, 0))
     t.attack(0)
     assert t.hp(1) == 41 and t.stat(0, "direct_row2") == 9
+    assert t.stat(0, "direct_hits_row2") == 1 and t.stat(0, "hits_row2") == 1
+    assert t.stat(1, "direct_taken") == 9 and t.stat(1, "damage_taken") == 9
 
 
 @pytest.mark.parametrize("mine,theirs", [(["D8"], ["D3", "D5"]), (["D5"], ["D9"])])
@@ -140,6 +144,8 @@ def test_j_both_sides_have_a_card():
     t.row(1, 1, "D2", "D9")
     t.begin(0)
     assert t.hp(0) == 50 - 3 - 1 and t.hp(1) == 50 - 2 - 1
+    assert t.stat(0, "j_fired") == 1 and t.stat(1, "j_fired") == 0
+    assert t.stat(0, "j_taken") == 3 and t.stat(1, "j_taken") == 2
     assert t.row_cards(0, 1) == ["♦6"] and t.row_cards(1, 1) == ["♦9"]
 
 
@@ -166,7 +172,7 @@ def test_j_with_no_cards_does_nothing_and_acts_from_the_next_turn():
     t.row(0, 3, "C4")
     t.hand(0, "CJ")
     t.begin(0)
-    assert t.hp(0) == 50 and t.hp(1) == 50
+    assert t.hp(0) == 50 and t.hp(1) == 50 and t.stat(0, "j_fired") == 0
     t.script(face("CJ"), end())
     t.place(0)                                      # placed: no effect this turn
     assert t.hp(0) == 50 and t.faces(0, 3) == ["♣J"]
@@ -186,6 +192,8 @@ def test_q_option1_seed_example():
     t.attack(0)
     assert t.row_cards(0, 1) == ["♦5", "♦7"] and t.hand_cards(0) == []
     assert t.stat(0, "q_fired") == 1 and t.script_errors() == 0
+    assert t.stat(0, "q_opt1") == 1 and t.stat(0, "q_opt2") == 0
+    assert t.stat(0, "q_chances") == 1
 
 
 def test_q_option1_needs_a_whole_number():
@@ -220,6 +228,7 @@ def test_q_option2_contract_example():
     assert t.row_cards(0, 1) == ["♦2"] and t.row_cards(0, 2) == ["♠9"]
     assert "♠2" in t.graveyard(0) and t.hp(0) == 49  # own card's passive
     assert t.check() == 0                           # ♦2 came from the deck, still 54 cards
+    assert t.stat(0, "q_opt2") == 1 and t.stat(0, "q_opt1") == 0
 
 
 def test_q_option2_seed_example_higher_own_card():
@@ -254,6 +263,7 @@ def test_k_option1_revives_the_card_of_value_points():
     t.begin(0)
     assert t.row_cards(0, 1) == ["♦3"] and int(t.S[0, 24]) == 0
     assert t.faces(0, 1) == ["♦K"] and t.stat(0, "k_fired") == 1
+    assert t.stat(0, "k_opt1") == 1 and t.stat(0, "k_opt2") == 0 and t.stat(0, "k_chances") == 1
 
 
 def test_k_option2_discards_the_k_and_the_row_may_not_attack():
@@ -268,6 +278,7 @@ def test_k_option2_discards_the_k_and_the_row_may_not_attack():
     assert t.row_cards(0, 1) == ["♦8", "♦9"] and t.faces(0, 1) == []
     assert "♦K" in t.graveyard(0)
     assert [a for a in t.attack_list(0) if a[0] == 0] == []
+    assert t.stat(0, "k_opt2") == 1 and t.stat(0, "k_opt1") == 0
 
 
 # --- ♥ face cards ---------------------------------------------------------------------------
@@ -301,6 +312,7 @@ def test_big_joker_effect_wins_whatever_the_sums():
     t.attack(0)
     assert t.row_cards(1, 1) == ["♦9"] and t.hp(1) == 50 - 8 - 2
     assert t.joker_row(0) == 0 and "big joker" in t.graveyard(0)
+    assert t.stat(0, "joker_effects") == 1 and t.stat(0, "joker_normal") == 0
 
 
 def test_big_joker_normal_attack_keeps_the_joker():
@@ -312,6 +324,7 @@ def test_big_joker_normal_attack_keeps_the_joker():
     t.script(attack(1, 1, 0))
     t.attack(0)
     assert t.hp(1) == 46 and t.joker_row(0) == 1
+    assert t.stat(0, "joker_normal") == 1 and t.stat(0, "joker_effects") == 0
 
 
 def test_big_joker_direct_hit():
@@ -321,6 +334,7 @@ def test_big_joker_direct_hit():
     t.script(attack(3, 0, 1))
     t.attack(0)
     assert t.hp(1) == 50 - 9 - 10
+    assert t.stat(0, "direct_hits_row3") == 1 and t.stat(0, "joker_effects") == 1
 
 
 def _clash_table():
@@ -340,6 +354,8 @@ def test_clash_defender_yields():
     assert t.hp(1) == 50 - 10 - 4 - 1              # yield, then the effect: ♦4 goes
     assert t.joker_row(1) == 0 and t.faces(1, 1) == [] and t.joker_row(0) == 0
     assert t.row_cards(1, 1) == ["♦6"] and t.script_errors() == 0
+    assert t.stat(1, "clash_yield") == 1 and t.stat(0, "clash_yield") == 0
+    assert t.stat(0, "clash_lay") == 0 and t.stat(1, "clash_taken") == 10
 
 
 def test_clash_attacker_yields():
@@ -347,6 +363,7 @@ def test_clash_attacker_yields():
     t.script(attack(1, 1, 1), option(0))
     t.attack(0)
     assert t.hp(0) == 40 and t.hp(1) == 50 and t.joker_row(1) == 1 and t.joker_row(0) == 0
+    assert t.stat(0, "clash_yield") == 1 and t.stat(0, "hits_row1") == 0   # nothing destroyed
 
 
 def test_clash_lay_down():
@@ -359,6 +376,8 @@ def test_clash_lay_down():
     assert t.hand_cards(0) == ["♠5"] and t.power(0, 1) == 15
     assert t.hp(1) == 50 - 10 - (2 + 4) - 2
     assert t.row_cards(1, 1) == ["♦6"] and t.joker_row(1) == 0
+    assert t.stat(0, "clash_lay") == 1 and t.stat(1, "clash_lay") == 1
+    assert t.stat(0, "clash_yield") == 0 and t.stat(1, "clash_yield") == 0
 
 
 def test_clash_equal_totals_destroy_both_jokers():
@@ -390,6 +409,7 @@ def test_small_joker_reply_costs_five():
     t.script(big(1), option(1), end())
     t.place(0)
     assert t.hp(1) == 45 and t.joker_row(0) == 0 and t.stat(1, "small_replies") == 1
+    assert t.stat(1, "reply_taken") == 5
 
 
 def test_no_small_joker_reply_at_or_below_its_cost():
@@ -422,6 +442,7 @@ def test_both_at_zero_at_once_is_a_draw():
     t.row(1, 1, "D2")
     row, err = t.play(0, 10)
     assert row["end_reason"] == 1 and row["winner"] == -1
+    assert row["end_cause"] == 2                    # CAUSES: the J
 
 
 # --- replay: the board after each turn -------------------------------------------------------

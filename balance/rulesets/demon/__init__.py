@@ -6,32 +6,77 @@ from . import layout, rules
 from .replay import format_trace
 
 
-USES = ("j_placed", "q_placed", "k_placed", "heart_faces", "q_fired", "k_fired", "slots",
-        "pairs", "big_joker", "joker_heals", "joker_effects", "small_joker", "small_replies")
+# (label, seat column): each face-card effect, joker option and clash choice
+EFFECTS = (
+    ("J placed", "j_placed"), ("J fired (a card went)", "j_fired"),
+    ("Q placed", "q_placed"), ("Q offered (its attack destroyed)", "q_chances"),
+    ("Q option 1 (mean value)", "q_opt1"), ("Q option 2 (lower card)", "q_opt2"),
+    ("K placed", "k_placed"), ("K offered (points, an option legal)", "k_chances"),
+    ("K option 1 (value = points)", "k_opt1"), ("K option 2 (any card, K goes)", "k_opt2"),
+    ("♥ face card", "heart_faces"), ("extra-slot card", "slots"), ("pair placement", "pairs"),
+    ("big joker played", "big_joker"), ("big joker heal (empty row)", "joker_heals"),
+    ("big joker row: normal attack", "joker_normal"),
+    ("big joker effect", "joker_effects"),
+    ("small joker, own turn", "small_joker"), ("small joker, reply", "small_replies"),
+    ("clash: yielded", "clash_yield"), ("clash: laid down", "clash_lay"),
+    ("clash won", "clashes_won"), ("clash lost", "clashes_lost"))
+
+
+# damage taken by cause, in layout.CAUSES order (heal excluded)
+TAKEN = ("attack_taken", "passive_taken", "j_taken", "direct_taken", "clash_taken",
+         "reply_taken")
+
+
+def _rate(a, b):
+    return float(a / b) if b else float("nan")
 
 
 def _summary(result):
-    """Per-row attack figures, and for each face-card and joker use: how
-    often a seat used it, and the win rate of the seats that did vs did not."""
+    """The ruleset's own tables (report.md "Ruleset figures"): attacks per
+    row with their success rate (an attack *hits* when it destroyed a card
+    or hit the player), damage by cause with the demon passive's share, how
+    the games ended (the cause of the last HP loss), and for each face-card
+    effect, joker option and clash choice: uses per game, the share of seats
+    using it, and the win rate of seats that did vs did not (observational)."""
+    from .layout import CAUSES
     g, s = result.games, result.seats
     n = max(len(g), 1)
-    rows = {}
+    attack_rows = []
     for r in (1, 2, 3):
-        rows[f"row{r}"] = {
-            "attacks_per_game": float(s[f"attacks_row{r}"].sum() / n),
+        a = s[f"attacks_row{r}"].sum()
+        attack_rows.append({
+            "row": r, "attacks_per_game": float(a / n),
+            "success_rate": _rate(s[f"hits_row{r}"].sum(), a),
             "destroyed_per_game": float(s[f"destroyed_row{r}"].sum() / n),
-            "direct_damage_per_game": float(s[f"direct_row{r}"].sum() / n)}
-    uses = {}
-    for c in USES:
+            "direct_hits_per_game": float(s[f"direct_hits_row{r}"].sum() / n),
+            "direct_damage_per_game": float(s[f"direct_row{r}"].sum() / n)})
+    total = s["damage_taken"].sum()
+    damage = [{"cause": c, "per_game": float(s[col].sum() / n),
+               "share_of_damage": _rate(s[col].sum(), total)}
+              for c, col in zip(CAUSES, TAKEN)]
+    ends = []
+    for (reason, cause), k in g.groupby(["end_reason", "end_cause"]).size().items():
+        ends.append({"end_reason": reason,
+                     "last_hp_loss": CAUSES[cause] if cause >= 0 else "none",
+                     "share_of_games": float(k / n)})
+    effects = []
+    for label, c in EFFECTS:
         used = s[c] > 0
-        uses[c] = {"per_game": float(s[c].sum() / n),
-                   "seats_using": float(used.mean()) if len(s) else float("nan"),
-                   "win_rate_if_used": float(s.loc[used, "won"].mean()) if used.any() else None,
-                   "win_rate_if_not": float(s.loc[~used, "won"].mean()) if (~used).any() else None}
+        effects.append({
+            "effect": label, "per_game": float(s[c].sum() / n),
+            "seats_using": float(used.mean()) if len(s) else float("nan"),
+            "win_if_used": float(s.loc[used, "won"].mean()) if used.any() else float("nan"),
+            "win_if_not": float(s.loc[~used, "won"].mean()) if (~used).any() else float("nan")})
+    hits = sum(s[f"hits_row{r}"].sum() for r in (1, 2, 3))
+    atts = sum(s[f"attacks_row{r}"].sum() for r in (1, 2, 3))
     return {"decisions_per_game": float(g["decisions"].mean()),
             "attacks_per_game": float(g["attacks"].mean()),
+            "attack_success_rate": _rate(hits, atts),
+            "passive_share_of_damage": _rate(s["passive_taken"].sum(), total),
+            "draw_share": float((g["end_reason"] == "draw").mean()),
             "stalemate_share": float((g["end_reason"] == "stalemate").mean()),
-            "rows": rows, "uses": uses}
+            "attack_rows": attack_rows, "damage_by_cause": damage, "how_games_end": ends,
+            "effects": effects}
 
 
 SPEC = RulesetSpec.from_package(

@@ -14,8 +14,8 @@ from ...core.layout import index
 from ...core.rng import below
 from .layout import (C_BJ, C_FACE, C_FACT, C_GRAVE, C_HP, C_KPTS, C_POW, C_ROW, C_STATS, D_OPT,
                      E_FACEGONE, E_GONE, E_HP, E_JOKERGONE, GAME_COLUMNS, H_HEAL, H_PASSIVE,
-                     POL_DEFENSIVE, POL_RANDOM, POL_SCRIPT, ST, Z_DEC, Z_DONE, Z_HPCH, Z_ON,
-                     Z_SACT, Z_SCARD, Z_SERR, Z_SOWN, Z_SPOS)
+                     POL_DEFENSIVE, POL_RANDOM, POL_SCRIPT, ST, Z_DEC, Z_DONE, Z_HPCH, Z_LASTC,
+                     Z_ON, Z_SACT, Z_SCARD, Z_SERR, Z_SOWN, Z_SPOS)
 from .rules import BIG, IDX, PIDX
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
@@ -50,16 +50,27 @@ Q_GUARD = PIDX["guard_bonus"]
 GI = index(GAME_COLUMNS)
 G_WINNER, G_TURNS, G_ROUNDS, G_END = GI["winner"], GI["turns"], GI["rounds"], GI["end_reason"]
 G_DEC, G_ATT, G_DESTR, G_CLASH = GI["decisions"], GI["attacks"], GI["destroyed"], GI["clashes"]
+G_ECAUSE = GI["end_cause"]
 T_TAKEN = ST["damage_taken"]
-T_PASSIVE = ST["passive_taken"]
+T_BYCAUSE = ST["attack_taken"]      # + cause (CAUSES order)
 T_HEALED = ST["healed"]
 T_ATK = ST["attacks_row1"]          # + row
+T_HITS = ST["hits_row1"]            # + row
 T_DESTR = ST["destroyed_row1"]      # + row
+T_DHITS = ST["direct_hits_row1"]    # + row
 T_DIRECT = ST["direct_row1"]        # + row
 T_JPL = ST["j_placed"]              # J, Q, K consecutive
 T_HEART = ST["heart_faces"]
+T_JF = ST["j_fired"]
+T_QCH = ST["q_chances"]
 T_QF = ST["q_fired"]
+T_QOPT = ST["q_opt1"]               # + option - 1
+T_KCH = ST["k_chances"]
 T_KF = ST["k_fired"]
+T_KOPT = ST["k_opt1"]               # + option - 1
+T_JNORM = ST["joker_normal"]
+T_CYIELD = ST["clash_yield"]
+T_CLAY = ST["clash_lay"]
 T_SLOTS = ST["slots"]
 T_PAIRS = ST["pairs"]
 T_BIG = ST["big_joker"]
@@ -71,6 +82,8 @@ T_CWON = ST["clashes_won"]
 T_CLOST = ST["clashes_lost"]
 T_HP = ST["hp"]
 assert T_HP == C_STATS
+assert ST["passive_taken"] == T_BYCAUSE + H_PASSIVE and ST["reply_taken"] == T_BYCAUSE + 5
+assert ST["q_opt2"] == T_QOPT + 1 and ST["k_opt2"] == T_KOPT + 1
 
 RANK = np.array([k % 13 + 1 for k in range(52)] + [0, 0], np.int64)
 NORMAL = np.array([sum(1 << (s * 13 + v) for v in range(10)) for s in range(4)], np.int64)
@@ -210,9 +223,9 @@ def hurt(S, Z, tr, q, amount, cause):
         return
     S[q, C_HP] -= amount
     S[q, T_TAKEN] += amount
-    if cause == H_PASSIVE:
-        S[q, T_PASSIVE] += amount
+    S[q, T_BYCAUSE + cause] += amount
     Z[Z_HPCH] = 1
+    Z[Z_LASTC] = cause + 1
     if Z[Z_ON]:
         ev(tr, Z, E_HP, q, -amount, S[q, C_HP], cause, 0, 0)
 

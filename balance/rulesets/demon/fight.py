@@ -9,7 +9,8 @@ from ...core import jit
 from ...core.kernel import ev  # before kernel_cache_begin
 from ...core.rng import shuffle
 from .board import (A1, A2, I64, LAY, P_BONUS, P_CLASH, P_MULT, P_PAS, Q_SPEND, RANK, T_ATK,
-                    T_CLOST, T_CWON, T_DESTR, T_DIRECT, T_JEFF, T_QF, U3, bit, check_end, choose,
+                    T_CLAY, T_CLOST, T_CWON, T_CYIELD, T_DESTR, T_DHITS, T_DIRECT, T_HITS, T_JEFF,
+                    T_JNORM, T_QCH, T_QF, T_QOPT, U3, bit, check_end, choose,
                     choose_i, ctz, face_active, high_cands, hurt, joker_gone, leave_row, low_cands,
                     lowest_value, occupied, pick_card, played, popc, setrow, sig, targets, to_row)
 from .layout import (C_BJ, C_DECKM, C_DECKN, C_HAND, C_POW, C_ROW, D_ATTACK, D_OPT, E_ATTACK,
@@ -66,6 +67,8 @@ def fight_or_yield(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, scr
     setrow(rows, sc, 1, 1, 1, 0, 0, 0, 0, 1.0)
     i = choose(st, Z, pol[x], script, rows, sc, 2, D_OPT)
     f = rows[i, 1]
+    if f == 0:
+        S[x, T_CYIELD] += 1
     if Z[Z_ON]:
         ev(tr, Z, E_CLASHCH, x, f, attacker, 0, 0, 0)
     return f
@@ -102,6 +105,8 @@ def clash(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
                         q, t, 0) == 0:
         res = 1
     else:
+        S[p, T_CLAY] += 1
+        S[q, T_CLAY] += 1
         lay_down(S, Z, masks, counts, tr, p, r)
         lay_down(S, Z, masks, counts, tr, q, t)
         ta = S[p, C_POW + r]
@@ -167,6 +172,7 @@ def q_effect(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, t
                                 n += 1
     if n == 1:
         return
+    S[p, T_QCH] += 1
     i = choose(st, Z, pol[p], script, rows, sc, n, D_OPT)
     opt = rows[i, 1]
     if opt == 0:
@@ -176,6 +182,7 @@ def q_effect(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, t
     k = rows[i, 4]
     dr = rows[i, 5]
     S[p, T_QF] += 1
+    S[p, T_QOPT + opt - 1] += 1
     if Z[Z_ON]:
         ev(tr, Z, E_Q, p, r, opt, d, k, dr)
     if opt == 2:
@@ -210,6 +217,10 @@ def attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp
             dmg += ip[P_BONUS]
             S[p, T_JEFF] += 1
             joker_gone(S, Z, tr, p, False)
+        elif S[p, C_BJ] == r:
+            S[p, T_JNORM] += 1
+        S[p, T_HITS + r] += 1
+        S[p, T_DHITS + r] += 1
         S[p, T_DIRECT + r] += dmg
         hurt(S, Z, tr, q, dmg, H_DIRECT)
         check_end(S, Z)
@@ -217,6 +228,8 @@ def attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp
     mult = ip[P_MULT] if r == 0 and t == 2 else 1
     nd = 0
     if mode == 0:
+        if S[p, C_BJ] == r:
+            S[p, T_JNORM] += 1
         n = low_cands(S[q, C_ROW + t], tmp, 8)
         if n > 0:
             k = pick_card(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
@@ -250,6 +263,8 @@ def attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp
                 leave_row(S, Z, tr, ip, q, t, k)
             hurt(S, Z, tr, q, total * mult, H_ATTACK)
     S[p, T_DESTR + r] += nd
+    if nd > 0:
+        S[p, T_HITS + r] += 1
     Z[Z_DESTR] += nd
     if check_end(S, Z) or nd == 0:
         return

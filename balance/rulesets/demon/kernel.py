@@ -41,10 +41,11 @@ from ...core import jit
 from ...core.kernel import BAN_FORBID, BAN_REMOVE, ev, setbit  # before kernel_cache_begin
 from ...core.records import BLOCK
 from ...core.rng import below, game_state, shuffle
-from .board import (A1, A2, B1, G_ATT, G_CLASH, G_DEC, G_DESTR, G_END, G_ROUNDS, G_TURNS, G_WINNER,
-                    I64, LAY, P_DRAW, P_HEAL, P_HP, P_K2, P_KEEP, P_MAXT, P_REPLY, P_STALE,
-                    P_START, P_TRIG, Q_HEALMIN, Q_JOKER, Q_KMIN, Q_MARGIN, Q_SLOT, Q_SMALL, RANK,
-                    T_BIG, T_HEART, T_HP, T_JHEAL, T_JPL, T_KF, T_PAIRS, T_REPLY, T_SLOTS, T_SMALL,
+from .board import (A1, A2, B1, G_ATT, G_CLASH, G_DEC, G_DESTR, G_ECAUSE, G_END, G_ROUNDS,
+                    G_TURNS, G_WINNER, I64, LAY, P_DRAW, P_HEAL, P_HP, P_K2, P_KEEP, P_MAXT,
+                    P_REPLY, P_STALE, P_START, P_TRIG, Q_HEALMIN, Q_JOKER, Q_KMIN, Q_MARGIN,
+                    Q_SLOT, Q_SMALL, RANK, T_BIG, T_HEART, T_HP, T_JF, T_JHEAL, T_JPL, T_KCH,
+                    T_KF, T_KOPT, T_PAIRS, T_REPLY, T_SLOTS, T_SMALL,
                     U1, U3, bit, check_end, choose, choose_i, ctz, face_active, face_gone,
                     face_value, heal, hurt, joker_gone, leave_row, leave_slot, low_cands, n_faces,
                     occupied, pick_card, played, popc, row_gain, setrow, sig, targets, thresholds,
@@ -57,8 +58,8 @@ from .layout import (A_BIG, A_END, A_FACE, A_HEART, A_PAIR, A_ROW, A_SLOT, A_SMA
                      E_JFX, E_KOPT, E_NODRAW, E_PAIR, E_ROW, E_SLOT, E_SMALL, E_TURN, FACE_ACTIVE,
                      F_FACE, F_HEART, F_PAIR, F_ROW, F_SLOT, H_J, H_REPLY, NO, NS, NSCRIPT, NSEAT,
                      NZ, POL_RANDOM, Z_ATT, Z_CLASH, Z_DEC, Z_DESTR, Z_DONE, Z_FIRST, Z_FLAGS,
-                     Z_FORBID, Z_HPCH, Z_NC, Z_NOATK, Z_ON, Z_SACT, Z_SCARD, Z_SOWN, Z_STALE, Z_TR,
-                     Z_TURN)
+                     Z_FORBID, Z_HPCH, Z_LASTC, Z_NC, Z_NOATK, Z_ON, Z_SACT, Z_SCARD, Z_SOWN,
+                     Z_STALE, Z_TR, Z_TURN)
 from .layout import NG as _NG
 from .rules import BIG, SMALL
 
@@ -325,6 +326,8 @@ def j_effect(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, t
     if n > 0:
         kq = pick_card(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, q,
                        8, n)
+    if kp >= 0 or kq >= 0:
+        S[p, T_JF] += 1
     if Z[Z_ON]:
         ev(tr, Z, E_JFX, p, r, kp, kq, 0, 0)
     if kp >= 0:
@@ -359,6 +362,7 @@ def k_option(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, t
                 n += 1
     if n == 1:
         return
+    S[p, T_KCH] += 1
     i = choose(st, Z, pol[p], script, rows, sc, n, D_OPT)
     opt = rows[i, 1]
     if opt == 0:
@@ -366,6 +370,7 @@ def k_option(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, t
     k = rows[i, 2]
     S[p, C_KPTS + r] = 0
     S[p, T_KF] += 1
+    S[p, T_KOPT + opt - 1] += 1
     if Z[Z_ON]:
         ev(tr, Z, E_KOPT, p, r, opt, k, pts, 0)
     if opt == 2:
@@ -639,6 +644,7 @@ def finish(S, Z, tr, winner, end, turns, rounds, grow, srow):
     grow[G_ATT] = Z[Z_ATT]
     grow[G_DESTR] = Z[Z_DESTR]
     grow[G_CLASH] = Z[Z_CLASH]
+    grow[G_ECAUSE] = Z[Z_LASTC] - 1
     for q in range(2):
         S[q, T_HP] = S[q, C_HP]
         for j in range(NSEAT):

@@ -7,15 +7,25 @@ from ...core.layout import Z_TR, Z_TURN
 
 # --- records (spec.game_columns, spec.seat_columns) ------------------------
 GAME_COLUMNS = ("winner", "turns", "rounds", "end_reason", "decisions", "attacks", "destroyed",
-                "clashes")
+                "clashes", "end_cause")
+# end_cause: the cause (CAUSES index) of the game's last HP loss, -1 if none
 # per seat; the kernel keeps each in the S column C_STATS + its index (same order)
-SEAT_COLUMNS = ("hp", "damage_taken", "passive_taken", "healed",
+# The damage a seat took by cause (attack_taken .. reply_taken) is in CAUSES order.
+# An attack *hits* when it destroyed at least one card or hit the player.
+SEAT_COLUMNS = ("hp", "damage_taken", "healed",
+                "attack_taken", "passive_taken", "j_taken", "direct_taken", "clash_taken",
+                "reply_taken",
                 "attacks_row1", "attacks_row2", "attacks_row3",
+                "hits_row1", "hits_row2", "hits_row3",
                 "destroyed_row1", "destroyed_row2", "destroyed_row3",
+                "direct_hits_row1", "direct_hits_row2", "direct_hits_row3",
                 "direct_row1", "direct_row2", "direct_row3",
-                "j_placed", "q_placed", "k_placed", "heart_faces", "q_fired", "k_fired",
-                "slots", "pairs", "big_joker", "joker_heals", "joker_effects",
-                "small_joker", "small_replies", "clashes_won", "clashes_lost")
+                "j_placed", "q_placed", "k_placed", "heart_faces", "j_fired",
+                "q_chances", "q_fired", "q_opt1", "q_opt2",
+                "k_chances", "k_fired", "k_opt1", "k_opt2",
+                "slots", "pairs", "big_joker", "joker_heals", "joker_normal", "joker_effects",
+                "small_joker", "small_replies", "clash_yield", "clash_lay",
+                "clashes_won", "clashes_lost")
 NG = len(GAME_COLUMNS)
 NSEAT = len(SEAT_COLUMNS)
 END_REASONS = ("hp", "draw", "stalemate", "turn_cap")
@@ -58,7 +68,8 @@ Z_DESTR = 22        # cards destroyed by attacks (game column)
 Z_CLASH = 23        # joker clashes (game column)
 Z_STALE = 24        # consecutive turns without an HP change
 Z_FIRST = 25        # 1 during the first player's first turn (no attack)
-NZ = 26
+Z_LASTC = 26        # 1 + the cause of the last HP loss (0: none yet; game column end_cause)
+NZ = 27
 
 F_ROW = 1           # bits 0-2: a normal card (or pair, or big joker) went into row r
 F_SLOT = 8          # an extra-zone card was placed
