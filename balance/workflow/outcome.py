@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..core import stats
 from ..core.records import Batch
-from ..core.runner import Result, Setup, play_range, won_matrix
+from ..core.runner import Result, Setup, play_range, shares_wins, won_matrix
 from ..core.store import PointStore
 
 
@@ -87,18 +87,36 @@ class Outcome:
         spec = self.setup.spec
         return spec.role_names(self.setup.values)
 
-    def groups(self) -> dict:
-        """{(group, key): (w, c)} per-game wins and seat counts of each group."""
+    @property
+    def shares_wins(self) -> bool:
+        """Can several seats win one game in this ruleset (teams, zombies,
+        houses, ties)? Then rates count a shared win fully and the tables
+        show the sole-win rate beside them."""
+        return shares_wins(self.setup.spec)
+
+    @property
+    def sole(self) -> np.ndarray:
+        """bool[n, P]: the seat won and no other seat did."""
+        return self.won & (self.won.sum(axis=1) == 1)[:, None]
+
+    def shared_share(self) -> float:
+        """Share of games with several winning seats."""
+        return float((self.won.sum(axis=1) > 1).mean()) if self.n else float("nan")
+
+    def groups(self, won: np.ndarray | None = None) -> dict:
+        """{(group, key): (w, c)} per-game wins and seat counts of each group
+        (``won``: another bool[n, P] to count instead, e.g. ``self.sole``)."""
         s = self.setup
+        won = self.won if won is None else won
         P = s.n_players
         out = {}
         for j in range(P):
-            out[("seat", str(j))] = (self.won[:, j].astype(np.int64),
+            out[("seat", str(j))] = (won[:, j].astype(np.int64),
                                      np.ones(self.n, np.int64))
         pol = np.array(s.policies)
         for p in dict.fromkeys(s.policies):
             seats = np.flatnonzero(pol == p)
-            out[("policy", p)] = (self.won[:, seats].sum(axis=1).astype(np.int64),
+            out[("policy", p)] = (won[:, seats].sum(axis=1).astype(np.int64),
                                   np.full(self.n, seats.size, np.int64))
         if self.role is not None:
             labels = self.role_labels()
@@ -107,11 +125,13 @@ class Outcome:
                 c = has.sum(axis=1)
                 if c.sum() == 0:
                     continue
-                out[("role", labels.get(r, str(r)))] = ((has & self.won).sum(axis=1).astype(np.int64), c)
+                out[("role", labels.get(r, str(r)))] = ((has & won).sum(axis=1).astype(np.int64), c)
         return out
 
     def rates(self) -> pd.DataFrame:
-        """Tidy win rates: group, key, games (seat-games), wins, win_rate, 95% Wilson."""
+        """Tidy win rates: group, key, games (seat-games), wins, win_rate, 95%
+        Wilson; where wins can be shared also sole_win_rate (the seat was the
+        only winner) with its own Wilson interval."""
         rows = []
         for (g, k), (w, c) in self.groups().items():
             rows.append({"group": g, "key": k, "games": int(c.sum()), "wins": int(w.sum())})
@@ -119,6 +139,11 @@ class Outcome:
         lo, hi = stats.wilson(df["wins"], df["games"])
         df["win_rate"] = df["wins"] / df["games"]
         df["ci_low"], df["ci_high"] = lo, hi
+        if self.shares_wins:
+            sole = [int(w.sum()) for w, _ in self.groups(self.sole).values()]
+            slo, shi = stats.wilson(np.array(sole), df["games"])
+            df["sole_win_rate"] = np.array(sole) / df["games"]
+            df["sole_ci_low"], df["sole_ci_high"] = slo, shi
         return df
 
     def capped(self) -> np.ndarray:
@@ -133,12 +158,15 @@ class Outcome:
         m, lo, hi, _ = stats.ratio_mean(t, np.ones_like(t))
         draws = int((self.winner < 0).sum())
         capped = int(self.capped().sum())
-        return {"n_games": self.n, "turns_mean": m, "turns_mean_low": lo, "turns_mean_high": hi,
+        out = {"n_games": self.n, "turns_mean": m, "turns_mean_low": lo, "turns_mean_high": hi,
                 "turns_median": float(np.median(t)) if t.size else np.nan,
                 "turns_p90": float(np.percentile(t, 90)) if t.size else np.nan,
                 "turns_max": int(t.max()) if t.size else 0,
                 "draw_rate": draws / self.n if self.n else np.nan,
                 "capped_rate": capped / self.n if self.n else np.nan}
+        if self.shares_wins:
+            out["shared_win_rate"] = self.shared_share()
+        return out
 
 
 def main_group(s: Setup) -> str:
@@ -199,3 +227,89 @@ def play_result(s: Setup, start: int, stop: int, store: PointStore | None = None
     b = Batch(int(d["start"]), d["games"].astype(np.int64), d["seats"].astype(np.int64),
               d["masks"], d["counts"].astype(np.int64))
     return Result(s, b)
+
+
+def say(text: str) -> None:
+    """One line for the user on standard error (as the runner's resume and
+    interrupt lines), apart from the tables on standard output."""
+    import sys
+    print(text, file=sys.stderr, flush=True)
+
+
+class Pieces:
+    """The progress bar and the resume and interrupt lines of a workflow
+    that plays a list of pieces (sweep points, card bans, matchup lineups)
+    into a :class:`PointStore`.
+
+    The bar starts after the first piece, as ``runner.play_range``'s does:
+    its clock and rate leave out the kernel's first compile (a first ETA of
+    minutes for a run of seconds otherwise). :meth:`done` says once, at the
+    end of the command, how many pieces were reused from the store; an
+    interruption says how many are finished and saved, and that the same
+    command resumes."""
+
+    def __init__(self, store: PointStore, total: int, unit: str, desc: str, progress=None):
+        self.store, self.total, self.unit, self.desc = store, total, unit, desc
+        self.progress = progress
+        self.bar = None
+        self.finished = 0
+        self.reused = 0
+        self._hits = store.hits
+        self._label = ""
+
+    def start(self, label: str) -> None:
+        """A piece begins (``label`` shown beside the bar)."""
+        self._label = label
+        self._hits = self.store.hits
+        if self.bar is not None:
+            self.bar.set_postfix_str(label, refresh=False)
+
+    def update(self) -> None:
+        """The piece begun by :meth:`start` is finished (played or reused)."""
+        self.finished += 1
+        self.reused += self.store.hits > self._hits
+        if self.progress is False:
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+            self.bar = tqdm(total=self.total, initial=self.finished, unit=self.unit,
+                            desc=self.desc, delay=1.0 if self.progress is None else 0)
+        else:
+            self.bar.update(1)
+
+    def add(self, n: int) -> None:
+        """``n`` more pieces than planned (a sweep's refinement)."""
+        self.total += n
+        if self.bar is not None:
+            self.bar.total = self.total
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+    def interrupted(self) -> None:
+        self.close()
+        if self.store.root is not None:
+            say(f"interrupted: {self.finished} of {self.total} {self.unit}s finished and saved "
+                f"in {self.store.root}; run the same command again to resume")
+
+    def done(self) -> None:
+        self.close()
+        if self.reused:
+            say(f"resumed: {self.reused} of {self.total} {self.unit}s reused from "
+                f"{self.store.root}")
+
+
+def text_table(header: list[str], rows: list[list[str]], right=(), indent: str = "  "
+               ) -> list[str]:
+    """Rows of text cells in columns sized to their content (a long role
+    slug never pushes a row out of line); columns whose index is in
+    ``right`` are right-aligned."""
+    cols = list(zip(*([header] + rows))) if rows else [[h] for h in header]
+    widths = [max(len(str(c)) for c in col) for col in cols]
+
+    def fmt(cells):
+        return indent + "  ".join(str(c).rjust(w) if i in right else str(c).ljust(w)
+                                  for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+    return [fmt(header)] + [fmt(r) for r in rows]
