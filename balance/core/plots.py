@@ -46,18 +46,25 @@ def rate_band(ax, x, rate, low, high, label=None, color=None, marker="o"):
 
 def sweep_axes(ax, df, x: str, series: str = "key", target: float | None = None,
                title: str | None = None, interval_name: str = "95% Wilson", prefix: str = "",
-               crossing=None, fair: float | None = None):
+               crossing=None, fair=None):
     """Win rate (percent) against ``x`` for each value of ``series`` in a
     tidy table with columns win_rate, ci_low, ci_high; the target line, the
-    crossing (estimate and its interval) and the fair share when given."""
+    crossing (estimate and its interval) and the fair share when given:
+    ``fair`` a number (one line) or a Series indexed by ``x`` (the fair share
+    at each point: the mean of the rates shown there, which moves when a
+    parameter raises every rate at once, as shared wins do)."""
     for name, sub in df.groupby(series, sort=True, observed=True):
         sub = sub.sort_values(x)
         rate_band(ax, sub[x], sub["win_rate"], sub["ci_low"], sub["ci_high"], label=f"{prefix}{name}")
     set_scale(ax, df[x].unique())
     if target is not None:
         ax.axhline(target, color="k", ls=":", lw=1, label=f"target {target:.0%}")
-    if fair is not None:
+    if fair is not None and np.ndim(fair) == 0:
         ax.axhline(fair, color="grey", ls="--", lw=0.8, label=f"fair share {fair:.1%}")
+    elif fair is not None and len(fair):
+        f = fair.sort_index()
+        ax.plot(np.asarray(f.index, dtype=float), f.to_numpy(float), color="grey", ls="--",
+                lw=0.9, label="fair share (mean of the rates shown)")
     if crossing is not None:
         est, lo, hi = crossing
         ax.axvspan(lo, hi, color="orange", alpha=0.2, lw=0)
@@ -98,9 +105,45 @@ def percent_formatter():
 
 
 def points_formatter():
-    """Axis labels of rate differences as signed points (0.02 -> +2)."""
-    from matplotlib.ticker import FuncFormatter
-    return FuncFormatter(lambda v, _: f"{v * 100:+.0f}" if v else "0")
+    """Axis labels of rate differences as signed points (0.02 -> +2), with
+    as many decimals as the tick step needs (half-point ticks read -0.5,
+    +0.5, not -0 and +0)."""
+    from matplotlib.ticker import Formatter
+
+    class Points(Formatter):
+        ticks = ()
+
+        def set_locs(self, locs):
+            self.ticks = tuple(locs)
+
+        def __call__(self, v, pos=None):
+            locs = np.asarray(self.ticks, dtype=float) * 100
+            step = np.min(np.diff(np.sort(locs))) if locs.size > 1 else 1.0
+            digits = 0 if step <= 0 else int(min(3, max(0, np.ceil(-np.log10(step) - 1e-9))))
+            if abs(v * 100) < 0.5 * 10 ** -digits:
+                return "0"
+            return f"{v * 100:+.{digits}f}"
+    return Points()
+
+
+def fit_text(text: str, width_in: float, fontsize: float = 9) -> str:
+    """``text`` with each line wrapped to fit ``width_in`` inches at
+    ``fontsize`` (about 0.55 em a character), so a title is never clipped."""
+    import textwrap
+    n = max(20, int(width_in * 72 / (0.55 * fontsize)))
+    return "\n".join(textwrap.fill(line, n, break_on_hyphens=False) or line
+                     for line in text.split("\n"))
+
+
+def suptitle(fig, text: str, fontsize: float = 9):
+    """A figure title wrapped to the figure's width (see :func:`fit_text`)."""
+    return fig.suptitle(fit_text(text, fig.get_figwidth() * 0.95, fontsize), fontsize=fontsize)
+
+
+def axes_title(ax, text: str, fontsize: float = 8):
+    """An axes title wrapped to the figure's width."""
+    return ax.set_title(fit_text(text, ax.figure.get_figwidth() * 0.95, fontsize),
+                        fontsize=fontsize)
 
 
 def describe(ruleset: str, setup: dict, games: int) -> str:
@@ -135,7 +178,7 @@ def heatmap(ax, matrix, labels, low=None, high=None, title=None):
     ax.set_xlabel("opponent policy")
     ax.set_ylabel("policy (row's share of games won)")
     if title:
-        ax.set_title(title, fontsize=9)
+        axes_title(ax, title, fontsize=9)
     plt.colorbar(im, ax=ax, fraction=0.046, label="row advantage (points)")
     return ax
 
