@@ -25,7 +25,7 @@ from ..core.outdir import Published
 from ..core.params import coerce, unknown_key_error
 from ..core.runner import check_count, setup
 from . import adaptive
-from .outcome import Outcome, main_group, play_outcome
+from .outcome import Outcome, Pieces, main_group, play_outcome, text_table
 from ..core.store import PointStore
 
 
@@ -126,29 +126,39 @@ class SweepResult(Published):
 
     def figure(self, key: str, group: str | None = None):
         """Figure of win rate against ``key`` (one panel per combination of
-        the other varied values, one line per seat/policy/role)."""
+        the other varied values, panels sharing one y-axis, one line per
+        seat/policy/role), with the fair share at each point (the mean of
+        the rates shown there), the target and the crossing."""
         group = group or (self.target[0] if self.target else self.main_group)
         others = [k for k in self.vary if k != key]
         df = self.table[self.table["group"] == group]
         combos = list(itertools.product(*[self.vary[k] for k in others]))[:12]
         ncols = min(3, len(combos))
         nrows = (len(combos) + ncols - 1) // ncols
-        fig, axes = plots.figure(5.0 * ncols, 3.6 * nrows, nrows, ncols, sharey=True)
+        fig, axes = plots.figure(max(6.4, 5.0 * ncols), 3.6 * nrows + 0.4, nrows, ncols,
+                                 sharey=True)
         for i, combo in enumerate(combos):
             ax = axes[i // ncols][i % ncols]
             sub = df
             for k, v in zip(others, combo):
                 sub = sub[sub[k] == v]
             title = ", ".join(f"{k}={v}" for k, v in zip(others, combo)) or None
+            fair = sub.groupby(key)["fair_share"].first() if "fair_share" in sub else None
             plots.sweep_axes(ax, sub, key, target=self.target[2] if self.target else None,
                              title=title, prefix="seat " if group == "seat" else "",
-                             crossing=self._crossing_at(key, title),
-                             fair=float(sub["win_rate"].mean()) if len(sub) else None)
+                             crossing=self._crossing_at(key, title), fair=fair)
         for j in range(len(combos), nrows * ncols):
             axes[j // ncols][j % ncols].axis("off")
-        fig.suptitle(plots.describe(self.ruleset, self.base, self.games)
-                     + f" per point: win rate by {group} vs {key}", fontsize=9)
+        plots.suptitle(fig, plots.describe(self.ruleset, self.base, self.games)
+                       + f" per point\nwin rate by {group} vs {key}"
+                       + (" (wins can be shared: rates add to more than 100%)"
+                          if self.shared else ""))
         return fig
+
+    @property
+    def shared(self) -> bool:
+        """Can wins be shared in this ruleset (the table has sole-win rates)?"""
+        return "sole_win_rate" in self.table
 
     def _crossing_at(self, key, context):
         """(estimate, low, high) of the bracketed crossing drawn on a panel."""
@@ -188,23 +198,48 @@ class SweepResult(Published):
         g = self.target[0] if self.target else self.main_group
         df = self.table[self.table["group"] == g]
         keys = list(self.vary)
-        out.append(f"win rate by {g} (95% Wilson):")
+        if self.shared:
+            out.append("wins can be shared in this ruleset (several seats win one game): a win "
+                       "rate counts a shared win fully, so the rates add to more than 100%; "
+                       "'sole' is the rate of winning alone, and 'shared' the share of games "
+                       "with several winners")
+        out.append(f"win rate by {g} (95% Wilson); fair = the mean of the rates shown at that "
+                   f"point, the baseline a {g} of average strength reaches:")
+        names = list(dict.fromkeys(df["key"]))
+        per = 3 if self.shared else 2            # columns per name: rate, interval(, sole)
+        header = [" ".join(keys)]
+        for name in names:
+            header += [name, "95%"] + (["sole"] if self.shared else [])
+        header += ["fair"] + (["shared"] if self.shared else []) + ["games", "mean turns"]
+        rows = []
         for _, pt in sorted(df.groupby("point", sort=True),
                             key=lambda kv: tuple(kv[1][k].iloc[0] for k in keys)):
             head = " ".join(f"{k}={pt[k].iloc[0]}" for k in keys)
             if pt["refined"].iloc[0]:
                 head += " *"
-            cells = "  ".join(f"{r.key} {r.win_rate:.2%} [{r.ci_low:.2%}, {r.ci_high:.2%}]"
-                              for r in pt.itertuples())
-            out.append(f"  {head:<24} {cells}  (n={int(pt['n_games'].iloc[0]):,}, "
-                       f"mean {pt['turns_mean'].iloc[0]:.1f} turns)")
+            by = pt.set_index("key")
+            cells = [head]
+            for name in names:
+                if name not in by.index:
+                    cells += ["-"] * per
+                    continue
+                r = by.loc[name]
+                cells += [f"{r.win_rate:.2%}", f"[{r.ci_low:.2%}, {r.ci_high:.2%}]"]
+                if self.shared:
+                    cells.append(f"{r.sole_win_rate:.2%}")
+            cells += [f"{pt['fair_share'].iloc[0]:.2%}"]
+            cells += [f"{pt['shared_win_rate'].iloc[0]:.2%}"] if self.shared else []
+            cells += [f"{int(pt['n_games'].iloc[0]):,}", f"{pt['turns_mean'].iloc[0]:.1f}"]
+            rows.append(cells)
+        interval_cols = {1 + per * i + 1 for i in range(len(names))}
+        out += text_table(header, rows, right=set(range(1, len(header))) - interval_cols)
         if self.crossings is not None:
             for r in self.crossings.itertuples():
                 ctx = f" at {r.context}" if r.context else ""
                 name = f"{r.group} {r.target_key}"
                 if r.bracketed:
                     lo = ("<=" if r.open_low else "") + f"{r.ci_low:.4g}"
-                    hi = ("<=" if False else "") + f"{r.ci_high:.4g}" + (" (open)" if r.open_high else "")
+                    hi = f"{r.ci_high:.4g}" + (" (open)" if r.open_high else "")
                     out.append(f"target: {name} win rate = {r.target:.2%} when {r.parameter} = "
                                f"{r.estimate:.4g}, 95% interval [{lo}, {hi}]{ctx}")
                     if np.isfinite(getattr(r, "below", np.nan)) and r.below == r.above:
@@ -279,46 +314,50 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
     root = store if store is not None else (Path(out) / ".points" if out is not None else None)
     st = PointStore(root)
     rows, prec = [], []
-    bar = None
-    if progress is not False:
-        from tqdm import tqdm
-        bar = tqdm(total=len(grid), unit="point", desc=f"sweep {ruleset}",
-                   disable=progress is False, delay=1.0 if progress is None else 0)
+    pieces = Pieces(st, len(grid), "point", f"sweep {ruleset}", progress)
+
+    def point(s, label):
+        pieces.start(label)
+        o = play_outcome(s, 0, games, st, progress=progress, label=label)
+        pieces.update()
+        return o
     try:
         for i, (pt, s) in enumerate(zip(grid, setups)):
             label = " ".join(f"{k}={v}" for k, v in zip(keys, pt))
-            if bar is not None:
-                bar.set_postfix_str(label)
             if eps is None:
-                o = play_outcome(s, 0, games, st, progress=progress, label=label)
+                o = point(s, label)
             else:
+                pieces.start(label)
                 o, info = adaptive.until_precise(
                     lambda a, b, s=s, label=label: play_outcome(s, a, b, st, progress=progress,
                                                                 label=label),
                     Outcome.merge, _outcome_width, eps, games, mg)
+                pieces.update()
                 prec.append({**dict(zip(keys, pt)), **info})
             r = _rates_of(o)
             for k, v in zip(keys, pt):
                 r.insert(0, k, v)
             r.insert(0, "point", i)
             rows.append(r)
-            if bar is not None:
-                bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
-    table = pd.concat(rows, ignore_index=True)
-    table["key"] = table["key"].astype(str)
-    table["refined"] = False
-    cross = None
-    if tgt:
-        cross = _crossings(table, vary, tgt)
-        if refine:
-            table, cross = _refine(spec, table, cross, vary, tgt, target_precision, max_refine,
-                                   lambda extra, label: _point_rates(
-                                       setup(ruleset, seed=seed, players=players,
-                                             policies=policies, params={**params, **extra}),
-                                       games, st, progress, label))
+        table = pd.concat(rows, ignore_index=True)
+        table["key"] = table["key"].astype(str)
+        table["refined"] = False
+        cross = None
+        if tgt:
+            cross = _crossings(table, vary, tgt)
+            if refine:
+                def play(extra, label):
+                    pieces.add(1)
+                    s = setup(ruleset, seed=seed, players=players, policies=policies,
+                              params={**params, **extra})
+                    return _rates_of(point(s, label))
+                table, cross = _refine(spec, table, cross, vary, tgt, target_precision,
+                                       max_refine, play)
+    except KeyboardInterrupt:
+        pieces.interrupted()
+        raise
+    pieces.done()
+    table = _with_fair(table)
     res = SweepResult(ruleset, vary, base.describe(), table, cross, tgt, games,
                       {"precision": eps, "points": prec} if eps else None,
                       main_group=main_group(base))
@@ -334,8 +373,14 @@ def _rates_of(o: Outcome) -> pd.DataFrame:
     return r
 
 
-def _point_rates(s, games, st, progress, label) -> pd.DataFrame:
-    return _rates_of(play_outcome(s, 0, games, st, progress=progress, label=label))
+def _with_fair(table: pd.DataFrame) -> pd.DataFrame:
+    """``fair_share`` on every row: the mean of the win rates of its group
+    at its point (with one winner a game, (1 - draws) / seats for seats; more
+    where wins are shared), the baseline against which a rate is strong or
+    weak. A parameter that raises every rate at once raises it too."""
+    t = table.copy()
+    t["fair_share"] = t.groupby(["point", "group"])["win_rate"].transform("mean")
+    return t
 
 
 def _resolution(info) -> float:
