@@ -26,7 +26,7 @@ from ..core.records import mask_bit
 from ..core.runner import Result, check_count, play_range, setup
 from ..core.params import parse_assignment
 from . import adaptive
-from .outcome import Outcome
+from .outcome import Outcome, text_table
 
 
 def parse_variant(items) -> dict:
@@ -86,8 +86,8 @@ class CompareResult(Published):
         ax.xaxis.set_major_formatter(plots.points_formatter())
         fa = ", ".join(f"{k}={v}" for k, v in self.a.items()) or "defaults"
         fb = ", ".join(f"{k}={v}" for k, v in self.b.items()) or "defaults"
-        ax.set_title(plots.describe(self.ruleset, self.setup_a, self.games)
-                     + f"\nA [{fa}] vs B [{fb}]", fontsize=8)
+        plots.axes_title(ax, plots.describe(self.ruleset, self.setup_a, self.games)
+                         + f"\nA [{fa}] vs B [{fb}]", fontsize=8)
         ax.legend(fontsize=7)
         ax.grid(axis="x", alpha=0.3)
         return fig
@@ -117,16 +117,35 @@ class CompareResult(Published):
         out = [f"compare {self.ruleset}: A [{fa}] vs B [{fb}], {self.games:,} games each on "
                f"seed {s['seed']} (paired game by game), {s['players']} players, "
                f"policies {', '.join(s['policies'])}",
-               "win rate B - A: paired 95% interval vs unpaired (width ratio):"]
+               "win rate B - A in points: paired 95% interval vs unpaired (width ratio):"]
+        shared = "sole_a" in self.rates
+        if shared:
+            sh = self.length.set_index("metric").loc["shared_win_rate"]
+            out.insert(1, f"wins can be shared in this ruleset: {sh.a:.2%} of A's games and "
+                          f"{sh.b:.2%} of B's had several winners; a win rate counts a shared "
+                          f"win fully, 'sole' is the rate of winning alone")
+        header = ["group", "key", "A", "B", "diff", "paired 95%", "unpaired 95%", "width"]
+        rows = []
         for r in self.rates.itertuples():
-            out.append(f"  {r.group:<6} {str(r.key):<10} A {r.rate_a:7.2%}  B {r.rate_b:7.2%}  "
-                       f"diff {pp(r.diff)} [{pp(r.paired_low)}, {pp(r.paired_high)}] points  "
-                       f"unpaired [{pp(r.unpaired_low)}, {pp(r.unpaired_high)}]  "
-                       f"({r.width_ratio:.2f})")
+            rows.append([r.group, str(r.key), f"{r.rate_a:.2%}", f"{r.rate_b:.2%}",
+                         f"{pp(r.diff)} points", f"[{pp(r.paired_low)}, {pp(r.paired_high)}]",
+                         f"[{pp(r.unpaired_low)}, {pp(r.unpaired_high)}]", _ratio(r.width_ratio)])
+            if shared:
+                rows.append(["", "sole", f"{r.sole_a:.2%}", f"{r.sole_b:.2%}",
+                             f"{pp(r.sole_diff)} points",
+                             f"[{pp(r.sole_low)}, {pp(r.sole_high)}]", "", ""])
         for r in self.length.itertuples():
-            out.append(f"  {r.metric:<17} A {r.a:.4g}  B {r.b:.4g}  diff {r.diff:+.4g} "
-                       f"[{r.paired_low:+.4g}, {r.paired_high:+.4g}]  unpaired "
-                       f"[{r.unpaired_low:+.4g}, {r.unpaired_high:+.4g}]")
+            if r.unit == "points":
+                rows.append(["game", r.metric, f"{r.a:.2%}", f"{r.b:.2%}", f"{pp(r.diff)} points",
+                             f"[{pp(r.paired_low)}, {pp(r.paired_high)}]",
+                             f"[{pp(r.unpaired_low)}, {pp(r.unpaired_high)}]",
+                             _ratio(r.width_ratio)])
+            else:
+                rows.append(["game", r.metric, f"{r.a:.4g}", f"{r.b:.4g}",
+                             f"{r.diff:+.4g} {r.unit}", f"[{r.paired_low:+.4g}, {r.paired_high:+.4g}]",
+                             f"[{r.unpaired_low:+.4g}, {r.unpaired_high:+.4g}]",
+                             _ratio(r.width_ratio)])
+        out += text_table(header, rows, right={2, 3, 4, 7})
         nr = self.narrowing
         out.append(f"pairing: the paired intervals are {nr['percent_narrower']:.0f}% narrower than "
                    f"unpaired ones (median width ratio {nr['median_width_ratio']:.2f}; as precise "
@@ -142,8 +161,17 @@ class CompareResult(Published):
         return out
 
 
+def _ratio(x) -> str:
+    return f"{x:.2f}" if np.isfinite(x) else "-"
+
+
 def _rates(oa: Outcome, ob: Outcome) -> pd.DataFrame:
+    """Per seat, policy and role: win rates of A and B and the paired
+    difference; where wins can be shared also the sole-win rates (the seat
+    was the only winner) and their paired difference."""
     ga, gb = oa.groups(), ob.groups()
+    shared = oa.shares_wins
+    sa, sb = (oa.groups(oa.sole), ob.groups(ob.sole)) if shared else ({}, {})
     rows = []
     for key in ga:
         if key not in gb:
@@ -158,6 +186,11 @@ def _rates(oa: Outcome, ob: Outcome) -> pd.DataFrame:
                      "unpaired_low": float(ulo), "unpaired_high": float(uhi),
                      "width_ratio": (hi - lo) / (uhi - ulo) if uhi > ulo and hi > lo else np.nan,
                      "p_value": float(stats.z_pvalue(d, se))})
+        if shared:
+            (va, _), (vb, _) = sa[key], sb[key]
+            sd, slo, shi, _ = stats.paired_ratio_diff(vb, cb, va, ca)
+            rows[-1].update({"sole_a": va.sum() / na, "sole_b": vb.sum() / nb,
+                             "sole_diff": sd, "sole_low": slo, "sole_high": shi})
     return pd.DataFrame(rows)
 
 
@@ -166,10 +199,14 @@ def _length(oa: Outcome, ob: Outcome) -> pd.DataFrame:
     metrics = {"turns_mean": (oa.turns, ob.turns), "rounds_mean": (oa.rounds, ob.rounds),
                "draw_rate": (oa.winner < 0, ob.winner < 0),
                "capped_rate": (oa.capped(), ob.capped())}
+    if oa.shares_wins:
+        metrics["shared_win_rate"] = (oa.won.sum(1) > 1, ob.won.sum(1) > 1)
+    units = {"turns_mean": "turns", "rounds_mean": "rounds"}
     for name, (a, b) in metrics.items():
         d, lo, hi, _ = stats.mean_diff_ci(b, a, paired=True)
         _, ulo, uhi, _ = stats.mean_diff_ci(b, a, paired=False)
-        rows.append({"metric": name, "a": float(np.mean(a)), "b": float(np.mean(b)), "diff": d,
+        rows.append({"metric": name, "unit": units.get(name, "points"),
+                     "a": float(np.mean(a)), "b": float(np.mean(b)), "diff": d,
                      "paired_low": lo, "paired_high": hi, "unpaired_low": ulo,
                      "unpaired_high": uhi,
                      "width_ratio": (hi - lo) / (uhi - ulo) if uhi > ulo and hi > lo else np.nan})
