@@ -35,9 +35,9 @@ from ..core import plots, registry, stats
 from ..core.errors import BalanceError
 from ..core.outdir import Published
 from ..core.records import mask_bit
-from ..core.runner import check_count, setup, won_matrix
+from ..core.runner import check_count, setup, shares_wins, won_matrix
 from ..core.stats import points as pp
-from .outcome import play_outcome, play_result
+from .outcome import Pieces, play_outcome, play_result, text_table
 from ..core.store import PointStore
 
 OBS_COLS = ("wr_drawn", "improvement_drawn", "improvement_drawn_low", "improvement_drawn_high",
@@ -111,12 +111,23 @@ class CardsResult(Published):
                f"card power in points (+ helps whoever holds it: minus the holders' win-rate "
                f"change without the kind), strongest first, top {min(top, len(t))}; "
                f"* = significant after {self.correction}:"]
+        shared = "sole_base" in t
+        if shared:
+            out.insert(1, "wins can be shared in this ruleset (several seats win one game): a "
+                          "holder's win counts a shared win fully; 'sole' is the holders' rate "
+                          "of winning alone, with the kind and without it")
+        rows = []
         for r in t.head(top).itertuples():
-            out.append(f"  {r.rank:>3}. {r.kind:<12} {r.power:+.2f} [{r.power_low:+.2f}, "
-                       f"{r.power_high:+.2f}] points{' *' if r.significant else '  '}  holders "
-                       f"{r.wr_base:.2%} -> {r.wr_ban:.2%} without it (n={int(r.holders):,}); "
-                       f"observational improvement when drawn {pp(r.improvement_drawn)} points"
-                       + (f"  [{r.play_flag}]" if r.play_flag else ""))
+            rows.append([f"{r.rank}.", r.kind, f"{r.power:+.2f}",
+                         f"[{r.power_low:+.2f}, {r.power_high:+.2f}] points"
+                         + (" *" if r.significant else ""),
+                         f"holders {r.wr_base:.2%} -> {r.wr_ban:.2%} without it"
+                         + (f" (sole {r.sole_base:.2%} -> {r.sole_ban:.2%})" if shared else ""),
+                         f"n={int(r.holders):,}",
+                         f"observational when drawn {pp(r.improvement_drawn)} points",
+                         f"[{r.play_flag}]" if r.play_flag else ""])
+        out += text_table(["rank", "kind", "power", "95% paired", "holders' win rate", "holders",
+                           "", ""], rows, right={0, 2, 5})
         flagged = t[t["play_flag"] != ""]
         if len(flagged):
             out.append(f"never or rarely played by these policies (no effect is not weakness): "
@@ -223,26 +234,22 @@ def cards(ruleset: str, games: int = 10_000, seed: int = 0, players=None, polici
     st = PointStore(store if store is not None else
                     (Path(out) / ".points" if out is not None else None))
     P = base.n_players
-    bar = None
-    if progress is not False:
-        from tqdm import tqdm
-        bar = tqdm(total=len(kinds) + 1, unit="kind", desc=f"cards {ruleset}",
-                   disable=progress is False, delay=1.0 if progress is None else 0)
+    pieces = Pieces(st, len(kinds) + 1, "piece", f"cards {ruleset}", progress)
     try:
-        if bar is not None:
-            bar.set_postfix_str("baseline")
+        pieces.start("baseline")
         res0 = play_result(base, 0, games, st, progress=progress, label="baseline")
-        if bar is not None:
-            bar.update(1)
+        pieces.update()
         won0 = won_matrix(base.spec, res0.batch)
+        shared = shares_wins(base.spec)
+        sole0 = won0 & (won0.sum(axis=1) == 1)[:, None]
         pol = np.array(base.policies)
         mixed = len(set(base.policies)) > 1
         rows = []
         for k in kinds:
-            if bar is not None:
-                bar.set_postfix_str(k)
+            pieces.start(k)
             o = play_outcome(setups[k], 0, games, st, progress=progress, label=k)
             won1 = o.won
+            sole1 = o.sole
             held = mask_bit(res0.batch.masks, 0, all_kinds.index(k))
             groups = [("holders", "all", held)]
             if mixed:
@@ -260,11 +267,14 @@ def cards(ruleset: str, games: int = 10_000, seed: int = 0, players=None, polici
                              "wr_ban": (won1 & m).sum() / n if n else np.nan,
                              "change": d, "change_low": lo, "change_high": hi,
                              "p_value": float(stats.z_pvalue(d, se))})
-            if bar is not None:
-                bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
+                if shared:
+                    rows[-1]["sole_base"] = (sole0 & m).sum() / n if n else np.nan
+                    rows[-1]["sole_ban"] = (sole1 & m).sum() / n if n else np.nan
+            pieces.update()
+    except KeyboardInterrupt:
+        pieces.interrupted()
+        raise
+    pieces.done()
     long = pd.DataFrame(rows)
     long["p_adjusted"] = np.nan
     long["significant"] = False
