@@ -28,9 +28,10 @@ import pandas as pd
 from ..core import plots, registry, stats
 from ..core.errors import BalanceError
 from ..core.outdir import Published
-from ..core.runner import check_count, check_players, setup
-from .outcome import play_outcome
+from ..core.runner import check_count, check_players, setup, shares_wins
+from .outcome import Pieces, play_outcome, text_table
 from ..core.store import PointStore
+from ..core.stats import points as pp
 
 METHOD = ("share of games won over all seat rotations; 95% normal interval on per-deal "
           "means (deals independent, rotations of a deal paired)")
@@ -70,6 +71,7 @@ class MatchupResult(Published):
     games: int
     table: pd.DataFrame            # long: a, b, win_rate (a's share), ci, b share, draws, adv
     files: list = field(default_factory=list)
+    shares_wins: bool = False      # can several seats win one game in this ruleset?
 
     def matrix(self, col: str = "win_rate") -> pd.DataFrame:
         m = self.table.pivot(index="policy", columns="opponent", values=col)
@@ -120,16 +122,30 @@ class MatchupResult(Published):
         out = [f"matchups {self.ruleset}: {len(self.policies)} policies, {s['players']} players, "
                f"seats rotated, {self.games:,} games per lineup on seed {s['seed']}",
                "share of games won by the row policy against the column policy (95% interval):"]
-        w = max(len(p) for p in self.policies) + 2
-        out.append(" " * w + "".join(f"{p:>26}" for p in self.policies))
         m, lo, hi = self.matrix(), self.matrix("ci_low"), self.matrix("ci_high")
+        rows = []
         for p in self.policies:
-            cells = []
-            for q in self.policies:
-                v = m.at[p, q]
-                cells.append(f"{'-':>26}" if np.isnan(v) else
-                             f"{f'{v:.1%} [{lo.at[p, q]:.1%}, {hi.at[p, q]:.1%}]':>26}")
-            out.append(f"{p:<{w}}" + "".join(cells))
+            rows.append([p] + ["-" if np.isnan(m.at[p, q]) else
+                               f"{m.at[p, q]:.1%} [{lo.at[p, q]:.1%}, {hi.at[p, q]:.1%}]"
+                               for q in self.policies])
+        out += text_table([""] + list(self.policies), rows, right=set(range(1, len(rows) + 1)))
+        shared = bool((self.table["shared_win_rate"] > 0).any()) or self.shares_wins
+        out.append("advantage of the first policy over the second, head to head: its share "
+                   "of games won minus the opponent's, in points (95% interval; 0 = even)"
+                   + ("; wins can be shared in this ruleset, so the shares add to more than "
+                      "100% and 0, not 50%, is the even mark" if shared else "") + ":")
+        rows = []
+        for r in self.table.itertuples():
+            if self.policies.index(r.policy) > self.policies.index(r.opponent):
+                continue
+            rows.append([f"{r.policy} vs {r.opponent}", f"{r.win_rate:.1%} vs "
+                         f"{r.opponent_win_rate:.1%}",
+                         f"{pp(r.advantage)} [{pp(r.advantage_low)}, {pp(r.advantage_high)}] points"]
+                        + ([f"{r.sole_win_rate:.1%} vs {r.opponent_sole_win_rate:.1%}",
+                            f"{r.shared_win_rate:.1%}"] if shared else [])
+                        + [f"{r.draw_rate:.1%}"])
+        out += text_table(["pair", "shares won", "advantage"]
+                          + (["won alone", "both won"] if shared else []) + ["draws"], rows)
         dom = self.dominant
         out.append(("dominant: " + ", ".join(dom) + " beats every other policy "
                     "(advantage interval above 0 against each)") if dom else
@@ -153,16 +169,11 @@ def matchups(ruleset: str, policies=None, games: int = 10_000, seed: int = 0, pl
               for _, _, lu in plan]
     st = PointStore(store if store is not None else
                     (Path(out) / ".points" if out is not None else None))
-    bar = None
-    if progress is not False:
-        from tqdm import tqdm
-        bar = tqdm(total=len(plan), unit="lineup", desc=f"matchups {ruleset}",
-                   disable=progress is False, delay=1.0 if progress is None else 0)
+    pieces = Pieces(st, len(plan), "lineup", f"matchups {ruleset}", progress)
     share = {}
     try:
         for (a, b, lu), s in zip(plan, setups):
-            if bar is not None:
-                bar.set_postfix_str(",".join(lu))
+            pieces.start(",".join(lu))
             o = play_outcome(s, 0, games, st, progress=progress, label=",".join(lu))
             pol = np.array(lu)
             seat_a = np.flatnonzero(pol == a)
@@ -176,11 +187,11 @@ def matchups(ruleset: str, policies=None, games: int = 10_000, seed: int = 0, pl
             acc[2] += 1
             acc[3] += int((~wa & ~wb).sum())          # draws: counted, never 1 - a - b
             acc[4] += int((wa & wb).sum())            # both sides won (shared wins)
-            if bar is not None:
-                bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
+            pieces.update()
+    except KeyboardInterrupt:
+        pieces.interrupted()
+        raise
+    pieces.done()
     rows = []
     for (a, b), (wa, wb, L, draws, both) in share.items():
         xa, xb = wa / L, wb / L
@@ -191,10 +202,13 @@ def matchups(ruleset: str, policies=None, games: int = 10_000, seed: int = 0, pl
                          "win_rate": r, "ci_low": max(lo, 0.0), "ci_high": min(hi, 1.0),
                          "opponent_win_rate": float(y.mean()),
                          "draw_rate": draws / (games * L), "shared_win_rate": both / (games * L),
+                         "sole_win_rate": float(x.mean()) - both / (games * L),
+                         "opponent_sole_win_rate": float(y.mean()) - both / (games * L),
                          "advantage": d, "advantage_low": dlo, "advantage_high": dhi})
     base = setup(ruleset, seed=seed, players=n, policies=pols[0], params=params).describe()
     base["policies"] = pols
-    res = MatchupResult(ruleset, pols, base, games, pd.DataFrame(rows))
+    res = MatchupResult(ruleset, pols, base, games, pd.DataFrame(rows),
+                        shares_wins=shares_wins(spec))
     if out is not None:
         res.save(out)
     return res
