@@ -5,13 +5,19 @@ import click
 
 
 def rate_lines(title, df):
-    lines = [f"{title}:"]
+    """A rate table as aligned text: the key column as wide as its longest
+    key (a role slug such as ``bloodthirsty_devil`` keeps the rows in line)."""
+    from ..workflow.outcome import text_table
+    sole = "sole_win_rate" in df
+    rows = []
     for key, row in df.iterrows():
-        sole = (f"  sole win {row['sole_win_rate']:6.2%} [{row['sole_ci_low']:.2%}, "
-                f"{row['sole_ci_high']:.2%}]" if "sole_win_rate" in row else "")
-        lines.append(f"  {str(key):<12} {row['win_rate']:7.2%}  [{row['ci_low']:.2%}, "
-                     f"{row['ci_high']:.2%}]{sole}  n={int(row['games'])}")
-    return lines
+        rows.append([str(key), f"{row['win_rate']:.2%}",
+                     f"[{row['ci_low']:.2%}, {row['ci_high']:.2%}]"]
+                    + ([f"sole win {row['sole_win_rate']:.2%}",
+                        f"[{row['sole_ci_low']:.2%}, {row['sole_ci_high']:.2%}]"] if sole else [])
+                    + [f"n={int(row['games'])}"])
+    return [f"{title}:"] + text_table([""] * len(rows[0]) if rows else [""], rows,
+                                      right={1, 3} if sole else {1})[1:]
 
 
 def print_summary(result):
