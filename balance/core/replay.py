@@ -25,6 +25,29 @@ def event_rows(events, deal_type: int, card_name, policies):
         yield f"deal P{q} ({policies[q]}): {' '.join(deal[q])}"
 
 
+def seat(s) -> str:
+    """A seat's name in a trace line: ``P0``, ``P1``, ..."""
+    return f"P{int(s)}"
+
+
+def trace_events(events, deal_type: int, card_name, policies, lines: list):
+    """The opening of a ruleset's ``format_trace``, shared: yields each event
+    of a kernel trace that is not a deal as an int tuple (type, turn, seat,
+    a, b, c, d, e), and appends the deal lines of ``event_rows`` to
+    ``lines`` in their place, so that the caller narrates the rest::
+
+        lines = []
+        for t, turn, p, a, b, c, d, e in trace_events(events, E_DEAL, name, policies, lines):
+            if t == E_TURN:
+                lines.append(...)
+    """
+    for row in event_rows(events, deal_type, card_name, policies):
+        if isinstance(row, str):
+            lines.append(row)
+        else:
+            yield row
+
+
 def replay_game(ruleset: str, *, game: int, seed: int = 0, players=None, policies=None,
                 params=None, ban=None):
     """(setup, Batch of the one game, event array) for game ``game`` of ``seed``."""
@@ -48,4 +71,5 @@ def replay_text(ruleset: str, *, game: int, seed: int = 0, players=None, policie
     return "\n".join([head] + body)
 
 
-__all__ = ["replay_game", "replay_text", "registry", "BalanceError"]
+__all__ = ["event_rows", "trace_events", "seat", "replay_game", "replay_text", "registry",
+           "BalanceError"]

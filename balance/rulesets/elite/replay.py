@@ -1,5 +1,5 @@
 """Turn a Magic Elite event trace into readable lines."""
-from ...core.replay import event_rows
+from ...core.replay import seat, trace_events
 from . import layout as L
 from .rules import card_name, identity_name, play_name, play_table
 
@@ -17,13 +17,8 @@ ITEM = {L.I_LEO: "a leopard 闪电豹", L.I_DRAGON: "a dragon 爆爆龙", L.I_BI
 
 def format_trace(events, values, n_players, policies) -> list[str]:
     PT, _ = play_table(values)
-    seat = lambda s: f"P{int(s)}"  # noqa: E731
     lines = []
-    for row in event_rows(events, L.E_DEAL, card_name, policies):
-        if isinstance(row, str):
-            lines.append(row)
-            continue
-        t, turn, p, a, b, c, d, e = row
+    for t, turn, p, a, b, c, d, e in trace_events(events, L.E_DEAL, card_name, policies, lines):
         if t == L.E_IDENT:
             lines.append(f"   {seat(p)} {'general' if values['version'] == 2 else 'character'} "
                          f"#{d + 1}: {identity_name(a)} (HP {b}, order key {c})")

@@ -1,5 +1,5 @@
 """Turn a talisman event trace into readable lines."""
-from ...core.replay import event_rows
+from ...core.replay import seat, trace_events
 from . import layout as L
 from .rules import COMBOS, FLUSH, FOUR, GENERATING, OVERCOMING, SPECIALS, card_name
 
@@ -7,13 +7,8 @@ from .rules import COMBOS, FLUSH, FOUR, GENERATING, OVERCOMING, SPECIALS, card_n
 def format_trace(events, values, n_players, policies) -> list[str]:
     V = values["values_per_element"]
     name = lambda c: card_name(int(c), V)  # noqa: E731
-    seat = lambda s: f"P{int(s)}"  # noqa: E731
     lines = []
-    for row in event_rows(events, L.E_DEAL, name, policies):
-        if isinstance(row, str):
-            lines.append(row)
-            continue
-        t, turn, p, a, b, c, d, e = row
+    for t, turn, p, a, b, c, d, e in trace_events(events, L.E_DEAL, name, policies, lines):
         if t == L.E_TURN:
             lines.append(f"-- turn {turn} (round {a}): {seat(p)} HP {b}, hand {c}, guards {d}")
         elif t == L.E_SKIP:
