@@ -81,9 +81,10 @@ class CardsResult(Published):
                           xlabel="card power, points: how much the card helps whoever holds it "
                           "(95% paired interval)")
         ax.xaxis.set_major_formatter(plots.points_formatter())
-        ax.set_title(plots.describe(self.ruleset, self.setup, self.games) + "\n"
-                     f"interventional card power ({', '.join(sorted(set(self.mode.values())))}); "
-                     f"dark = significant ({self.correction})", fontsize=8)
+        plots.axes_title(ax, plots.describe(self.ruleset, self.setup, self.games) + "\n"
+                         f"interventional card power "
+                         f"({', '.join(sorted(set(self.mode.values())))}); "
+                         f"dark = significant ({self.correction})", fontsize=8)
         return fig
 
     def write(self, out) -> list[Path]:
