@@ -103,9 +103,10 @@ def test_compare_prints_differences_in_points(tmp_path):
     r = run("compare", "talisman", "--a", "hp=20", "--b", "hp=26", "--games", 600,
             "--out", tmp_path / "c")
     assert r.exit_code == 0, r.output
-    diff_lines = [ln for ln in r.output.splitlines() if " diff " in ln and "seat" in ln]
-    assert diff_lines and all("points" in ln for ln in diff_lines)
-    assert all("%]" not in ln.split(" diff ")[1] for ln in diff_lines)
+    seat_rows = [ln for ln in r.output.splitlines() if ln.split()[:1] == ["seat"]]
+    assert len(seat_rows) == 2 and all(" points " in ln for ln in seat_rows)
+    # the difference and its intervals are points, not "%"
+    assert all("%" not in ln.split(" points ")[1] for ln in seat_rows)
 
 
 def _fake_rates(x, p, n, rng):
