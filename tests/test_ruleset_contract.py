@@ -6,11 +6,13 @@ build a ruleset with no change outside its package.
 
 For each ruleset, at a small game count: identical tables on 1 and 2
 threads, chunked and whole, and over ranges merged (in each of its bench
-configurations, so every version is covered); replay of game i equals row i;
-record widths match the declared columns; zero invariant violations in
-check mode for every policy; every declared parameter's bounds enforced by
-the CLI (one line, exit 2); every card kind banned in each supported mode;
-every workflow command completes on a tiny run and writes its files.
+configurations, so every version is covered, and in each with mixed seats:
+the spec's policies alternating over the seats); replay of game i equals
+row i (in the same configurations); record widths match the declared
+columns; zero invariant violations in check mode for every policy; every
+declared parameter's bounds enforced by the CLI (one line, exit 2); every
+card kind banned in each supported mode; every workflow command completes
+on a tiny run and writes its files.
 """
 import json
 import os
@@ -27,6 +29,7 @@ from click.testing import CliRunner
 import balance
 from balance.cli import cli
 from balance.core import jit, registry
+from balance.core.errors import BalanceError
 from balance.core.records import BAN_CODES, mask_bit
 from balance.core.runner import Result, play_range, setup, setup_key
 
@@ -48,16 +51,32 @@ def games_for(name):
     return 300 if name == "elite" else 1000
 
 
+def mixed(spec, players):
+    """The spec's policies alternating over the seats: P0 plays the first,
+    P1 the second, ... (all of them once there are enough seats)."""
+    pols = list(spec.policies)
+    return [pols[i % len(pols)] for i in range(players)]
+
+
 def configs(name):
-    """(players, policies, params) of each bench configuration."""
+    """(players, policies, params) of each bench configuration, then of each
+    with mixed seats (``mixed``), then mixed seats at the most players with
+    the default parameters; configurations that play the same games once."""
     spec = registry.get(name)
     seen, out = set(), []
-    for cfg in spec.bench:
-        key = (cfg["players"], tuple(cfg["policies"]), json.dumps(cfg.get("params", {}),
-                                                                  sort_keys=True))
+
+    def add(players, pols, params):
+        key = (players, tuple(pols), json.dumps({**spec.space.defaults(), **params},
+                                                sort_keys=True, default=str))
         if key not in seen:
             seen.add(key)
-            out.append((cfg["players"], list(cfg["policies"]), dict(cfg.get("params", {}))))
+            out.append((players, list(pols), dict(params)))
+
+    for cfg in spec.bench:
+        add(cfg["players"], cfg["policies"], cfg.get("params", {}))
+    for cfg in spec.bench:
+        add(cfg["players"], mixed(spec, cfg["players"]), cfg.get("params", {}))
+    add(spec.players[1], mixed(spec, spec.players[1]), {})
     return out
 
 
@@ -84,14 +103,30 @@ def test_threads_chunks_and_ranges_do_not_change_tables(name):
         part = play_range(s, n // 3, n // 2, progress=False)
         np.testing.assert_array_equal(part.games, one.games[n // 3:n // 2])
         np.testing.assert_array_equal(part.seats, one.seats[n // 3:n // 2])
-    kw = dict(seed=5, players=registry.get(name).players[0])
-    whole = balance.simulate(name, games=n, **kw)
-    merged = Result.merge([balance.simulate(name, start=a, stop=b, **kw)
-                           for a, b in ((n // 2, n), (0, n // 4), (n // 4, n // 2))])
-    for table in ("games", "seats", "cards"):
-        pd.testing.assert_frame_equal(getattr(merged, table), getattr(whole, table))
-    other = balance.simulate(name, games=n, seed=6, players=kw["players"])
-    assert not np.array_equal(other.batch.games, whole.batch.games)
+    spec = registry.get(name)
+    for P in sorted({spec.players[0], spec.players[1]}):
+        kw = dict(seed=5, players=P, policies=mixed(spec, P))
+        whole = balance.simulate(name, games=n, **kw)
+        merged = Result.merge([balance.simulate(name, start=a, stop=b, **kw)
+                               for a, b in ((n // 2, n), (0, n // 4), (n // 4, n // 2))])
+        for table in ("games", "seats", "cards"):
+            pd.testing.assert_frame_equal(getattr(merged, table), getattr(whole, table))
+        other = balance.simulate(name, games=n, **{**kw, "seed": 6})
+        assert not np.array_equal(other.batch.games, whole.batch.games)
+        # results of another setup (seed, parameters, players, policies) are refused
+        key = spec.headline[0]
+        value = next(v for v in spec.space.infos[key].sweep
+                     if v != spec.space.infos[key].default)
+        foreign = [other, balance.simulate(name, games=10, **kw, params={key: value})]
+        for Q in spec.players:
+            if Q != P:
+                foreign.append(balance.simulate(name, games=10, seed=5, players=Q))
+        if len(spec.policies) > 1:
+            foreign.append(balance.simulate(name, games=10, seed=5, players=P,
+                                            policies=[list(spec.policies)[1]] * P))
+        for f in foreign:
+            with pytest.raises(BalanceError, match="different setups"):
+                Result.merge([whole, f])
 
 
 @pytest.mark.parametrize("name", NAMES)
