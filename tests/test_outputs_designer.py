@@ -330,3 +330,12 @@ def test_elite_reports_one_first_mover_figure():
     r = balance.simulate("elite", games=200, seed=1, players=4, policies="greedy")
     assert "first_seat_win_rate" not in r.summary
     assert "win_rate" in r.summary["first_mover"]
+
+
+def test_run_header_says_when_its_time_includes_the_compile(tmp_path, monkeypatch):
+    from balance.core import jit
+    r = run("run", "talisman", "--games", 100, "--out", tmp_path / "a")
+    assert r.exit_code == 0 and "compile" not in r.output.splitlines()[0]
+    monkeypatch.setattr(jit, "_told", {("talisman", "run")})   # as after a first compile
+    r = run("run", "talisman", "--games", 100, "--out", tmp_path / "b")
+    assert r.exit_code == 0 and "first compile included" in r.output.splitlines()[0], r.output
