@@ -1,6 +1,6 @@
 """Magic Elite v3 and card bans: invariants over many games, a duel
-replayed, summary figures. Determinism and replay in every version:
-tests/test_ruleset_contract.py."""
+replayed, summary figures, forbid's fallback. Determinism, replay and bans
+in every version: tests/test_ruleset_contract.py."""
 import numpy as np
 import pytest
 
@@ -94,30 +94,8 @@ def test_v3_summary_and_default_version():
 
 
 # --- card bans (all versions) -----------------------------------------------------------
-@pytest.mark.parametrize("version", [1, 2, 3])
-def test_bans_remove_and_forbid(version):
-    """Ban code 1 removes the kind from the play deck (never drawn or
-    played); code 2 keeps it in the deck (drawn) but plays it less."""
-    kinds = ["spade-4", "heart-4", "club-4", "diamond-4"]
-    rem = balance.simulate("elite", games=600, seed=4, players=3, policies=["greedy"],
-                           params={"version": version}, ban={k: "remove" for k in kinds},
-                           progress=False)
-    c = rem.cards.set_index("kind")
-    assert (c.loc[kinds, "drawn"] == 0).all() and (c.loc[kinds, "played"] == 0).all()
-    assert int(rem.games["turns"].min()) >= 1
-    forb = balance.simulate("elite", games=600, seed=4, players=3, policies=["greedy"],
-                            params={"version": version}, ban={"diamond-K": "forbid"},
-                            progress=False)
-    assert forb.cards.set_index("kind").loc["diamond-K", "drawn"] > 0
-    # a replay with the ban reproduces the banned batch row
-    spec = balance.ruleset("elite")
-    s = forb.setup
-    b = runner.play_range(s, 5, 6, progress=False)
-    one, _ = spec.trace_game(s.values, s.seed, 5, 3, s.policy_ids, s.ban_vector)
-    assert np.array_equal(one.games[0], b.games[0])
-    assert spec.ban_modes == ("remove", "forbid")
-
-
+# Removed kinds never drawn nor played, forbidden ones still drawn, and a
+# replay with a ban: tests/test_ruleset_contract.py, in every version.
 @pytest.mark.parametrize("version", [1, 3])
 def test_forbid_never_chosen_unless_every_option_holds_it(version):
     """Ban code 2: a policy never chooses a play holding the kind; when every
@@ -142,6 +120,7 @@ def test_forbid_never_chosen_unless_every_option_holds_it(version):
     no.turn(0)
     p = no.events()[no.events()[:, 0] == L.E_PLAY]
     assert int(p[0, 3]) == no.play("DK")
+    assert balance.ruleset("elite").ban_modes == ("remove", "forbid")
 
 
 # --- v1/v2 unchanged by v3 and the bans -------------------------------------------------

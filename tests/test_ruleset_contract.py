@@ -10,9 +10,10 @@ configurations, so every version is covered, and in each with mixed seats:
 the spec's policies alternating over the seats); replay of game i equals
 row i (in the same configurations); record widths match the declared
 columns; zero invariant violations in check mode for every policy; every
-declared parameter's bounds enforced by the CLI (one line, exit 2); every
-card kind banned in each supported mode; every workflow command completes
-on a tiny run and writes its files.
+declared parameter's bounds (lower and upper) enforced by the CLI (one
+line, exit 2); every card kind banned in each supported mode (removed:
+never drawn; forbidden: still drawn, never played); every workflow command
+completes on a tiny run and writes its files.
 """
 import json
 import os
@@ -78,6 +79,16 @@ def configs(name):
         add(cfg["players"], mixed(spec, cfg["players"]), cfg.get("params", {}))
     add(spec.players[1], mixed(spec, spec.players[1]), {})
     return out
+
+
+def versions(name):
+    """(fewest players, params) of each distinct parameter set of the bench
+    configurations (elite: one per rules version, and v2 with teams)."""
+    out = {}
+    for players, _, params in configs(name):
+        key = json.dumps(params, sort_keys=True)
+        out[key] = (min(players, out.get(key, (players,))[0]), params)
+    return list(out.values())
 
 
 def same(a, b):
@@ -177,13 +188,16 @@ def test_check_mode_finds_no_broken_invariant_for_any_policy(name):
             assert (b.games[:, 1] >= 1).all()
 
 
-def bad_value(info):
+def bad_values(info):
+    """Values just outside what the parameter allows: below its lower bound
+    and above its upper one (or outside its choices; not a bool)."""
     if info.kind is bool:
-        return "maybe"
+        return ["maybe"]
     if info.choices is not None:
-        return max(info.choices) + 1
+        return [min(info.choices) - 1, max(info.choices) + 1]
     lo, hi = info.bounds
-    return hi + 1 if hi is not None else lo - 1
+    return [v for v in (None if lo is None else lo - 1, None if hi is None else hi + 1)
+            if v is not None]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -193,29 +207,61 @@ def test_every_parameter_bound_is_enforced_on_the_command_line(name, tmp_path):
     for key, info in spec.space.infos.items():
         if info.kind is not bool and info.choices is None and info.bounds is None:
             continue
-        r = runner.invoke(cli, ["run", name, "--games", "1", "--set", f"{key}={bad_value(info)}",
-                                "--out", str(tmp_path / "x")])
-        assert r.exit_code == 2, (key, r.output)
-        err = r.stderr.strip().splitlines()
-        assert len(err) == 1 and err[0].startswith("Error:") and key in err[0], (key, err)
+        for bad in bad_values(info):
+            r = runner.invoke(cli, ["run", name, "--games", "1", "--set", f"{key}={bad}",
+                                    "--out", str(tmp_path / "x")])
+            assert r.exit_code == 2, (key, bad, r.output)
+            err = r.stderr.strip().splitlines()
+            assert len(err) == 1 and err[0].startswith("Error:") and key in err[0], (key, err)
     assert not (tmp_path / "x").exists()
+
+
+# Rulesets whose README says that a forbidden kind is still played when the
+# rules leave no other choice. Every other ruleset never plays one.
+FORBID_FALLBACK = {
+    # README "Card bans": a play is mandatory, so when every option holds a
+    # forbidden card the decision is made again without the ban; a v3 reflect
+    # block or a spent 4 is not a play choice and ignores the ban.
+    "elite",
+}
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_every_card_kind_can_be_banned_in_each_mode(name):
+    """remove: the kind is never drawn nor played. forbid: it stays in the
+    deck (still drawn) and is never played (``FORBID_FALLBACK``: played
+    less than without the ban). In each parameter set of the bench
+    configurations, with mixed seats; a replay with a ban is the batch row."""
     spec = registry.get(name)
-    values = spec.space.defaults()
-    kinds = spec.card_kinds(values)
-    P = spec.players[0]
-    pol = [next(iter(spec.policies.values()))] * P
-    for mode in spec.ban_modes:
-        for k in range(len(kinds)):
-            ban = np.zeros(len(kinds), np.int64)
-            ban[k] = BAN_CODES[mode]
-            b = spec.simulate_range(values, 4, 0, 64, P, pol, True, ban)
-            assert b.errors.sum() == 0, (mode, kinds[k])
-            if mode == "remove":
-                assert b.counts[0, k] == 0 and not mask_bit(b.masks, 0, k).any(), kinds[k]
+    for P, params in versions(name):
+        pol = [spec.policies[p] for p in mixed(spec, P)]
+        values = setup(name, players=P, params=params).values
+        kinds = spec.card_kinds(values)
+        free = spec.simulate_range(values, 4, 0, 64, P, pol, True).counts
+        plays = np.zeros(2, np.int64)                  # (without the bans, with them)
+        for mode in spec.ban_modes:
+            for k in range(len(kinds)):
+                ban = np.zeros(len(kinds), np.int64)
+                ban[k] = BAN_CODES[mode]
+                b = spec.simulate_range(values, 4, 0, 64, P, pol, True, ban)
+                assert b.errors.sum() == 0, (params, mode, kinds[k])
+                drawn, played = b.counts[:, k]
+                what = (params, mode, kinds[k], int(drawn), int(played))
+                if mode == "remove":
+                    assert drawn == 0 and played == 0, what
+                    assert not mask_bit(b.masks, 0, k).any(), what
+                    assert not mask_bit(b.masks, 1, k).any(), what
+                else:
+                    assert drawn > 0 or free[0, k] == 0, what
+                    if name in FORBID_FALLBACK:
+                        plays += (free[1, k], played)
+                    else:
+                        assert played == 0 and not mask_bit(b.masks, 1, k).any(), what
+                if k == int(np.argmax(free[1])):
+                    one, _ = spec.trace_game(values, 4, 5, P, pol, ban)
+                    np.testing.assert_array_equal(one.games[0], b.games[5], err_msg=str(what))
+                    np.testing.assert_array_equal(one.seats[0], b.seats[5], err_msg=str(what))
+        assert plays[1] < plays[0], (params, plays)     # elite v3 4p: 7569 vs 8525
 
 
 def test_a_bad_spec_fails_at_registration_naming_the_field():
@@ -335,10 +381,47 @@ print(sorted(m for m in sys.modules if m.startswith("balance")
     assert not cache.exists() or not any(cache.rglob("*")), list(cache.rglob("*"))
 
 
+def core_modules_compiled_into_kernels():
+    """The balance.core modules a ruleset module that compiles code (uses
+    njit) imports at its top, and those core modules import in turn (but
+    core.jit's own: it compiles nothing)."""
+    import ast
+    core = Path(registry.__file__).parent
+    found, todo = set(), []
+    for f in (core.parent / "rulesets").rglob("*.py"):
+        text = f.read_text()
+        if "njit" in text:
+            todo.append((ast.parse(text), False))
+    while todo:
+        tree, in_core = todo.pop()
+        for node in tree.body:
+            if not isinstance(node, ast.ImportFrom) or node.module is None:
+                continue
+            mod = node.module.split(".")
+            if mod[-1] == "core":                      # from ...core import jit
+                names = [a.name for a in node.names]
+            elif mod[:-1] and mod[-2] == "core" or in_core and node.level == 1:
+                names = [mod[-1]]                      # from ...core.rng import below
+            else:
+                continue
+            for m in names:
+                if (core / f"{m}.py").exists() and f"{m}.py" not in found:
+                    found.add(f"{m}.py")
+                    if m != "jit":
+                            todo.append((ast.parse((core / f"{m}.py").read_text()), True))
+    return found
+
+
 def test_fingerprint_changes_with_each_core_file_compiled_into_kernels(monkeypatch):
+    """Every file of registry.CORE_FILES moves the fingerprint, and every
+    core module a kernel imports (but core.jit, the cache machinery, which
+    compiles nothing) is one of them."""
+    assert core_modules_compiled_into_kernels() - {"jit.py"} <= set(registry.CORE_FILES)
+    assert {"kernel.py", "parallel.py", "rng.py", "records.py"} <= set(registry.CORE_FILES)
     monkeypatch.setattr(registry, "_fingerprints", {})
     base = registry.fingerprint("coin")
-    for f in ("kernel.py", "layout.py", "params.py", "rng.py", "records.py", "spec.py"):
+    for f in registry.CORE_FILES:
         monkeypatch.setattr(registry, "_fingerprints", {})
         monkeypatch.setattr(registry, "CORE_FILES", tuple(x for x in registry.CORE_FILES if x != f))
         assert registry.fingerprint("coin") != base, f
+        monkeypatch.undo()
