@@ -425,3 +425,15 @@ def test_fingerprint_changes_with_each_core_file_compiled_into_kernels(monkeypat
         monkeypatch.setattr(registry, "CORE_FILES", tuple(x for x in registry.CORE_FILES if x != f))
         assert registry.fingerprint("coin") != base, f
         monkeypatch.undo()
+
+
+def test_every_spec_field_is_in_the_docs_table():
+    """docs/ruleset.md's field table names every RulesetSpec field, with
+    whether it is required, and no other: the docs cannot drift."""
+    import re
+    from balance.core.spec import field_docs
+    text = (HERE.parent / "docs" / "ruleset.md").read_text()
+    table = text.split("## `RulesetSpec` fields", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `(\w+)` \| (yes|no) \|", table, re.M)
+    assert len(rows) == len({r[0] for r in rows})
+    assert {(f, req == "yes") for f, req in rows} == {(f, req) for f, req, _ in field_docs()}
