@@ -10,8 +10,10 @@ __version__ = "0.1.0"
 from .core.errors import BalanceError  # noqa: E402
 from .core.registry import get as ruleset, names as ruleset_names  # noqa: E402
 from .core.runner import Result, load, simulate  # noqa: E402
+from .core.cluster import use as cluster  # noqa: E402
 
-__all__ = ["simulate", "load", "Result", "BalanceError", "ruleset", "ruleset_names", "replay"]
+__all__ = ["simulate", "load", "Result", "BalanceError", "ruleset", "ruleset_names", "replay",
+           "cluster"]
 
 
 def replay(ruleset: str, game: int, seed: int = 0, players=None, policies=None,

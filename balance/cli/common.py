@@ -59,6 +59,12 @@ def run_options(f):
         click.option("--threads", default=None, type=WHOLE,
                      help="Worker threads (results do not depend on it).",
                      show_default="all cores"),
+        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                     help="Play the games on a running Dask scheduler's workers (tables are "
+                          "identical; needs the distributed extra)."),
+        click.option("--cluster", "cluster", default=None, metavar="local[:N]",
+                     help="Start a Dask LocalCluster of N worker processes (one thread each) "
+                          "for this command.", show_default="no cluster"),
         click.option("--cards", "cards_file", default=None, type=click.Path(dir_okay=False),
                      help="A designer's card table (CSV or TOML) for rulesets that have one "
                           "(resonance's magic cards); its hash is recorded in every output.",
@@ -108,7 +114,7 @@ def pass_run(f):
     """Decorator: turn the shared options into one ``run`` dict argument."""
     @functools.wraps(f)
     def wrapper(*args, games, seed, players, policies, assignments, config_file, threads,
-                cards_file=None, **kw):
+                cards_file=None, scheduler=None, cluster=None, **kw):
         ctx = click.get_current_context()
         if cards_file is not None:
             from ..core.runner import use_data
@@ -118,6 +124,11 @@ def pass_run(f):
             use_data(ruleset, cards=cards_file)
         run = gather(ctx, games=games, seed=seed, players=players, policies=policies,
                      assignments=assignments, config_file=config_file, threads=threads)
+        if scheduler is not None or cluster is not None:
+            # connected after the other options are checked, before any game;
+            # closed when the command ends
+            from ..core import cluster as engine
+            ctx.with_resource(engine.use(scheduler, cluster))
         return f(*args, run=run, **kw)
     return wrapper
 

@@ -205,82 +205,99 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     the same setup after an interruption loads the chunks already played
     and says how many games it reused; a chunk of another setup, or a torn
     one, is refused and played again. The caller removes the folder once the
-    run's results are saved."""
+    run's results are saved. With a Dask engine in use (``core.cluster``),
+    the chunks not in the store are played on its workers."""
+    from . import cluster
     check_memory(s, stop - start)         # every command, before any game
-    ban = s.ban_vector
     # the run's tables, allocated once: each chunk is played into (or loaded
     # into) its rows, so no chunk list is joined at the end
     nk = s.spec.n_kinds(s.values)
     G, S, M, _ = alloc(stop - start, s.n_players, len(s.spec.game_columns),
                        len(s.spec.seat_columns), nk)
     counts = np.zeros((2, nk), np.int64)
-    errors = []
-    bar = None
+    errors = {}
     store = None
     if checkpoint is not None and not check:
         from .store import PointStore
         store = PointStore(Path(checkpoint) / setup_key(s))
     want_bar = progress is not False and stop - start > chunk
-    reused = played = 0
+    bar = None
+    done = {"reused": 0, "played": 0}
+
+    def take(a, b, d, loaded):
+        nonlocal bar
+        rows = slice(a - start, b - start)
+        if loaded:          # read from the store, or sent by a worker: into its rows
+            for arr, name in ((G, "games"), (S, "seats"), (M, "masks")):
+                if d[name].shape != arr[rows].shape:
+                    raise BalanceError(f"the piece of games {a}-{b} holds {name} of shape "
+                                       f"{d[name].shape}, expected {arr[rows].shape}")
+                arr[rows] = d[name]
+        counts[...] += d["counts"]
+        errors[a] = d.get("errors")
+        done["played"] += b - a
+        if bar is None and want_bar:
+            # started after the first chunk: its clock and rate leave out
+            # the kernel's first compile (a first ETA of minutes otherwise)
+            from tqdm import tqdm
+            bar = tqdm(total=stop - start, initial=done["played"], unit="game",
+                       unit_scale=True, delay=2.0, desc=label or s.spec.name, leave=False)
+        elif bar is not None:
+            bar.update(b - a)
+
+    ranges = [(a, min(stop, a + chunk)) for a in range(start, stop, chunk)]
+    todo = []
+    for a, b in ranges:
+        d = store.load(chunk_desc(s, a, b)) if store is not None else None
+        if d is not None:
+            done["reused"] += b - a
+            take(a, b, d, True)
+        else:
+            todo.append((a, b))
+    ban = s.ban_vector
+    engine = cluster.current()
     try:
-        for a in range(start, stop, chunk):
-            b = min(stop, a + chunk)
-
-            rows = slice(a - start, b - start)
-
-            def compute(a=a, b=b, rows=rows):
+        if engine is None:
+            for a, b in todo:
                 jit.notice(s.spec, "run")
+                rows = slice(a - start, b - start)
                 kw = {} if ban is None else {"ban": ban}
                 if s.data:
                     kw["data"] = s.data
                 part = s.spec.simulate_range(s.values, s.seed, a, b, s.n_players,
                                              s.policy_ids, check, out=(G[rows], S[rows], M[rows]),
                                              **kw)
-                return {"games": part.games, "seats": part.seats, "masks": part.masks,
-                        "counts": part.counts, **({} if part.errors is None or not check
-                                                  else {"errors": part.errors})}
-            if store is None:
-                d = compute()
-            else:
-                hits = store.hits
-                d = store.fetch(chunk_desc(s, a, b), compute)
-                if store.hits > hits:          # loaded, not played: into its rows
-                    reused += b - a
-                    for arr, name in ((G, "games"), (S, "seats"), (M, "masks")):
-                        if d[name].shape != arr[rows].shape:
-                            raise BalanceError(f"{store.root}: the chunk of games {a}-{b} holds "
-                                               f"{name} of shape {d[name].shape}, expected "
-                                               f"{arr[rows].shape}; delete the folder and run "
-                                               f"again")
-                        arr[rows] = d[name]
-            played += b - a
-            counts += d["counts"]
-            errors.append(d.get("errors"))
-            if bar is None and want_bar:
-                # started after the first chunk: its clock and rate leave out
-                # the kernel's first compile (a first ETA of minutes otherwise)
-                from tqdm import tqdm
-                bar = tqdm(total=stop - start, initial=b - start, unit="game", unit_scale=True,
-                           delay=2.0, desc=label or s.spec.name, leave=False)
-            elif bar is not None:
-                bar.update(b - a)
+                d = {"games": part.games, "seats": part.seats, "masks": part.masks,
+                     "counts": part.counts, **({} if part.errors is None or not check
+                                               else {"errors": part.errors})}
+                if store is not None:
+                    store.save(chunk_desc(s, a, b), d)
+                take(a, b, d, False)
+        elif todo:
+            args = (s.spec.name, s.values, s.seed, s.n_players, s.policy_ids, check, ban,
+                    s.data)
+            for a, b, d in engine.play(args, todo):
+                if store is not None:
+                    store.save(chunk_desc(s, a, b), d)
+                take(a, b, d, True)
     except KeyboardInterrupt:
         if store is not None:
             import sys
-            print(f"interrupted: {played:,} games are saved in {store.root}; run the same "
-                  f"command again to resume", file=sys.stderr, flush=True)
+            print(f"interrupted: {done['played']:,} games are saved in {store.root}; run the "
+                  f"same command again to resume", file=sys.stderr, flush=True)
         raise
     finally:
         if bar is not None:
             bar.close()
-    if reused:
+    if done["reused"]:
         import sys
         refused = f"; {store.refused} stored chunk(s) refused and played again" \
             if store.refused else ""
-        print(f"resumed: {reused:,} of {stop - start:,} games reused from {store.root}{refused}",
-              file=sys.stderr, flush=True)
+        print(f"resumed: {done['reused']:,} of {stop - start:,} games reused from "
+              f"{store.root}{refused}", file=sys.stderr, flush=True)
+    errs = [errors[a] for a, _ in ranges]
     return Batch(start, G, S, M, counts,
-                 None if not errors or any(e is None for e in errors) else np.concatenate(errors))
+                 None if not errs or any(e is None for e in errs) else np.concatenate(errs))
 
 
 def won_matrix(spec, batch: Batch) -> np.ndarray:
@@ -511,13 +528,22 @@ def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | No
              policies=None, params: dict | None = None, *, start: int = 0,
              stop: int | None = None, threads: int | None = None,
              progress: bool | None = None, ban: dict | None = None,
-             checkpoint: str | os.PathLike | None = None) -> Result:
+             checkpoint: str | os.PathLike | None = None, scheduler: str | None = None,
+             cluster: str | None = None) -> Result:
     """Play ``games`` games (or the range [start, stop)) and return a Result.
+    ``scheduler`` (``tcp://HOST:PORT``) or ``cluster`` (``"local:N"``) plays
+    the chunks on a Dask cluster (``core.cluster``), with identical tables.
 
     >>> r = simulate("talisman", games=10_000, seed=1, players=2,
     ...              policies=["greedy", "random"], params={"hp": 30})
     >>> r.by_policy()          # win rate per policy with 95% Wilson intervals
     """
+    if scheduler is not None or cluster is not None:
+        from .cluster import use
+        with use(scheduler, cluster):
+            return simulate(ruleset, games, seed, players, policies, params, start=start,
+                            stop=stop, threads=threads, progress=progress, ban=ban,
+                            checkpoint=checkpoint)
     s = setup(ruleset, seed=seed, players=players, policies=policies, params=params, ban=ban)
     start = check_count("start", start, 0)
     stop = start + check_count("games", games) if stop is None else check_count("stop", stop, start + 1)

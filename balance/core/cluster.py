@@ -1,0 +1,167 @@
+"""Play pieces of a run on a Dask cluster instead of this machine's threads.
+
+Every command plays its games through :func:`runner.play_range`, which
+splits a game range into chunks (pieces) of one configuration. With an
+engine in use (:func:`use`), the chunks not already in the command's store
+are submitted to a Dask scheduler; each worker plays its piece with one
+numba thread (``spec.simulate_range``: game i of seed s is the same game on
+any machine) and sends back the piece's record arrays, which the client
+writes into the store (``.partial`` / ``.points``, exactly as on one machine)
+and into the run's tables. So the tables are bit-identical to a one-machine
+run, an interrupted command resumes from the stored pieces, and a piece
+whose worker was killed is computed again by the scheduler (nothing is
+counted twice: a piece lands in its own rows once).
+
+Dask is optional (``pip install -e ".[distributed]"``); without it a cluster
+option is one ``Error:`` line. Workers must import the same ``balance`` code:
+each piece carries the code fingerprint of the worker that played it, and a
+piece played by other code is refused.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+
+from .errors import BalanceError
+
+_engine = None
+
+_ADDRESS = re.compile(r"^(tcp|tls|inproc|ucx|ws|wss)://[^\s/:]+(:\d+)?$")
+_LOCAL = re.compile(r"^local(?::(\d+))?$")
+INSTALL = 'Dask is not installed: pip install -e ".[distributed]" (or pip install "dask[distributed]")'
+
+
+def current():
+    """The engine in use, or None (this machine's threads)."""
+    return _engine
+
+
+def _distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise BalanceError(INSTALL) from None
+    return distributed
+
+
+class DaskEngine:
+    """A connection to a Dask scheduler (``scheduler``) or a LocalCluster of
+    ``workers`` processes started here (``local``), one thread each."""
+
+    def __init__(self, scheduler: str | None = None, local: int | None = None,
+                 timeout: float = 10.0):
+        dist = _distributed()
+        import logging
+        self.cluster = None
+        try:
+            if local is not None:
+                self.cluster = dist.LocalCluster(n_workers=local, threads_per_worker=1,
+                                                 processes=True, dashboard_address=None,
+                                                 silence_logs=logging.ERROR)
+                self.client = dist.Client(self.cluster, timeout=timeout)
+            else:
+                self.client = dist.Client(scheduler, timeout=timeout)
+        except (OSError, TimeoutError, ValueError) as e:
+            self.close()
+            where = f"--scheduler {scheduler}" if local is None else f"--cluster local:{local}"
+            raise BalanceError(f"{where}: no Dask scheduler answered within {timeout:g} s "
+                               f"({type(e).__name__}: {' '.join(str(e).split())[:160]})") from None
+        self.address = self.client.scheduler.address
+
+    def workers(self) -> int:
+        return len(self.client.scheduler_info().get("workers", {}))
+
+    def play(self, args: tuple, ranges: list[tuple[int, int]]):
+        """Yield ``(a, b, arrays)`` for each range as its piece finishes."""
+        dist = _distributed()
+        from . import registry
+        futs = [self.client.submit(_piece, args, a, b, pure=False) for a, b in ranges]
+        mine = registry.fingerprint(args[0])
+        try:
+            for fut in dist.as_completed(futs):
+                try:
+                    a, b, code, arrays = fut.result()
+                except dist.KilledWorker as e:
+                    raise BalanceError(f"a piece of games killed its worker again and again "
+                                       f"({e}); the finished pieces are kept") from None
+                if code != mine:
+                    raise BalanceError(f"a worker runs other balance code (fingerprint {code}, "
+                                       f"here {mine}): install the same version on every "
+                                       f"worker")
+                fut.release()
+                yield a, b, arrays
+        finally:
+            with contextlib.suppress(Exception):
+                self.client.cancel([f for f in futs if not f.done()])
+
+    def close(self):
+        for x in (getattr(self, "client", None), self.cluster):
+            if x is not None:
+                with contextlib.suppress(Exception):
+                    x.close()
+
+
+def _piece(args: tuple, a: int, b: int):
+    """On a worker: games [a, b) of one configuration, on one numba thread."""
+    import numba
+    from . import registry
+    name, values, seed, n_players, policy_ids, check, ban, data = args
+    numba.set_num_threads(1)
+    spec = registry.get(name)
+    kw = {} if ban is None else {"ban": ban}
+    if data:
+        kw["data"] = data
+    part = spec.simulate_range(values, seed, a, b, n_players, policy_ids, check, **kw)
+    arrays = {"games": part.games, "seats": part.seats, "masks": part.masks,
+              "counts": part.counts}
+    if check and part.errors is not None:
+        arrays["errors"] = part.errors
+    return a, b, registry.fingerprint(name), arrays
+
+
+def parse(scheduler: str | None, cluster: str | None) -> dict | None:
+    """The engine options as given on the command line, checked: None when
+    neither is given."""
+    if scheduler is not None and cluster is not None:
+        raise BalanceError("give --scheduler or --cluster, not both")
+    if scheduler is not None:
+        if not _ADDRESS.match(scheduler.strip()):
+            raise BalanceError(f"--scheduler {scheduler!r}: not a scheduler address "
+                               f"(allowed: tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786)")
+        return {"scheduler": scheduler.strip()}
+    if cluster is not None:
+        m = _LOCAL.match(cluster.strip())
+        if not m:
+            raise BalanceError(f"--cluster {cluster!r}: allowed is local or local:N "
+                               f"(N worker processes)")
+        n = int(m.group(1)) if m.group(1) else (os.cpu_count() or 1)
+        if not 1 <= n <= 256:
+            raise BalanceError(f"--cluster local:{n}: N must be 1-256")
+        return {"local": n}
+    return None
+
+
+@contextlib.contextmanager
+def use(scheduler: str | None = None, cluster: str | None = None):
+    """Play every run inside the block on a Dask cluster: ``scheduler`` a
+    running scheduler's address (``tcp://HOST:PORT``) or ``cluster`` ``"local"``
+    / ``"local:N"`` for a LocalCluster of N worker processes started for the
+    block. With neither, runs stay on this machine's threads.
+
+    >>> with balance.cluster(cluster="local:2"):
+    ...     balance.simulate("talisman", games=1_000_000)
+    """
+    global _engine
+    opts = parse(scheduler, cluster)
+    if opts is None:
+        yield None
+        return
+    prev = _engine
+    eng = DaskEngine(**opts)
+    _engine = eng
+    try:
+        yield eng
+    finally:
+        _engine = prev
+        eng.close()
