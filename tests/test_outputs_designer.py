@@ -239,6 +239,12 @@ def test_a_rerun_workflow_says_how_many_points_it_reused(tmp_path, capsys):
     matchups("talisman", ["greedy", "random"], games=100, out=tmp_path / "m", progress=False)
     matchups("talisman", ["greedy", "random"], games=100, out=tmp_path / "m", progress=False)
     assert "resumed: 2 of 2 lineups reused" in capsys.readouterr().err
+    # a caller running several workflows (the report) passes one store and
+    # says once what it reused: the workflows then stay quiet
+    from balance.core.store import PointStore
+    st = PointStore(tmp_path / "s" / ".points")
+    sweep("talisman", {"hp": [10, 20]}, games=100, store=st, progress=False)
+    assert st.hits == 2 and "resumed" not in capsys.readouterr().err
 
 
 def test_an_interrupted_workflow_says_what_is_saved(tmp_path, capsys, monkeypatch):

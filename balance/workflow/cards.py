@@ -37,8 +37,7 @@ from ..core.outdir import Published
 from ..core.records import mask_bit
 from ..core.runner import check_count, setup, shares_wins, won_matrix
 from ..core.stats import points as pp
-from .outcome import Pieces, play_outcome, play_result, text_table
-from ..core.store import PointStore
+from .outcome import Pieces, open_store, play_outcome, play_result, text_table
 
 OBS_COLS = ("wr_drawn", "improvement_drawn", "improvement_drawn_low", "improvement_drawn_high",
             "wr_played", "improvement_played", "improvement_played_low",
@@ -232,10 +231,10 @@ def cards(ruleset: str, games: int = 10_000, seed: int = 0, players=None, polici
                       ban={k: use})     # raises the one-line unknown-kind error
     setups = {k: setup(ruleset, seed=seed, players=players, policies=policies, params=params,
                        ban={k: use}) for k in kinds}
-    st = PointStore(store if store is not None else
-                    (Path(out) / ".points" if out is not None else None))
+    st, own = open_store(store, out)
     P = base.n_players
-    pieces = Pieces(st, len(kinds) + 1, "piece", f"cards {ruleset}", progress)
+    pieces = Pieces(st, len(kinds) + 1, "piece", f"cards {ruleset}", progress,
+                    say_resumed=own)
     try:
         pieces.start("baseline")
         res0 = play_result(base, 0, games, st, progress=progress, label="baseline")

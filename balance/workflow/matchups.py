@@ -29,8 +29,7 @@ from ..core import plots, registry, stats
 from ..core.errors import BalanceError
 from ..core.outdir import Published
 from ..core.runner import check_count, check_players, setup, shares_wins
-from .outcome import Pieces, play_outcome, text_table
-from ..core.store import PointStore
+from .outcome import Pieces, open_store, play_outcome, text_table
 from ..core.stats import points as pp
 
 METHOD = ("share of games won over all seat rotations; 95% normal interval on per-deal "
@@ -167,9 +166,9 @@ def matchups(ruleset: str, policies=None, games: int = 10_000, seed: int = 0, pl
     plan = [(a, b, lu) for a, b in pairs for lu in lineups(a, b, n)]
     setups = [setup(ruleset, seed=seed, players=n, policies=list(lu), params=params)
               for _, _, lu in plan]
-    st = PointStore(store if store is not None else
-                    (Path(out) / ".points" if out is not None else None))
-    pieces = Pieces(st, len(plan), "lineup", f"matchups {ruleset}", progress)
+    st, own = open_store(store, out)
+    pieces = Pieces(st, len(plan), "lineup", f"matchups {ruleset}", progress,
+                    say_resumed=own)
     share = {}
     try:
         for (a, b, lu), s in zip(plan, setups):

@@ -236,6 +236,18 @@ def say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+def open_store(store, out) -> tuple[PointStore, bool]:
+    """The workflow's store: ``store`` itself when it is a PointStore (a
+    caller that runs several workflows, such as the report, shares one and
+    says once what it reused: the second value is then False), else a store
+    in the folder ``store`` or ``out/.points`` (None: nothing kept)."""
+    if isinstance(store, PointStore):
+        return store, False
+    from pathlib import Path
+    root = store if store is not None else (Path(out) / ".points" if out is not None else None)
+    return PointStore(root), True
+
+
 class Pieces:
     """The progress bar and the resume and interrupt lines of a workflow
     that plays a list of pieces (sweep points, card bans, matchup lineups)
@@ -248,8 +260,10 @@ class Pieces:
     interruption says how many are finished and saved, and that the same
     command resumes."""
 
-    def __init__(self, store: PointStore, total: int, unit: str, desc: str, progress=None):
+    def __init__(self, store: PointStore, total: int, unit: str, desc: str, progress=None,
+                 say_resumed: bool = True):
         self.store, self.total, self.unit, self.desc = store, total, unit, desc
+        self.say_resumed = say_resumed
         self.progress = progress
         self.bar = None
         self.finished = 0
@@ -296,7 +310,7 @@ class Pieces:
 
     def done(self) -> None:
         self.close()
-        if self.reused:
+        if self.reused and self.say_resumed:
             say(f"resumed: {self.reused} of {self.total} {self.unit}s reused from "
                 f"{self.store.root}")
 

@@ -25,8 +25,7 @@ from ..core.outdir import Published
 from ..core.params import coerce, unknown_key_error
 from ..core.runner import check_count, setup
 from . import adaptive
-from .outcome import Outcome, Pieces, main_group, play_outcome, text_table
-from ..core.store import PointStore
+from .outcome import Outcome, Pieces, main_group, open_store, play_outcome, text_table
 
 
 def parse_vary(text: str) -> tuple[str, list[str] | None]:
@@ -311,10 +310,9 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
     setups = [setup(ruleset, seed=seed, players=players, policies=policies,
                     params={**params, **dict(zip(keys, pt))}) for pt in grid]   # validate all first
     tgt = resolve_target(base, target)
-    root = store if store is not None else (Path(out) / ".points" if out is not None else None)
-    st = PointStore(root)
+    st, own = open_store(store, out)
     rows, prec = [], []
-    pieces = Pieces(st, len(grid), "point", f"sweep {ruleset}", progress)
+    pieces = Pieces(st, len(grid), "point", f"sweep {ruleset}", progress, say_resumed=own)
 
     def point(s, label):
         pieces.start(label)
