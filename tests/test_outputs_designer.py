@@ -58,6 +58,13 @@ def test_rate_tables_stay_aligned_with_long_slugs():
         assert len({tuple(columns_of(r, ch)) for r in rows}) == 1, rows
     # the rates end in one column (right-aligned)
     assert len({r.index("%") for r in rows}) == 1, rows
+    # the labels stay for display, beside the slugs, in their own column
+    labels = {"glutton": "7 glutton", "bloodthirsty_devil": "8 bloodthirsty devil",
+              "king_kong": "10 king kong"}
+    rows = rate_lines("win rate by role", df, labels)[1:]
+    assert "(8 bloodthirsty devil)" in rows[1] and rows[0].startswith("  glutton ")
+    for ch in ("(", "[", "n="):
+        assert len({tuple(columns_of(r, ch)) for r in rows}) == 1, rows
 
 
 def test_sweep_and_compare_text_columns_are_sized_to_their_content(tmp_path):

@@ -4,20 +4,27 @@ from __future__ import annotations
 import click
 
 
-def rate_lines(title, df):
+def rate_lines(title, df, labels: dict | None = None):
     """A rate table as aligned text: the key column as wide as its longest
-    key (a role slug such as ``bloodthirsty_devil`` keeps the rows in line)."""
+    key (a role slug such as ``bloodthirsty_devil`` keeps the rows in line).
+    ``labels`` ({key: display label}) adds the label after the key where it
+    differs ("glutton  (7 glutton)")."""
     from ..workflow.outcome import text_table
     sole = "sole_win_rate" in df
+    labels = {str(k): str(v) for k, v in (labels or {}).items()}
+    shown = any(labels.get(str(k), str(k)) != str(k) for k in df.index)
     rows = []
     for key, row in df.iterrows():
-        rows.append([str(key), f"{row['win_rate']:.2%}",
+        lab = labels.get(str(key), str(key))
+        rows.append([str(key)] + ([f"({lab})" if lab != str(key) else ""] if shown else [])
+                    + [f"{row['win_rate']:.2%}",
                      f"[{row['ci_low']:.2%}, {row['ci_high']:.2%}]"]
                     + ([f"sole win {row['sole_win_rate']:.2%}",
                         f"[{row['sole_ci_low']:.2%}, {row['sole_ci_high']:.2%}]"] if sole else [])
                     + [f"n={int(row['games'])}"])
+    k = 1 + shown                       # index of the rate column
     return [f"{title}:"] + text_table([""] * len(rows[0]) if rows else [""], rows,
-                                      right={1, 3} if sole else {1})[1:]
+                                      right={k, k + 2} if sole else {k})[1:]
 
 
 def print_summary(result):
@@ -38,7 +45,10 @@ def print_summary(result):
     lines += rate_lines("win rate by policy", result.by_policy())
     role = result.by_role()
     if role is not None:
-        lines += rate_lines("win rate by role", role)
+        spec, values = result.spec, result.setup.values
+        slugs = spec.role_names(values)
+        lines += rate_lines("win rate by role", role,
+                            {slugs[c]: lab for c, lab in spec.roles(values).items()})
     f = s["first_mover"]
     lines.append(f"first mover ({f['turn_order']}): wins {f['win_rate']:.2%} "
                  f"[{f['ci_low']:.2%}, {f['ci_high']:.2%}]")
