@@ -131,6 +131,8 @@ def test_sweep_figure_marks_the_crossing():
     mark = [ln for ln in ax.lines if ln.get_label().startswith("crossing")]
     assert len(mark) == 1 and mark[0].get_xdata()[0] == pytest.approx(c["estimate"])
     assert any(ln.get_label().startswith("target") for ln in ax.lines)
+    # a grid-only crossing says that its interval leaves out interpolation bias
+    assert any(ln.startswith("grid only (--no-refine)") for ln in res.lines())
 
 
 def test_a_one_panel_sweep_title_is_not_clipped():

@@ -122,6 +122,7 @@ class SweepResult(Published):
     precision: dict | None = None
     files: list = field(default_factory=list)
     main_group: str = "seat"
+    refine: bool = True            # a target's crossing refined near the bracket
 
     def figure(self, key: str, group: str | None = None):
         """Figure of win rate against ``key`` (one panel per combination of
@@ -181,7 +182,9 @@ class SweepResult(Published):
         meta = {"base": self.base, "vary": self.vary, "games_per_point": self.games,
                 "target": self.target, "precision": self.precision,
                 "interval": "95% Wilson score interval (statsmodels)",
-                "crossing_method": stats.CROSSING_METHOD}
+                "crossing_method": stats.CROSSING_METHOD
+                + ("; refined by bisection near the crossing on the same seed"
+                   if self.refine else "; grid only (not refined)")}
         files.append(out / "sweep.json")
         files[-1].write_text(json.dumps(meta, indent=2, default=str))
         self.files = files
@@ -253,6 +256,10 @@ class SweepResult(Published):
                                f"{r.rate_min:.2%} to {r.rate_max:.2%}){ctx}")
             if self.table["refined"].any():
                 out.append("* = played near the crossing to refine it (bisection, same seed)")
+            elif not self.refine and self.crossings["bracketed"].any():
+                out.append("grid only (--no-refine): interpolating between coarse points is "
+                           "biased where the curve bends, and this interval leaves that bias "
+                           "out; without --no-refine, points are played near the crossing")
             out.append(f"crossing method: {stats.CROSSING_METHOD}")
         return out
 
@@ -358,7 +365,7 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
     table = _with_fair(table)
     res = SweepResult(ruleset, vary, base.describe(), table, cross, tgt, games,
                       {"precision": eps, "points": prec} if eps else None,
-                      main_group=main_group(base))
+                      main_group=main_group(base), refine=refine)
     if out is not None:
         res.save(out)
     return res
