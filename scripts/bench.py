@@ -82,12 +82,45 @@ def peak_rss_mb(args):
     return int(out.strip()) / 1024
 
 
+def cluster_overhead(s, nthreads, games):
+    """A talisman run on a LocalCluster of ``nthreads`` one-thread workers
+    against the embedded path on ``nthreads`` threads (issue 18's overhead:
+    aim under 10 %); the same games, tables checked equal."""
+    try:
+        from balance.core import cluster
+        from balance.core.cluster import DaskEngine
+        eng = DaskEngine(local=nthreads)
+    except Exception as e:          # the extra is optional
+        print(f"cluster overhead: not measured ({e})")
+        return
+    try:
+        numba.set_num_threads(nthreads)
+        t0 = time.perf_counter()
+        here = play_range(s, 0, games, progress=False)
+        t_here = time.perf_counter() - t0
+        cluster._engine = eng
+        play_range(s, 0, 2 * 65536, progress=False)      # workers load the kernel
+        t0 = time.perf_counter()
+        far = play_range(s, 0, games, progress=False)
+        t_far = time.perf_counter() - t0
+    finally:
+        cluster._engine = None
+        eng.close()
+    same = all(np.array_equal(getattr(here, k), getattr(far, k))
+               for k in ("games", "seats", "masks", "counts"))
+    print(f"talisman {games:,} greedy 2-player games: embedded {nthreads} threads {t_here:.2f} s, "
+          f"LocalCluster of {nthreads} workers {t_far:.2f} s: overhead "
+          f"{(t_far / t_here - 1) * 100:+.1f} % (aim: under 10 %); tables identical: {same}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200_000, help="games per kernel measurement")
     ap.add_argument("--quick", action="store_true", help="kernel speeds only")
     ap.add_argument("--ruleset", action="append", choices=registry.names(),
                     help="kernel speeds of this ruleset only (repeatable; implies --quick)")
+    ap.add_argument("--cluster-games", type=int, default=10_000_000,
+                    help="games of the LocalCluster-vs-embedded measurement")
     args = ap.parse_args()
     nthreads = numba.config.NUMBA_NUM_THREADS
     print(f"balance {balance.__version__}, numba {numba.__version__}, {os.cpu_count()} cpus, "
@@ -126,6 +159,8 @@ def main():
     print(f"whole process `balance run talisman --games 1000000 --players 2 --policy greedy "
           f"--out DIR` (cached kernel, writes every table; best of 3): {whole:.2f} s = "
           f"{whole / min(kernel):.2f}x the kernel's time (target: at most 1.5x)")
+
+    cluster_overhead(s, nthreads, args.cluster_games)
 
     exe = ["balance"]
     with tempfile.TemporaryDirectory() as tmp:
