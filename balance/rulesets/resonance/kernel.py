@@ -107,7 +107,7 @@ KEEP = np.array([[3.0, 4.0, 1.0, 0.0] * 3 + [2.0],          # counter
 
 
 # --- per-seat random streams ------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def rb(ST, p, n):
     """Uniform integer in [0, n) from seat p's stream."""
     s = ST[p] + GAMMA
@@ -115,7 +115,7 @@ def rb(ST, p, n):
     return np.int64(((mix64(s) >> _S32) * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def ru(ST, p):
     """Uniform float in [0, 1) from seat p's stream."""
     s = ST[p] + GAMMA
@@ -144,7 +144,7 @@ def draw1(S, pile, Z, p, masks, counts, tr, on, why):
     return k
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def hand_to_discard(S, Z, p, k):
     S[p, C_H + k] -= 1
     S[p, C_HN] -= 1
@@ -167,7 +167,7 @@ def reveal(Z, MD, slot, tr, on):
         ev(tr, Z, E_REVEAL, -1, c, slot, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def next_in(S, p, P):
     q = p
     for _ in range(P):
@@ -177,7 +177,7 @@ def next_in(S, p, P):
     return p
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def placeable(S, p, ban):
     n = 0
     for k in range(12):
@@ -194,46 +194,72 @@ def view(S, F, Z, p, W):
     know, W[6 + c] its standard deviation, W[9] how many it does not know.
     Unknown runes are drawn from the runes p has not seen (deck composition
     minus its hand, the public discard pile and the field runes it knows),
-    independently (a normal approximation of their sum)."""
-    for k in range(12):
-        W[16 + k] = Z[Z_TOT + k] - S[p, C_H + k] - Z[Z_DISC + k]
+    independently (a normal approximation of their sum). Counts and sums
+    are whole numbers, so they are kept as integers (the same values as
+    float sums); the known field runes per kind are packed 8 bits per
+    value in one integer per colour (at most 40 copies of a kind)."""
     bit = np.int64(1) << p
-    k0 = 0.0
-    k1 = 0.0
-    k2 = 0.0
+    k0 = 0
+    k1 = 0
+    k2 = 0
+    n0 = np.int64(0)
+    n1 = np.int64(0)
+    n2 = np.int64(0)
     u = 0
     for i in range(Z[Z_FN]):
         k = F[F_KIND, i]
         if k < 0:
             continue
         if F[F_KNOW, i] & bit:
-            W[16 + k] -= 1.0
             v = KIND_VALUE[k]
             c = KIND_COLOUR[k]
+            one = np.int64(1) << (8 * (k - 4 * c))
             if c == 0:
                 k0 += v
+                n0 += one
             elif c == 1:
                 k1 += v
+                n1 += one
             else:
                 k2 += v
+                n2 += one
         else:
             u += 1
     W[0] = k0
     W[1] = k1
     W[2] = k2
     W[9] = u
-    tot = 0.0
-    for k in range(12):
-        tot += max(W[16 + k], 0.0)
+    tot = 0
+    a0 = 0
+    a1 = 0
+    a2 = 0
+    b0 = 0
+    b1 = 0
+    b2 = 0
     for c in range(3):
-        m1 = 0.0
-        m2 = 0.0
+        kn = n0 if c == 0 else (n1 if c == 1 else n2)
+        m1 = 0
+        m2 = 0
         for j in range(4):
-            n = max(W[16 + 4 * c + j], 0.0)
-            v = KIND_VALUE[4 * c + j]
+            k = 4 * c + j
+            n = max(Z[Z_TOT + k] - S[p, C_H + k] - Z[Z_DISC + k] - ((kn >> (8 * j)) & 255), 0)
+            v = KIND_VALUE[k]
+            tot += n
             m1 += n * v
             m2 += n * v * v
-        if tot > 0.0 and u > 0:
+        if c == 0:
+            a0 = m1
+            b0 = m2
+        elif c == 1:
+            a1 = m1
+            b1 = m2
+        else:
+            a2 = m1
+            b2 = m2
+    for c in range(3):
+        m1 = a0 if c == 0 else (a1 if c == 1 else a2)
+        m2 = b0 if c == 0 else (b1 if c == 1 else b2)
+        if tot > 0 and u > 0:
             mu = m1 / tot
             var = m2 / tot - mu * mu
             W[3 + c] = u * mu
@@ -243,7 +269,7 @@ def view(S, F, Z, p, W):
             W[6 + c] = 0.0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def term(m, sd, need):
     """P(colour total >= need): exact when nothing is unknown, else the
     normal tail with a continuity correction (logistic approximation of the
@@ -258,7 +284,7 @@ def term(m, sd, need):
     return 1.0 / (1.0 + math.exp(-x))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def card_terms(W, M, card):
     """Per-colour success and overdraft chances of ``card`` in W[10..15];
     returns (P(success), P(overdraft))."""
@@ -275,7 +301,7 @@ def card_terms(W, M, card):
     return ps, po
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def chance(W, M, card, col):
     """P(every colour >= the requirement in columns col..col+2 of the card)
     (``col`` = M_BASE: success, M_OVER: overdraft); stops at the first 0."""
@@ -304,7 +330,7 @@ def shifted(W, M, card, sc, sv):
     return ps, po
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def effect_value(e, n, pp):
     if e == EF_GAIN or e == EF_DRAW:
         return 1.0 * n
@@ -313,7 +339,7 @@ def effect_value(e, n, pp):
     return n * pp[Q_HIT]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def card_ev(M, card, ps, po, initiator, ip, pp):
     """Expected points of taking part (the initiator also takes the card)."""
     gain = M[card, M_PTS] * 1.0 if initiator else 0.0
@@ -368,6 +394,11 @@ def choose_place(pol, S, F, Z, M, ST, p, W, ip, pp, ban):
     view(S, F, Z, p, W)
     j = target_card(S, Z, M, ST, p, W, ip, pp)
     card = Z[Z_REV + j]
+    # card_ev's terms that do not depend on the rune (the same expression)
+    gain = M[card, M_PTS] * 1.0
+    gvn = gain + effect_value(M[card, M_NEFF], M[card, M_NEFF + 1], pp)
+    gvo = gain + effect_value(M[card, M_OEFF], M[card, M_OEFF + 1], pp)
+    fl = ip[P_FAIL]
     best = -1
     bv = -1e300
     bps = 0.0
@@ -376,7 +407,7 @@ def choose_place(pol, S, F, Z, M, ST, p, W, ip, pp, ban):
         if S[p, C_H + k] == 0 or ban[k] == BAN_FORBID:
             continue
         ps, po = shifted(W, M, card, KIND_COLOUR[k], KIND_VALUE[k])
-        e = card_ev(M, card, ps, po, True, ip, pp)
+        e = (ps - po) * gvn + po * gvo - (1.0 - ps) * fl
         if e > bv:
             bv = e
             best = k
@@ -430,17 +461,19 @@ def choose_peek(pol, S, F, Z, ST, p, P):
                     return i
                 r -= 1
         return -1
-    # the column it knows least: most runes unknown to p (ties uniform)
+    # the column it knows least: most runes unknown to p (ties uniform);
+    # the unknown runes per column counted in one pass, 10 bits per seat
+    per = np.int64(0)
+    for i in range(Z[Z_FN]):
+        if F[F_KIND, i] >= 0 and (F[F_KNOW, i] & bit) == 0:
+            per += np.int64(1) << (10 * F[F_OWNER, i])
     bq = -1
     bn = 0
     ties = 0
     for q in range(P):
         if q == p:
             continue
-        n = 0
-        for i in range(Z[Z_FN]):
-            if F[F_KIND, i] >= 0 and F[F_OWNER, i] == q and (F[F_KNOW, i] & bit) == 0:
-                n += 1
+        n = (per >> (10 * q)) & 1023
         if n > bn:
             bn = n
             bq = q
@@ -560,7 +593,7 @@ def wants_start(pol, S, F, Z, M, ST, p, W, ip, pp):
     Z[Z_DEC] += 1
     if pol == POL_RANDOM:
         if ru(ST, p) < pp[Q_PSTART]:
-            j = rb(ST, p, 2)
+            j = rb(ST, p, np.int64(2))
             if Z[Z_REV + j] < 0:
                 j = 1 - j
             return j
@@ -573,10 +606,10 @@ def wants_start(pol, S, F, Z, M, ST, p, W, ip, pp):
         card = Z[Z_REV + j]
         if card < 0:
             continue
-        ps = chance(W, M, card, M_BASE)
+        ps = chance(W, M, card, np.int64(M_BASE))
         if ps < pp[Q_START]:
             continue
-        po = chance(W, M, card, M_OVER)
+        po = chance(W, M, card, np.int64(M_OVER))
         if po > pp[Q_RISK]:
             continue
         e = card_ev(M, card, ps, po, True, ip, pp)
@@ -597,9 +630,9 @@ def wants_join(pol, S, F, Z, M, ST, q, W, card, ip, pp):
     if pol == POL_RANDOM:
         return ru(ST, q) < pp[Q_PJOIN]
     view(S, F, Z, q, W)
-    if chance(W, M, card, M_BASE) < pp[Q_JOIN]:
+    if chance(W, M, card, np.int64(M_BASE)) < pp[Q_JOIN]:
         return False
-    return chance(W, M, card, M_OVER) <= pp[Q_RISK]
+    return chance(W, M, card, np.int64(M_OVER)) <= pp[Q_RISK]
 
 
 # --- actions --------------------------------------------------------------------
@@ -641,7 +674,7 @@ def dissolve_remove(S, F, Z, p, i, by_magic, masks, counts, tr, on):
     F[F_KIND, i] = -1
     Z[Z_DISC + k] += 1
     if by_magic == 0:
-        hand_to_discard(S, Z, p, DISSOLVE)
+        hand_to_discard(S, Z, p, np.int64(DISSOLVE))
         S[p, C_DISS] += 1
         setbit(masks, p, 1, DISSOLVE)
         counts[1, DISSOLVE] += 1
@@ -650,13 +683,13 @@ def dissolve_remove(S, F, Z, p, i, by_magic, masks, counts, tr, on):
 @njit(cache=True, _nrt=False)
 def dissolve_redraw(S, pile, Z, p, masks, counts, tr, on):
     """A dissolve card is discarded to draw 1 card."""
-    hand_to_discard(S, Z, p, DISSOLVE)
+    hand_to_discard(S, Z, p, np.int64(DISSOLVE))
     S[p, C_DISS] += 1
     setbit(masks, p, 1, DISSOLVE)
     counts[1, DISSOLVE] += 1
     if on:
         ev(tr, Z, E_REDRAW, p, 0, 0, 0, 0, 0)
-    draw1(S, pile, Z, p, masks, counts, tr, on, 1)
+    draw1(S, pile, Z, p, masks, counts, tr, on, np.int64(1))
 
 
 @njit(cache=True, _nrt=False)
@@ -673,12 +706,12 @@ def use_magic(pol, S, F, pile, Z, M, ST, p, card, W, ip, pp, masks, counts, tr, 
         ev(tr, Z, E_USE, p, card, u, n, 0, 0)
     for _ in range(n):
         if u == U_DRAW:
-            draw1(S, pile, Z, p, masks, counts, tr, on, 3)
+            draw1(S, pile, Z, p, masks, counts, tr, on, np.int64(3))
         elif u == U_PEEK:
             i = choose_peek(pol, S, F, Z, ST, p, S.shape[0])
             if i >= 0:
                 Z[Z_DEC] += 1           # a peek (the use itself is not counted)
-                peek(S, F, Z, p, i, 1, tr, on)
+                peek(S, F, Z, p, i, np.int64(1), tr, on)
         else:
             if pol == POL_RANDOM:
                 m = 0
@@ -695,12 +728,12 @@ def use_magic(pol, S, F, pile, Z, M, ST, p, card, W, ip, pp, masks, counts, tr, 
                                 break
                             r -= 1
             else:
-                i = dissolve_target(pol, S, F, Z, M, ST, p, W, ip, pp, 1)
+                i = dissolve_target(pol, S, F, Z, M, ST, p, W, ip, pp, 1.0)
             if i >= 0:
-                dissolve_remove(S, F, Z, p, i, 1, masks, counts, tr, on)
+                dissolve_remove(S, F, Z, p, i, np.int64(1), masks, counts, tr, on)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def usable(S, M, p, u):
     """The lowest magic card of p with use effect u not yet spent, or -1."""
     free = S[p, C_OWN] & ~S[p, C_USED]
@@ -824,7 +857,7 @@ def resonate(pol, S, F, pile, Z, MD, M, ST, p, j, force, W, ip, pp, masks, count
         q = p
         for _ in range(P):
             if (part >> q) & 1:
-                discard_n(pol[q], S, Z, ST, q, ip[P_FAIL], WHY_FAIL, tr, on)
+                discard_n(pol[q], S, Z, ST, q, ip[P_FAIL], np.int64(WHY_FAIL), tr, on)
             q = q + 1 if q + 1 < P else 0
     else:
         Z[Z_SUCC] += 1
@@ -856,17 +889,17 @@ def resonate(pol, S, F, pile, Z, MD, M, ST, p, j, force, W, ip, pp, masks, count
                 elif e == EF_DRAW:
                     h0 = S[q, C_HN]
                     for _ in range(n):
-                        draw1(S, pile, Z, q, masks, counts, tr, on, 2)
+                        draw1(S, pile, Z, q, masks, counts, tr, on, np.int64(2))
                     if on:
                         ev(tr, Z, E_EFFECT, q, e, n, S[q, C_HN] - h0, 0, 0)
                 elif e == EF_DISCARD:
                     h0 = S[q, C_HN]
-                    discard_n(pol[q], S, Z, ST, q, n, WHY_DISCARD, tr, on)
+                    discard_n(pol[q], S, Z, ST, q, n, np.int64(WHY_DISCARD), tr, on)
                     if on:
                         ev(tr, Z, E_EFFECT, q, e, n, h0 - S[q, C_HN], 0, 0)
             elif e == EF_HIT and S[q, C_IN] == 1:
                 h0 = S[q, C_HN]
-                discard_n(pol[q], S, Z, ST, q, n, WHY_HIT, tr, on)
+                discard_n(pol[q], S, Z, ST, q, n, np.int64(WHY_HIT), tr, on)
                 if on:
                     ev(tr, Z, E_EFFECT, q, e, n, h0 - S[q, C_HN], 0, 0)
             q = q + 1 if q + 1 < P else 0
@@ -881,8 +914,8 @@ def resonate(pol, S, F, pile, Z, MD, M, ST, p, j, force, W, ip, pp, masks, count
         if k >= 0:
             Z[Z_DISC + k] += 1
     Z[Z_FN] = 0
-    reveal(Z, MD, 0, tr, on)
-    reveal(Z, MD, 1, tr, on)
+    reveal(Z, MD, np.int64(0), tr, on)
+    reveal(Z, MD, np.int64(1), tr, on)
     if on:
         hand_state(S, Z, P, tr)
     return out
@@ -896,15 +929,15 @@ def heuristic_uses(pol, S, F, pile, Z, M, ST, p, W, ip, pp, ban, masks, counts, 
     at least one card). Returns an end reason or -1."""
     P = S.shape[0]
     while True:
-        c = usable(S, M, p, U_DRAW)
+        c = usable(S, M, p, np.int64(U_DRAW))
         if c < 0:
             break
         use_magic(pol, S, F, pile, Z, M, ST, p, c, W, ip, pp, masks, counts, tr, on)
         e = check_end(S, Z, ip, P, tr, on)
         if e >= 0:
             return e
-    c = usable(S, M, p, U_DISSOLVE)
-    if c >= 0 and dissolve_target(pol, S, F, Z, M, ST, p, W, ip, pp, 1) >= 0:
+    c = usable(S, M, p, np.int64(U_DISSOLVE))
+    if c >= 0 and dissolve_target(pol, S, F, Z, M, ST, p, W, ip, pp, 1.0) >= 0:
         use_magic(pol, S, F, pile, Z, M, ST, p, c, W, ip, pp, masks, counts, tr, on)
         e = check_end(S, Z, ip, P, tr, on)
         if e >= 0:
@@ -912,14 +945,14 @@ def heuristic_uses(pol, S, F, pile, Z, M, ST, p, W, ip, pp, ban, masks, counts, 
     if S[p, C_H + DISSOLVE] > 0 and S[p, C_HN] >= 2 and ban[DISSOLVE] != BAN_FORBID:
         i = dissolve_target(pol, S, F, Z, M, ST, p, W, ip, pp, pp[Q_DISSV])
         if i >= 0:
-            dissolve_remove(S, F, Z, p, i, 0, masks, counts, tr, on)
+            dissolve_remove(S, F, Z, p, i, np.int64(0), masks, counts, tr, on)
             e = check_end(S, Z, ip, P, tr, on)
             if e >= 0:
                 return e
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def turn(pol, S, F, pile, Z, MD, M, ST, p, W, ip, pp, ban, masks, counts, tr, on):
     """Seat p's personal phase (draw, magic and dissolve uses, place, peek)
     then its resonance phase. The end is checked after every action.
@@ -929,11 +962,13 @@ def turn(pol, S, F, pile, Z, MD, M, ST, p, W, ip, pp, ban, masks, counts, tr, on
     Z[Z_NEXT] = -1
     if on:
         ev(tr, Z, E_TURN, p, Z[Z_ROUND], S[p, C_HN], S[p, C_MARK], S[p, C_MPTS], 0)
-    draw1(S, pile, Z, p, masks, counts, tr, on, 0)
+    draw1(S, pile, Z, p, masks, counts, tr, on, np.int64(0))
     e = check_end(S, Z, ip, P, tr, on)
     if e >= 0:
         return e
-    if mine != POL_RANDOM:
+    if mine != POL_RANDOM and ((S[p, C_OWN] & ~S[p, C_USED]) != 0 or (
+            S[p, C_H + DISSOLVE] > 0 and S[p, C_HN] >= 2 and ban[DISSOLVE] != BAN_FORBID)):
+        # (heuristic_uses does nothing, and draws no number, otherwise)
         e = heuristic_uses(mine, S, F, pile, Z, M, ST, p, W, ip, pp, ban, masks, counts, tr, on)
         if e >= 0:
             return e
@@ -954,10 +989,10 @@ def turn(pol, S, F, pile, Z, MD, M, ST, p, W, ip, pp, ban, masks, counts, tr, on
     i = choose_peek(mine, S, F, Z, ST, p, P)
     if i >= 0:
         Z[Z_DEC] += 1
-        peek(S, F, Z, p, i, 0, tr, on)
-    if mine != POL_RANDOM:
+        peek(S, F, Z, p, i, np.int64(0), tr, on)
+    if mine != POL_RANDOM and (S[p, C_OWN] & ~S[p, C_USED]) != 0:
         while True:
-            c = usable(S, M, p, U_PEEK)
+            c = usable(S, M, p, np.int64(U_PEEK))
             if c < 0 or choose_peek(mine, S, F, Z, ST, p, P) < 0:
                 break
             use_magic(mine, S, F, pile, Z, M, ST, p, c, W, ip, pp, masks, counts, tr, on)
@@ -966,7 +1001,7 @@ def turn(pol, S, F, pile, Z, MD, M, ST, p, W, ip, pp, ban, masks, counts, tr, on
         if on:
             ev(tr, Z, E_NOSTART, p, 0, 0, 0, 0, 0)
         return -1
-    out = resonate(pol, S, F, pile, Z, MD, M, ST, p, j, -1, W, ip, pp, masks, counts, tr, on)
+    out = resonate(pol, S, F, pile, Z, MD, M, ST, p, j, np.int64(-1), W, ip, pp, masks, counts, tr, on)
     e = check_end(S, Z, ip, P, tr, on)
     if out > 0 and S[p, C_IN] == 1:
         Z[Z_NEXT] = p           # a success: the initiator starts the next round
@@ -1050,7 +1085,7 @@ def start(seed, game, st, ST, S, F, pile, Z, MD, masks, counts, tr, on, ip, P):
     shuffle(st, pile[0], n)
     for i in range(N_MAGIC):
         MD[i] = i
-    shuffle(st, MD, N_MAGIC)
+    shuffle(st, MD, np.int64(N_MAGIC))
     Z[Z_MD] = N_MAGIC
     Z[Z_SUPPLY] = ip[P_MARKERS]
     Z[Z_ROUND] = 1
@@ -1063,9 +1098,9 @@ def start(seed, game, st, ST, S, F, pile, Z, MD, masks, counts, tr, on, ip, P):
         S[p, C_OUT] = -1
     for p in range(P):
         for _ in range(ip[P_HAND]):
-            draw1(S, pile, Z, p, masks, counts, tr, on, -1)
-    reveal(Z, MD, 0, tr, on)
-    reveal(Z, MD, 1, tr, on)
+            draw1(S, pile, Z, p, masks, counts, tr, on, np.int64(-1))
+    reveal(Z, MD, np.int64(0), tr, on)
+    reveal(Z, MD, np.int64(1), tr, on)
 
 
 @njit(cache=True, _nrt=False)
@@ -1163,20 +1198,6 @@ def play_from(pol, S, F, pile, Z, MD, M, st, ST, W, ip, pp, ban, masks, counts, 
     return errors
 
 
-@njit(cache=True, _nrt=False)
-def play_game(seed, game, pol, ip, pp, ban, M, st, ST, S, F, pile, Z, MD, W, games, seats,
-              gmasks, g, bcounts, b, tr, on, check):
-    masks = gmasks[g]
-    counts = bcounts[b]
-    P = S.shape[0]
-    start(seed, game, st, ST, S, F, pile, Z, MD, masks, counts, tr, on, ip, P)
-    errors = 0
-    if check:
-        errors += broken_invariants(S, F, Z, MD, ip, P)
-    return errors + play_from(pol, S, F, pile, Z, MD, M, st, ST, W, ip, pp, ban, masks, counts,
-                              tr, on, check, 0, 0, games[g], seats[g])
-
-
 def work(P):
     """One thread's workspace (allocated in Python: the kernels allocate nothing)."""
     return (np.zeros(1, np.uint64), np.zeros(P, np.uint64), np.zeros((P, NS), np.int64),
@@ -1194,14 +1215,22 @@ def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, M, check, games
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def play_blocks(b0, b1, seed, start, n_games, pol, ip, pp, ban, M, check, games, seats, masks,
+def play_blocks(b0, b1, seed, g0, n_games, pol, ip, pp, ban, M, check, games, seats, masks,
                 counts, errors, st, ST, S, F, pile, Z, MD, W, tr):
+    """One game: the deal, then ``play_from`` seat 0 (no play_game level:
+    each njit level optimizes its whole call tree once more)."""
     fill_deck(ip, ban, pile, Z)
+    P = S.shape[0]
     for b in range(b0, b1):
         hi = min(n_games, (b + 1) * BLOCK)
         for g in range(b * BLOCK, hi):
-            errors[g] = play_game(seed, start + g, pol, ip, pp, ban, M, st, ST, S, F, pile, Z,
-                                  MD, W, games, seats, masks, g, counts, b, tr, False, check)
+            start(seed, g0 + g, st, ST, S, F, pile, Z, MD, masks[g], counts[b], tr, False, ip, P)
+            e = 0
+            if check:
+                e += broken_invariants(S, F, Z, MD, ip, P)
+            errors[g] = e + play_from(pol, S, F, pile, Z, MD, M, st, ST, W, ip, pp, ban,
+                                      masks[g], counts[b], tr, False, check, np.int64(0), np.int64(0), games[g],
+                                      seats[g])
 
 
 def trace_one(seed, game, P, pol, ip, pp, ban, M, games, seats, masks, counts, tr):
@@ -1215,8 +1244,10 @@ def trace_one(seed, game, P, pol, ip, pp, ban, M, games, seats, masks, counts, t
 def _trace_one(seed, game, pol, ip, pp, ban, M, games, seats, masks, counts, tr,
                st, ST, S, F, pile, Z, MD, W):
     fill_deck(ip, ban, pile, Z)
-    play_game(seed, game, pol, ip, pp, ban, M, st, ST, S, F, pile, Z, MD, W, games, seats,
-              masks, 0, counts, 0, tr, True, False)
+    P = S.shape[0]
+    start(seed, game, st, ST, S, F, pile, Z, MD, masks[0], counts[0], tr, True, ip, P)
+    play_from(pol, S, F, pile, Z, MD, M, st, ST, W, ip, pp, ban, masks[0], counts[0], tr, True,
+              False, np.int64(0), np.int64(0), games[0], seats[0])
     return Z[Z_TR]
 
 
