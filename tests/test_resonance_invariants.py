@@ -51,9 +51,12 @@ def test_totals_add_up_over_a_run():
 def hidden_from(t, p, rng):
     """A copy of the position where every card p cannot see (deck, the other
     hands, field runes p does not know) is dealt anew: the same multiset, in
-    the same places' sizes, field slots still holding runes."""
+    the same places' sizes, field slots still holding runes; the face-down
+    magic deck is shuffled too."""
     S, F, Z = t.S.copy(), t.F.copy(), t.Z.copy()
     pile = t.pile.copy()
+    MD = t.MD.copy()
+    MD[:Z[L.Z_MD]] = rng.permutation(MD[:Z[L.Z_MD]])
     pool = list(pile[0, :Z[L.Z_DECK]])
     for q in range(t.P):
         if q != p:
@@ -76,7 +79,7 @@ def hidden_from(t, p, rng):
             S[q, L.C_H:L.C_H + L.NK] = np.bincount(np.array(pool[:h], np.int64), minlength=L.NK)
             pool = pool[h:]
     assert not pool
-    return S, F, Z, pile
+    return S, F, Z, pile, MD
 
 
 def decisions(t, p, S, F, Z, ST):
@@ -100,8 +103,11 @@ def decisions(t, p, S, F, Z, ST):
 def test_a_seats_decisions_do_not_change_when_cards_it_cannot_see_change(policies):
     """At every turn of several games, deal anew every card the seat to play
     cannot see (the deck, the other hands, the field runes it has not
-    peeked): its placement, peek, start, join, dissolve target and discard
-    choices, and the random numbers they draw, are unchanged."""
+    peeked, the face-down magic deck): its placement, peek, start, join,
+    dissolve target and discard choices, and the random numbers they draw,
+    are unchanged. (The order of the rune deck and of the magic deck is not
+    even an argument of the choice functions; both are dealt anew all the
+    same.)"""
     rng = np.random.default_rng(0)
     checked = 0
     for game in range(4):
@@ -113,7 +119,7 @@ def test_a_seats_decisions_do_not_change_when_cards_it_cannot_see_change(policie
                     continue
                 mine = decisions(t, p, t.S.copy(), t.F.copy(), t.Z.copy(), t.ST)
                 for _ in range(3):
-                    S, F, Z, pile = hidden_from(t, p, rng)
+                    S, F, Z, pile, MD = hidden_from(t, p, rng)
                     assert decisions(t, p, S, F, Z, t.ST) == mine, (game, turns, p)
                     checked += 1
             turns += 1

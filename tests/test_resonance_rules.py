@@ -252,6 +252,8 @@ def test_the_default_table_loads_and_a_toml_copy_gives_the_same_arrays(tmp_path)
     (lambda df: df.iloc[:17], "17 magic cards, the game has 18"),
     (lambda df: df.assign(use=df["use"].where(df.index != 6, "STEAL 1")),
      "row 7.*column use.*PEEK n"),
+    (lambda df: df.assign(pts=df["pts"].where(df.index != 1, "1.5")),
+     r"row 2.*column pts.*'1.5' is not a whole number \(allowed: a whole number >= 0\)"),
 ])
 def test_a_bad_table_is_one_line_naming_row_and_column(tmp_path, edit, message):
     import pandas as pd

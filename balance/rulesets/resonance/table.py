@@ -50,7 +50,8 @@ def _rows(path: Path) -> pd.DataFrame:
 def _int(where, value, lo=0) -> int:
     s = str(value).strip()
     if not (s.lstrip("+-").isdigit() and s.isascii()):
-        raise BalanceError(f"{where}: {value!r} is not a whole number")
+        raise BalanceError(f"{where}: {value!r} is not a whole number (allowed: a whole "
+                           f"number >= {lo})")
     v = int(s)
     if v < lo:
         raise BalanceError(f"{where}: {v} is below {lo} (allowed: a whole number >= {lo})")
