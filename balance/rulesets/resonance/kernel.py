@@ -377,7 +377,7 @@ def target_card(S, Z, M, ST, p, W, ip, pp):
 
 
 # --- choices --------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_place(pol, S, F, Z, M, ST, p, W, ip, pp, ban):
     """The rune kind seat p places, or -1 (nothing placeable)."""
     n = placeable(S, p, ban)
@@ -587,7 +587,7 @@ def discard_n(pol, S, Z, ST, p, n, why, tr, on):
             ev(tr, Z, E_DISCARD, p, k, why, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def wants_start(pol, S, F, Z, M, ST, p, W, ip, pp):
     """The revealed slot seat p starts a resonance on, or -1."""
     Z[Z_DEC] += 1
