@@ -15,6 +15,9 @@ Figures printed:
 - cold compile (empty numba cache) and cached start of a whole
   ``balance run talisman --games 1000`` process;
 - peak memory (max RSS) of a ``balance run talisman --games 1000000`` process;
+- the whole ``balance run`` process against its kernel's time;
+- a LocalCluster run against the embedded path (Dask; issue 18), and
+  ``--summary-only``: games/s against full tables, peak memory at 100M games;
 - speed-up of the kernel over the pure-Python reference implementation.
 
 The machines are shared and noisy: compare figures as ratios within one run.
@@ -82,6 +85,27 @@ def peak_rss_mb(args):
     return int(out.strip()) / 1024
 
 
+def summary_only(s, games):
+    """``--summary-only`` against the full-table path (games/s, issue 18's
+    aim: at least as fast) and the peak memory of a ``games``-game
+    summary-only process (aim: under 1 GB at 100,000,000)."""
+    n = 2_000_000
+    t0 = time.perf_counter()
+    play_range(s, 0, n, progress=False)
+    full = n / (time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    play_range(s, 0, n, progress=False, summary_only=True)
+    summ = n / (time.perf_counter() - t0)
+    print(f"talisman {n:,} greedy 2-player games: full tables {full:,.0f} games/s, "
+          f"--summary-only {summ:,.0f} games/s ({summ / full:.2f}x)")
+    with tempfile.TemporaryDirectory() as tmp:
+        mb = peak_rss_mb(["balance", "run", "talisman", "--games", str(games), "--players", "2",
+                          "--policy", "greedy", "--summary-only", "--out",
+                          os.path.join(tmp, "s")])
+    print(f"peak memory of `balance run talisman --games {games:,} --summary-only`: "
+          f"{mb:,.0f} MiB (aim: under 1 GB at 100,000,000)")
+
+
 def cluster_overhead(s, nthreads, games):
     """A talisman run on a LocalCluster of ``nthreads`` one-thread workers
     against the embedded path on ``nthreads`` threads (issue 18's overhead:
@@ -119,6 +143,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="kernel speeds only")
     ap.add_argument("--ruleset", action="append", choices=registry.names(),
                     help="kernel speeds of this ruleset only (repeatable; implies --quick)")
+    ap.add_argument("--summary-games", type=int, default=100_000_000,
+                    help="games of the --summary-only peak-memory measurement")
     ap.add_argument("--cluster-games", type=int, default=10_000_000,
                     help="games of the LocalCluster-vs-embedded measurement")
     args = ap.parse_args()
@@ -161,6 +187,7 @@ def main():
           f"{whole / min(kernel):.2f}x the kernel's time (target: at most 1.5x)")
 
     cluster_overhead(s, nthreads, args.cluster_games)
+    summary_only(s, args.summary_games)
 
     exe = ["balance"]
     with tempfile.TemporaryDirectory() as tmp:

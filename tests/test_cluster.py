@@ -149,3 +149,15 @@ def test_without_the_extra_a_cluster_option_says_what_to_install(tmp_path, monke
     r = CliRunner().invoke(cli, ["run", "talisman", "--games", "10", "--cluster", "local:2",
                                  "--out", str(tmp_path / "x")])
     assert r.exit_code == 2 and "pip install" in r.output and "Traceback" not in r.output
+
+
+def test_summary_only_on_the_cluster_equals_embedded(on_cluster, tmp_path):
+    s = runner.setup("talisman", seed=8, players=3, policies=["greedy", "random", "patient"])
+    cluster._engine = None
+    here = runner.play_range(s, 0, 3000, chunk=700, progress=False, summary_only=True)
+    cluster._engine = on_cluster
+    far = runner.play_range(s, 0, 3000, chunk=700, progress=False, summary_only=True,
+                            checkpoint=tmp_path)
+    assert here.keys() == far.keys()
+    for k in here:
+        assert np.array_equal(here[k], far[k]), k

@@ -18,19 +18,24 @@ from .show import print_summary
                    "(--games is the first batch).")
 @click.option("--max-games", default=None, type=WHOLE,
               help="Upper bound on games with --precision.", show_default="2,000,000")
+@click.option("--summary-only", is_flag=True, default=False,
+              help="Keep no per-game table: write summary.json and cards.csv from per-piece "
+                   "sums (memory does not grow with --games).")
 @pass_run
-def command(ruleset, run, out, precision, max_games):
+def command(ruleset, run, out, precision, max_games, summary_only):
     """Play games of RULESET and print win rates, lengths and end reasons."""
     out = out_dir(out, f"out/{ruleset}")
     partial = out / ".partial"        # finished chunks survive an interruption
     if precision is None and max_games is None:
-        result = simulate(ruleset, checkpoint=partial, **run)
+        result = simulate(ruleset, checkpoint=partial, summary_only=summary_only, **run)
         print_summary(result)
     else:
         from ..workflow.adaptive import describe, run_precise
+        from ..core.errors import BalanceError
         if precision is None:
-            from ..core.errors import BalanceError
             raise BalanceError("--max-games needs --precision EPS")
+        if summary_only:
+            raise BalanceError("--summary-only does not go with --precision yet")
         result, info = run_precise(ruleset, precision, max_games, **run)
         print_summary(result)
         click.echo(describe(info))

@@ -109,13 +109,17 @@ def _piece(args: tuple, a: int, b: int):
     """On a worker: games [a, b) of one configuration, on one numba thread."""
     import numba
     from . import registry
-    name, values, seed, n_players, policy_ids, check, ban, data = args
+    name, values, seed, n_players, policy_ids, check, ban, data, summary_only = args
     numba.set_num_threads(1)
     spec = registry.get(name)
     kw = {} if ban is None else {"ban": ban}
     if data:
         kw["data"] = data
     part = spec.simulate_range(values, seed, a, b, n_players, policy_ids, check, **kw)
+    if summary_only:              # reduced here: only the sums travel
+        from .summary import reduce
+        return a, b, registry.fingerprint(name), {
+            k: (v.dtype.str, v) for k, v in reduce(spec, values, part).items()}
     arrays = {"games": part.games, "seats": part.seats, "masks": part.masks,
               "counts": part.counts}
     if check and part.errors is not None:

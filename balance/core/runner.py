@@ -196,7 +196,7 @@ def chunk_desc(s: Setup, a: int, b: int) -> dict:
 
 def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
                check: bool = False, chunk: int = CHUNK, label: str = "",
-               checkpoint: str | os.PathLike | None = None) -> Batch:
+               checkpoint: str | os.PathLike | None = None, summary_only: bool = False):
     """Play games [start, stop) of a setup, in chunks, with a progress bar
     that appears when the run lasts more than two seconds.
 
@@ -206,14 +206,22 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     and says how many games it reused; a chunk of another setup, or a torn
     one, is refused and played again. The caller removes the folder once the
     run's results are saved. With a Dask engine in use (``core.cluster``),
-    the chunks not in the store are played on its workers."""
-    from . import cluster
-    check_memory(s, stop - start)         # every command, before any game
-    # the run's tables, allocated once: each chunk is played into (or loaded
-    # into) its rows, so no chunk list is joined at the end
+    the chunks not in the store are played on its workers.
+
+    ``summary_only``: no table is kept; each chunk is reduced to its integer
+    aggregates as soon as it is played (``core.summary``: memory does not
+    grow with the games) and the merged aggregates are returned."""
+    from . import cluster, summary
     nk = s.spec.n_kinds(s.values)
-    G, S, M, _ = alloc(stop - start, s.n_players, len(s.spec.game_columns),
-                       len(s.spec.seat_columns), nk)
+    if summary_only:
+        G = S = M = None
+        reduced = []
+    else:
+        check_memory(s, stop - start)         # every command, before any game
+        # the run's tables, allocated once: each chunk is played into (or
+        # loaded into) its rows, so no chunk list is joined at the end
+        G, S, M, _ = alloc(stop - start, s.n_players, len(s.spec.game_columns),
+                           len(s.spec.seat_columns), nk)
     counts = np.zeros((2, nk), np.int64)
     errors = {}
     store = None
@@ -224,17 +232,24 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     bar = None
     done = {"reused": 0, "played": 0}
 
+    def desc(a, b):
+        d = chunk_desc(s, a, b)
+        return {**d, "what": "summary"} if summary_only else d
+
     def take(a, b, d, loaded):
         nonlocal bar
         rows = slice(a - start, b - start)
-        if loaded:          # read from the store, or sent by a worker: into its rows
+        if summary_only:
+            reduced.append(d)
+        elif loaded:        # read from the store, or sent by a worker: into its rows
             for arr, name in ((G, "games"), (S, "seats"), (M, "masks")):
                 if d[name].shape != arr[rows].shape:
                     raise BalanceError(f"the piece of games {a}-{b} holds {name} of shape "
                                        f"{d[name].shape}, expected {arr[rows].shape}")
                 arr[rows] = d[name]
-        counts[...] += d["counts"]
-        errors[a] = d.get("errors")
+        if not summary_only:
+            counts[...] += d["counts"]
+            errors[a] = d.get("errors")
         done["played"] += b - a
         if bar is None and want_bar:
             # started after the first chunk: its clock and rate leave out
@@ -248,7 +263,7 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     ranges = [(a, min(stop, a + chunk)) for a in range(start, stop, chunk)]
     todo = []
     for a, b in ranges:
-        d = store.load(chunk_desc(s, a, b)) if store is not None else None
+        d = store.load(desc(a, b)) if store is not None else None
         if d is not None:
             done["reused"] += b - a
             take(a, b, d, True)
@@ -264,21 +279,25 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
                 kw = {} if ban is None else {"ban": ban}
                 if s.data:
                     kw["data"] = s.data
+                if not summary_only:
+                    kw["out"] = (G[rows], S[rows], M[rows])
                 part = s.spec.simulate_range(s.values, s.seed, a, b, s.n_players,
-                                             s.policy_ids, check, out=(G[rows], S[rows], M[rows]),
-                                             **kw)
-                d = {"games": part.games, "seats": part.seats, "masks": part.masks,
-                     "counts": part.counts, **({} if part.errors is None or not check
-                                               else {"errors": part.errors})}
+                                             s.policy_ids, check, **kw)
+                if summary_only:
+                    d = summary.reduce(s.spec, s.values, part)
+                else:
+                    d = {"games": part.games, "seats": part.seats, "masks": part.masks,
+                         "counts": part.counts, **({} if part.errors is None or not check
+                                                   else {"errors": part.errors})}
                 if store is not None:
-                    store.save(chunk_desc(s, a, b), d)
+                    store.save(desc(a, b), d)
                 take(a, b, d, False)
         elif todo:
             args = (s.spec.name, s.values, s.seed, s.n_players, s.policy_ids, check, ban,
-                    s.data)
+                    s.data, summary_only)
             for a, b, d in engine.play(args, todo):
                 if store is not None:
-                    store.save(chunk_desc(s, a, b), d)
+                    store.save(desc(a, b), d)
                 take(a, b, d, True)
     except KeyboardInterrupt:
         if store is not None:
@@ -295,6 +314,8 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
             if store.refused else ""
         print(f"resumed: {done['reused']:,} of {stop - start:,} games reused from "
               f"{store.root}{refused}", file=sys.stderr, flush=True)
+    if summary_only:
+        return summary.merge(reduced)
     errs = [errors[a] for a, _ in ranges]
     return Batch(start, G, S, M, counts,
                  None if not errs or any(e is None for e in errs) else np.concatenate(errs))
@@ -529,10 +550,12 @@ def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | No
              stop: int | None = None, threads: int | None = None,
              progress: bool | None = None, ban: dict | None = None,
              checkpoint: str | os.PathLike | None = None, scheduler: str | None = None,
-             cluster: str | None = None) -> Result:
+             cluster: str | None = None, summary_only: bool = False):
     """Play ``games`` games (or the range [start, stop)) and return a Result.
     ``scheduler`` (``tcp://HOST:PORT``) or ``cluster`` (``"local:N"``) plays
     the chunks on a Dask cluster (``core.cluster``), with identical tables.
+    ``summary_only`` keeps no per-game table and returns a
+    :class:`core.summary.Summary` (memory constant in the number of games).
 
     >>> r = simulate("talisman", games=10_000, seed=1, players=2,
     ...              policies=["greedy", "random"], params={"hp": 30})
@@ -543,13 +566,18 @@ def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | No
         with use(scheduler, cluster):
             return simulate(ruleset, games, seed, players, policies, params, start=start,
                             stop=stop, threads=threads, progress=progress, ban=ban,
-                            checkpoint=checkpoint)
+                            checkpoint=checkpoint, summary_only=summary_only)
     s = setup(ruleset, seed=seed, players=players, policies=policies, params=params, ban=ban)
     start = check_count("start", start, 0)
     stop = start + check_count("games", games) if stop is None else check_count("stop", stop, start + 1)
     if threads is not None:
         set_threads(threads)
     t0 = time.perf_counter()
+    if summary_only:
+        from .summary import Summary
+        agg = play_range(s, start, stop, progress=progress, checkpoint=checkpoint,
+                         summary_only=True)
+        return Summary(s, agg, start, time.perf_counter() - t0)
     batch = play_range(s, start, stop, progress=progress, checkpoint=checkpoint)
     return Result(s, batch, time.perf_counter() - t0)
 

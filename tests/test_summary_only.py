@@ -1,0 +1,75 @@
+"""--summary-only: per-piece integer sums give the very figures of the full
+tables, keep no per-game table, resume, and run on a cluster."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import balance
+from balance.cli import cli
+from balance.core import runner, summary
+
+
+def frames_equal(a: pd.DataFrame, b: pd.DataFrame):
+    a = a[a["games"] > 0]
+    b = b[b["games"] > 0]
+    assert [str(k) for k in a.index] == [str(k) for k in b.index]
+    for c in a.columns:
+        assert np.allclose(a[c].to_numpy(float), b[c].to_numpy(float), equal_nan=True), c
+
+
+@pytest.mark.parametrize("ruleset,players,policies,params", [
+    ("talisman", 3, ["greedy", "random", "greedy"], {"max_turns": 60}),   # capped games too
+    ("elite", 4, ["greedy"], {"version": 3}),                     # roles, shared wins
+    ("school", 5, ["informed", "random"] * 2 + ["informed"], {}),  # houses, no winner
+])
+def test_summary_only_equals_the_full_tables(ruleset, players, policies, params, monkeypatch):
+    monkeypatch.setitem(runner.play_range.__kwdefaults__, "chunk", 700)  # several pieces
+    kw = dict(games=2500, seed=4, players=players, policies=policies, params=params)
+    full = balance.simulate(ruleset, **kw)
+    part = balance.simulate(ruleset, summary_only=True, **kw)
+    assert isinstance(part, summary.Summary)
+    frames_equal(full.by_seat(), part.by_seat())
+    frames_equal(full.by_policy(), part.by_policy())
+    if full.by_role() is not None:
+        frames_equal(full.by_role(), part.by_role())
+    a, b = full.summary, part.summary
+    for k in ("games", "draws", "length_turns", "end_reasons", "first_mover", "shared_wins"):
+        assert json.dumps(a.get(k), sort_keys=True) == json.dumps(b.get(k), sort_keys=True), k
+    pd.testing.assert_frame_equal(full.cards, part.cards)
+
+
+def test_length_stats_from_the_histogram_match_numpy():
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 7, 1000):
+        t = rng.integers(1, 60, n)
+        t[: max(1, n // 50)] = rng.integers(summary.MAX_BIN, 3 * summary.MAX_BIN, max(1, n // 50))
+        hist = np.bincount(np.minimum(t, summary.MAX_BIN), minlength=summary.MAX_BIN + 1)
+        got = summary.length_stats(hist, np.sort(t[t > summary.MAX_BIN]))
+        want = runner.stats.length_stats(t)
+        assert got == pytest.approx(want), (n, got, want)
+
+
+def test_the_command_writes_the_summary_and_resumes(tmp_path, monkeypatch):
+    out = tmp_path / "o"
+    r = CliRunner().invoke(cli, ["run", "talisman", "--games", "3000", "--summary-only",
+                                 "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    names = sorted(p.name for p in out.iterdir())
+    assert "games.parquet" not in names and "summary.json" in names and "cards.csv" in names
+    s = json.loads((out / "summary.json").read_text())
+    assert s["summary_only"] is True and s["games"] == 3000
+    full = balance.simulate("talisman", games=3000)
+    assert s["by_seat"] == json.loads(json.dumps(full.summary["by_seat"]))
+    # a stored summary piece is reused
+    monkeypatch.setitem(runner.play_range.__kwdefaults__, "chunk", 1000)
+    ck = tmp_path / "ck"
+    one = balance.simulate("talisman", games=3000, summary_only=True, checkpoint=ck)
+    calls = []
+    orig = balance.ruleset("talisman").simulate_range
+    monkeypatch.setattr(type(balance.ruleset("talisman")), "simulate_range",
+                        lambda self, *a, **k: calls.append(1) or orig(*a, **k))
+    two = balance.simulate("talisman", games=3000, summary_only=True, checkpoint=ck)
+    assert calls == [] and one.summary == two.summary
