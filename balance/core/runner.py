@@ -346,6 +346,20 @@ def first_seats(spec, batch: Batch) -> np.ndarray:
     return np.zeros(batch.n, np.int64)
 
 
+def first_mover_figure(spec, wins: int, games: int) -> dict:
+    """The first mover's win rate with its 95% Wilson interval."""
+    lo, hi = stats.wilson(wins, games)
+    return {"games": games, "wins": wins, "win_rate": wins / games if games else float("nan"),
+            "ci_low": float(lo), "ci_high": float(hi), "turn_order": spec.turn_order}
+
+
+def json_rows(df: pd.DataFrame) -> list[dict]:
+    """A rate table as summary.json rows: {"key": ..., column: number}."""
+    return [{"key": (k.item() if hasattr(k, "item") else k), **{
+        c: (float(v) if isinstance(v, (float, np.floating)) else int(v))
+        for c, v in row.items()}} for k, row in df.iterrows()]
+
+
 @dataclass
 class Result:
     """Tables of one run: ``games``, ``seats``, ``cards`` and ``summary``."""
@@ -427,11 +441,8 @@ class Result:
         """Win rate of the seat that moved first, with its 95% Wilson interval."""
         won = won_matrix(self.spec, self.batch)
         first = first_seats(self.spec, self.batch)
-        k = int(won[np.arange(self.batch.n), first].sum())
-        n = self.batch.n
-        lo, hi = stats.wilson(k, n)
-        return {"games": n, "wins": k, "win_rate": k / n if n else float("nan"),
-                "ci_low": float(lo), "ci_high": float(hi), "turn_order": self.spec.turn_order}
+        return first_mover_figure(self.spec, int(won[np.arange(self.batch.n), first].sum()),
+                                  self.batch.n)
 
     def shared_wins(self) -> dict | None:
         """Where wins can be shared: how often they were, and what the seat
@@ -458,11 +469,7 @@ class Result:
             draws = int((g["winner"] < 0).sum())
             dlo, dhi = stats.wilson(draws, n)
 
-            def table(df):
-                return [{"key": (k.item() if hasattr(k, "item") else k), **{
-                    c: (float(v) if isinstance(v, (float, np.floating)) else int(v))
-                    for c, v in row.items()}} for k, row in df.iterrows()]
-
+            table = json_rows
             out = {**self.setup.describe(),
                    "games": n, "first_game": self.batch.start,
                    "balance_version": _version(),

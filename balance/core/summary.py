@@ -169,10 +169,8 @@ class Summary:
         return df
 
     def first_mover(self) -> dict:
-        k, n = int(self.agg["first_wins"]), self.n
-        lo, hi = stats.wilson(k, n)
-        return {"games": n, "wins": k, "win_rate": k / n if n else float("nan"),
-                "ci_low": float(lo), "ci_high": float(hi), "turn_order": self.spec.turn_order}
+        from .runner import first_mover_figure
+        return first_mover_figure(self.spec, int(self.agg["first_wins"]), self.n)
 
     @property
     def cards(self) -> pd.DataFrame:
@@ -189,12 +187,7 @@ class Summary:
     @property
     def summary(self) -> dict:
         if "summary" not in self._cache:
-            from .runner import _version
-
-            def table(df):
-                return [{"key": (k.item() if hasattr(k, "item") else k), **{
-                    c: (float(v) if isinstance(v, (float, np.floating)) else int(v))
-                    for c, v in row.items()}} for k, row in df.iterrows()]
+            from .runner import _version, json_rows as table
             a, n = self.agg, self.n
             draws = int(a["draws"])
             dlo, dhi = stats.wilson(draws, n)
