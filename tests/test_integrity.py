@@ -279,3 +279,32 @@ def test_precision_outputs_are_byte_identical(tmp_path):
     a, b = (json.loads((tmp_path / d / "sweep.json").read_text()) for d in ("a", "b"))
     assert "elapsed_seconds" not in json.dumps(a)
     assert (tmp_path / "a" / "sweep.json").read_bytes() == (tmp_path / "b" / "sweep.json").read_bytes()
+
+
+def test_a_short_run_stores_no_chunk_and_an_interrupted_one_stores_what_it_played(
+        tmp_path, monkeypatch, capsys):
+    from balance.core import runner as R
+    monkeypatch.delenv("BALANCE_CHECKPOINT_SECONDS")          # the default: after 5 s
+    assert R.checkpoint_seconds() == 5.0
+    s = R.setup("talisman", seed=2, players=2)
+    whole = R.play_range(s, 0, 3000, checkpoint=tmp_path / "a", chunk=1000, progress=False)
+    assert not list((tmp_path / "a").rglob("*.npz"))          # nothing written, nothing lost
+    calls = []
+    orig = s.spec.simulate_range
+
+    def flaky(*a, **k):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return orig(*a, **k)
+    monkeypatch.setattr(s.spec, "simulate_range", flaky)
+    with pytest.raises(KeyboardInterrupt):
+        R.play_range(s, 0, 3000, checkpoint=tmp_path / "b", chunk=1000, progress=False)
+    assert "interrupted: 2,000 games are saved" in capsys.readouterr().err
+    monkeypatch.setattr(s.spec, "simulate_range", orig)
+    again = R.play_range(s, 0, 3000, checkpoint=tmp_path / "b", chunk=1000, progress=False)
+    assert "resumed: 2,000 of 3,000 games reused" in capsys.readouterr().err
+    assert (again.games == whole.games).all() and (again.masks == whole.masks).all()
+    monkeypatch.setenv("BALANCE_CHECKPOINT_SECONDS", "soon")
+    with pytest.raises(balance.BalanceError, match="BALANCE_CHECKPOINT_SECONDS"):
+        R.checkpoint_seconds()

@@ -200,12 +200,16 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     """Play games [start, stop) of a setup, in chunks, with a progress bar
     that appears when the run lasts more than two seconds.
 
-    With ``checkpoint`` (a folder), every finished chunk is saved there
+    With ``checkpoint`` (a folder), finished chunks are saved there
     (compressed, with its full description: ``core.store``), and a re-run of
     the same setup after an interruption loads the chunks already played
     and says how many games it reused; a chunk of another setup, or a torn
     one, is refused and played again. The caller removes the folder once the
-    run's results are saved. With a Dask engine in use (``core.cluster``),
+    run's results are saved. Chunks are written once the run has lasted
+    :func:`checkpoint_seconds` (5 s; ``BALANCE_CHECKPOINT_SECONDS``), and on
+    Ctrl-C: a run shorter than that writes none (a 1,000,000-game talisman
+    run spent a quarter of its kernel time compressing chunks it then
+    deleted), and a killed one loses at most that much work. With a Dask engine in use (``core.cluster``),
     the chunks not in the store are played on its workers.
 
     ``summary_only``: no table is kept; each chunk is reduced to its integer
@@ -231,6 +235,20 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     want_bar = progress is not False and stop - start > chunk
     bar = None
     done = {"reused": 0, "played": 0}
+    after, t_start = checkpoint_seconds(), time.perf_counter()
+    unsaved = []                         # (a, b, arrays) played here, not yet stored
+
+    def keep(a, b, d):
+        if store is not None:
+            unsaved.append((a, b, d))
+            if time.perf_counter() - t_start >= after:
+                flush()
+
+    def flush():
+        while unsaved:
+            a, b, d = unsaved[0]
+            store.save(desc(a, b), d)
+            unsaved.pop(0)
 
     def desc(a, b):
         d = chunk_desc(s, a, b)
@@ -289,19 +307,18 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
                     d = {"games": part.games, "seats": part.seats, "masks": part.masks,
                          "counts": part.counts, **({} if part.errors is None or not check
                                                    else {"errors": part.errors})}
-                if store is not None:
-                    store.save(desc(a, b), d)
+                keep(a, b, d)
                 take(a, b, d, False)
         elif todo:
             args = (s.spec.name, s.values, s.seed, s.n_players, s.policy_ids, check, ban,
                     s.data, summary_only)
             for a, b, d in engine.play(args, todo):
-                if store is not None:
-                    store.save(desc(a, b), d)
                 take(a, b, d, True)
+                keep(a, b, d)
     except KeyboardInterrupt:
         if store is not None:
             import sys
+            flush()
             print(f"interrupted: {done['played']:,} games are saved in {store.root}; run the "
                   f"same command again to resume", file=sys.stderr, flush=True)
         raise
@@ -319,6 +336,25 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     errs = [errors[a] for a, _ in ranges]
     return Batch(start, G, S, M, counts,
                  None if not errs or any(e is None for e in errs) else np.concatenate(errs))
+
+
+CHECKPOINT_SECONDS = 5.0
+
+
+def checkpoint_seconds() -> float:
+    """How long a run plays before it stores its finished chunks:
+    ``BALANCE_CHECKPOINT_SECONDS`` or :data:`CHECKPOINT_SECONDS` (0: from
+    the first chunk)."""
+    v = os.environ.get("BALANCE_CHECKPOINT_SECONDS")
+    if v is None:
+        return CHECKPOINT_SECONDS
+    try:
+        x = float(v)
+    except ValueError:
+        x = -1.0
+    if not x >= 0:
+        raise BalanceError(f"BALANCE_CHECKPOINT_SECONDS={v!r}: a number of seconds >= 0")
+    return x
 
 
 def won_matrix(spec, batch: Batch) -> np.ndarray:
