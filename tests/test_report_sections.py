@@ -71,3 +71,17 @@ def test_the_school_report_carries_the_games_own_tables(tmp_path):
                  "| value | in_white_book | in_black_book | casts_per_game | wr_cast |",
                  "| wr_fate |", "| pile_win_with |", "| K |", "Outcomes:", "Advantages:"):
         assert text in section, text
+
+
+def test_a_first_report_says_nothing_resumed_and_a_rerun_says_what_it_reused(tmp_path):
+    from click.testing import CliRunner
+    from balance.cli import cli
+    out = tmp_path / "rep"
+    args = ["report", "talisman", "--games", "60", "--policy", "greedy", "--out", str(out)]
+    first = CliRunner().invoke(cli, args)
+    assert first.exit_code == 0, first.output
+    assert "resumed" not in first.output        # the sweeps' shared point is not a resume
+    again = CliRunner().invoke(cli, args + ["--force"])
+    assert again.exit_code == 0, again.output
+    lines = [ln for ln in again.output.splitlines() if "resumed" in ln]
+    assert len(lines) == 1 and "reused from" in lines[0], again.output

@@ -80,6 +80,7 @@ class PointStore:
         self.hits = 0
         self.misses = 0
         self.refused = 0           # pieces on disk that were not reused (see load)
+        self.loaded: set[str] = set()     # names of the files reused
         if self.root is not None:
             self.root.mkdir(parents=True, exist_ok=True)
             gi = self.root / ".gitignore"
@@ -104,7 +105,9 @@ class PointStore:
                     return self._refuse(p, f"it holds another configuration "
                                            f"({_differs(stored, desc)})")
                 dtypes = json.loads(str(z["__dtypes__"]))
-                return {k: z[k].astype(dtypes[k], copy=False) for k in dtypes}
+                got = {k: z[k].astype(dtypes[k], copy=False) for k in dtypes}
+            self.loaded.add(p.name)
+            return got
         except Exception as e:     # unreadable or foreign file: play again
             return self._refuse(p, f"it cannot be read ({type(e).__name__})")
 

@@ -274,6 +274,9 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     shutil.rmtree(w, ignore_errors=True)
     w.mkdir()
     st = PointStore(points)
+    # pieces an earlier (interrupted) report left: the one resume line counts these,
+    # not the points the sweeps share within this run
+    before = {p.name for p in points.glob("*.npz")}
     command = command or command_line(ruleset, out, games, seed, players, policies, params,
                            matchup_policies, sweep_games, cards_games)
     P = base.n_players
@@ -301,10 +304,10 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     # --- interventional cards, matchups, sweeps ------------------------------
     cres = None
     if spec.ban_modes:
-        cres = cards_fn(ruleset, cards_games, seed, P, policies, params, store=points,
+        cres = cards_fn(ruleset, cards_games, seed, P, policies, params, store=st,
                         progress=progress)
         cres.write(w)
-    mres = matchups_fn(ruleset, matchup_policies, games, seed, P, params, store=points,
+    mres = matchups_fn(ruleset, matchup_policies, games, seed, P, params, store=st,
                        progress=progress) if len(spec.policies) >= 2 else None
     if mres is not None:
         mres.write(w)
@@ -313,7 +316,7 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
         if key not in spec.space.infos or not spec.space.infos[key].sweep:
             continue
         sres = sweep_fn(ruleset, {key: None}, sweep_games, seed, P, policies, params,
-                        store=points, progress=progress)
+                        store=st, progress=progress)
         sres.write(w / "sweeps" / key)
         sweeps[key] = sres
 
@@ -532,6 +535,11 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
         publish(out, move, keep=(".points",))
     finally:
         shutil.rmtree(w, ignore_errors=True)
+    reused = len(st.loaded & before)
+    if reused:
+        import sys
+        print(f"resumed: {reused} finished pieces of an earlier run reused from {points}",
+              file=sys.stderr, flush=True)
     md, ht = out / "report.md", out / "report.html"
     return {"markdown": md, "html": ht, "findings": findings, "command": command,
             "elapsed_seconds": elapsed, "main": main, "cards": cres, "matchups": mres,
