@@ -85,3 +85,17 @@ def test_a_first_report_says_nothing_resumed_and_a_rerun_says_what_it_reused(tmp
     assert again.exit_code == 0, again.output
     lines = [ln for ln in again.output.splitlines() if "resumed" in ln]
     assert len(lines) == 1 and "reused from" in lines[0], again.output
+
+
+def test_the_report_has_the_advantage_table_and_a_moving_fair_share(tmp_path):
+    from click.testing import CliRunner
+    from balance.cli import cli
+    out = tmp_path / "school"
+    r = CliRunner().invoke(cli, ["report", "school", "--games", "300", "--players", "4",
+                                 "--policy", "informed", "--policy", "random", "--policy",
+                                 "informed", "--policy", "random", "--sweep-games", "100", "--cards-games", "60", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    md = (out / "report.md").read_text()
+    assert "Advantage of the first policy over the second" in md and "0 is even, not 50%" in md
+    sweeps = [ln for ln in md.splitlines() if ln.startswith("- Sweeping")]
+    assert sweeps and all("the fair share (the mean of these rates" in ln for ln in sweeps), sweeps

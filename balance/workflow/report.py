@@ -26,7 +26,7 @@ import pandas as pd
 from ..core import plots, registry, stats
 from ..core.errors import BalanceError
 from ..core.outdir import publish
-from ..core.runner import check_count, setup
+from ..core.runner import check_count, setup, shares_wins
 from .cards import cards as cards_fn
 from .matchups import matchups as matchups_fn
 from .outcome import play_result
@@ -398,7 +398,12 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
         b = t[t[key] == hi_v]
         moves = ", ".join(f"{grp} {k} {pct(x)} -> {pct(y)}" for k, x, y in
                           zip(a["key"], a["win_rate"], b["win_rate"]))
-        findings.append(f"Sweeping {key} from {lo_v} to {hi_v}: {moves} "
+        fair = ""
+        if "fair_share" in t and shares_wins(spec):
+            # with shared wins every rate can rise at once: the fair share moves too
+            fair = (f"; the fair share (the mean of these rates, wins being shared) moves "
+                    f"{pct(a['fair_share'].iloc[0])} -> {pct(b['fair_share'].iloc[0])}")
+        findings.append(f"Sweeping {key} from {lo_v} to {hi_v}: {moves}{fair} "
                         f"(mean length {a['turns_mean'].iloc[0]:.1f} -> "
                         f"{b['turns_mean'].iloc[0]:.1f} turns).")
 
@@ -496,6 +501,24 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
         doc.table(pd.DataFrame({"policy": m.index, **{
             q: ["-" if np.isnan(m.at[p, q]) else f"{pct(m.at[p, q])} {ci(lo.at[p, q], hi.at[p, q])}"
                 for p in m.index] for q in m.columns}}))
+        t = mres.table
+        pairs = t[[mres.policies.index(a) < mres.policies.index(b)
+                   for a, b in zip(t["policy"], t["opponent"])]]
+        shared = mres.shares_wins or bool((t["shared_win_rate"] > 0).any())
+        doc.p("Advantage of the first policy over the second head to head: its share of games "
+              "won minus the opponent's, in points (95% interval); 0 is even"
+              + (", not 50%: wins can be shared here, so the two shares add to more than 100%"
+                 if shared else "") + ".")
+        doc.table(pd.DataFrame({
+            "pair": [f"{a} vs {b}" for a, b in zip(pairs["policy"], pairs["opponent"])],
+            "shares won": [f"{pct(x)} vs {pct(y)}" for x, y in
+                           zip(pairs["win_rate"], pairs["opponent_win_rate"])],
+            "advantage (points)": [f"{d * 100:+.1f} [{lo_ * 100:+.1f}, {hi_ * 100:+.1f}]"
+                                   for d, lo_, hi_ in zip(pairs["advantage"],
+                                                          pairs["advantage_low"],
+                                                          pairs["advantage_high"])],
+            **({"both won": [pct(x) for x in pairs["shared_win_rate"]]} if shared else {}),
+            "draws": [pct(x) for x in pairs["draw_rate"]]}))
     if sweeps:
         doc.h(2, "Headline parameter sweeps")
         doc.p(f"Each headline parameter over its declared sweep candidates, every point on the "
