@@ -55,7 +55,7 @@ def print_summary(result):
     sh = s.get("shared_wins")
     if sh is not None:
         lines.append(f"shared wins: {sh['share']:.2%} of games have several winning seats "
-                     f"(teams, zombies); seat win rates add to {sh['seat_win_rates_sum']:.1%}, "
+                     f"(the rules let a win be shared); seat win rates add to {sh['seat_win_rates_sum']:.1%}, "
                      f"so the fair share is their mean, {sh['fair_share']:.2%}")
     d = s["draws"]
     lines.append(f"draws: {d['share']:.2%} [{d['ci_low']:.2%}, {d['ci_high']:.2%}] "

@@ -72,14 +72,26 @@ class DaskEngine:
     def workers(self) -> int:
         return len(self.client.scheduler_info().get("workers", {}))
 
-    def play(self, args: tuple, ranges: list[tuple[int, int]]):
-        """Yield ``(a, b, arrays)`` for each range as its piece finishes."""
+    def play(self, args: tuple, ranges):
+        """Yield ``(a, b, arrays)`` for each range (an iterable, read lazily)
+        as its piece finishes; at most two pieces a worker are in flight, so
+        a run of any length holds few futures and results."""
         dist = _distributed()
         from . import registry
-        futs = [self.client.submit(_piece, args, a, b, pure=False) for a, b in ranges]
+        ranges = iter(ranges)
+        futs = []
+
+        def submit():
+            for a, b in ranges:
+                futs.append(self.client.submit(_piece, args, a, b, pure=False))
+                return futs[-1]
+            return None
+        window = max(4, 2 * self.workers())
+        first = [f for f in (submit() for _ in range(window)) if f is not None]
         mine = registry.fingerprint(args[0])
+        done = dist.as_completed(first)
         try:
-            for fut in dist.as_completed(futs):
+            for fut in done:
                 try:
                     a, b, code, arrays = fut.result()
                 except dist.KilledWorker as e:
@@ -90,6 +102,10 @@ class DaskEngine:
                                        f"here {mine}): install the same version on every "
                                        f"worker")
                 fut.release()
+                futs.remove(fut)
+                nxt = submit()
+                if nxt is not None:
+                    done.add(nxt)
                 yield a, b, {k: v.astype(dt, copy=False) for k, (dt, v) in arrays.items()}
         finally:
             with contextlib.suppress(Exception):

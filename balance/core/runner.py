@@ -219,7 +219,7 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     nk = s.spec.n_kinds(s.values)
     if summary_only:
         G = S = M = None
-        reduced = []
+        agg = {}                   # the running sums: constant size
     else:
         check_memory(s, stop - start)         # every command, before any game
         # the run's tables, allocated once: each chunk is played into (or
@@ -258,7 +258,7 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
         nonlocal bar
         rows = slice(a - start, b - start)
         if summary_only:
-            reduced.append(d)
+            agg.update(summary.merge([agg, d]) if agg else d)
         elif loaded:        # read from the store, or sent by a worker: into its rows
             for arr, name in ((G, "games"), (S, "seats"), (M, "masks")):
                 if d[name].shape != arr[rows].shape:
@@ -278,20 +278,22 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
         elif bar is not None:
             bar.update(b - a)
 
-    ranges = [(a, min(stop, a + chunk)) for a in range(start, stop, chunk)]
-    todo = []
-    for a, b in ranges:
-        d = store.load(desc(a, b)) if store is not None else None
-        if d is not None:
-            done["reused"] += b - a
-            take(a, b, d, True)
-        else:
-            todo.append((a, b))
+    def todo():
+        """The chunks to play, lazily (a summary-only run of 10**12 games
+        lists none in memory); stored ones are loaded on the way."""
+        for a in range(start, stop, chunk):
+            b = min(stop, a + chunk)
+            d = store.load(desc(a, b)) if store is not None else None
+            if d is not None:
+                done["reused"] += b - a
+                take(a, b, d, True)
+            else:
+                yield a, b
     ban = s.ban_vector
     engine = cluster.current()
     try:
         if engine is None:
-            for a, b in todo:
+            for a, b in todo():
                 jit.notice(s.spec, "run")
                 rows = slice(a - start, b - start)
                 kw = {} if ban is None else {"ban": ban}
@@ -309,10 +311,10 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
                                                    else {"errors": part.errors})}
                 keep(a, b, d)
                 take(a, b, d, False)
-        elif todo:
+        else:
             args = (s.spec.name, s.values, s.seed, s.n_players, s.policy_ids, check, ban,
                     s.data, summary_only)
-            for a, b, d in engine.play(args, todo):
+            for a, b, d in engine.play(args, todo()):
                 take(a, b, d, True)
                 keep(a, b, d)
     except KeyboardInterrupt:
@@ -332,8 +334,8 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
         print(f"resumed: {done['reused']:,} of {stop - start:,} games reused from "
               f"{store.root}{refused}", file=sys.stderr, flush=True)
     if summary_only:
-        return summary.merge(reduced)
-    errs = [errors[a] for a, _ in ranges]
+        return agg
+    errs = [errors[a] for a in range(start, stop, chunk)]
     return Batch(start, G, S, M, counts,
                  None if not errs or any(e is None for e in errs) else np.concatenate(errs))
 
@@ -660,8 +662,9 @@ def check_memory(s: Setup, n_games: int) -> None:
         raise BalanceError(
             f"{n_games:,} games need about {need / 2**30:.1f} GiB for their tables, and "
             f"{have / 2**30:.1f} GiB are available: play at most about {per:,} games at once "
-            f"(--games), or ranges of games with the Python API (simulate(start=, stop=), "
-            f"Result.merge)")
+            f"(--games), or keep no per-game table (run --summary-only: memory does not grow "
+            f"with the games), or ranges of games with the Python API (simulate(start=, "
+            f"stop=), Result.merge)")
 
 
 def set_threads(threads: int) -> None:
