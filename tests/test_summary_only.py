@@ -73,3 +73,16 @@ def test_the_command_writes_the_summary_and_resumes(tmp_path, monkeypatch):
                         lambda self, *a, **k: calls.append(1) or orig(*a, **k))
     two = balance.simulate("talisman", games=3000, summary_only=True, checkpoint=ck)
     assert calls == [] and one.summary == two.summary
+
+
+def test_a_shared_tie_is_not_a_draw():
+    r = balance.simulate("resonance", games=3000, seed=1, players=4,
+                         policies=["counter", "saboteur", "random", "counter"])
+    won = runner.won_matrix(r.spec, r.batch)
+    shared = int((won.sum(axis=1) > 1).sum())
+    assert shared > 0                                  # ties whose win is shared happen
+    assert r.summary["draws"]["count"] == int((~won.any(axis=1)).sum())
+    assert r.summary["shared_wins"]["games_with_shared_win"] == shared
+    s = balance.simulate("resonance", games=3000, seed=1, players=4,
+                         policies=["counter", "saboteur", "random", "counter"], summary_only=True)
+    assert s.summary["draws"] == r.summary["draws"]

@@ -504,7 +504,8 @@ class Result:
         if "summary" not in self._cache:
             g = self.games
             n = len(g)
-            draws = int((g["winner"] < 0).sum())
+            # a draw: no seat won (a tie whose win is shared is not one)
+            draws = int((~won_matrix(self.spec, self.batch).any(axis=1)).sum())
             dlo, dhi = stats.wilson(draws, n)
 
             table = json_rows

@@ -41,7 +41,7 @@ def reduce(spec, values: dict, b: Batch) -> dict:
     d = {"n": np.array(n, np.int64),
          "seat_wins": won.sum(axis=0).astype(np.int64),
          "seat_sole": sole.sum(axis=0).astype(np.int64),
-         "draws": np.array(int((b.games[:, 0] < 0).sum()), np.int64),
+         "draws": np.array(int((winners == 0).sum()), np.int64),     # no seat won
          "first_wins": np.array(int(won[np.arange(n), first_seats(spec, b)].sum()), np.int64),
          "shared": np.array(int((winners > 1).sum()), np.int64),
          "hist": hist, "long": np.sort(turns[turns > MAX_BIN]).astype(np.int64),
