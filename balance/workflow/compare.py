@@ -197,7 +197,7 @@ def _rates(oa: Outcome, ob: Outcome) -> pd.DataFrame:
 def _length(oa: Outcome, ob: Outcome) -> pd.DataFrame:
     rows = []
     metrics = {"turns_mean": (oa.turns, ob.turns), "rounds_mean": (oa.rounds, ob.rounds),
-               "draw_rate": (oa.winner < 0, ob.winner < 0),
+               "draw_rate": (~oa.won.any(axis=1), ~ob.won.any(axis=1)),   # no seat won
                "capped_rate": (oa.capped(), ob.capped())}
     if oa.shares_wins:
         metrics["shared_win_rate"] = (oa.won.sum(1) > 1, ob.won.sum(1) > 1)

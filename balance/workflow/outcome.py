@@ -156,7 +156,7 @@ class Outcome:
         """Game length and end statistics of this outcome."""
         t = self.turns.astype(float)
         m, lo, hi, _ = stats.ratio_mean(t, np.ones_like(t))
-        draws = int((self.winner < 0).sum())
+        draws = int((~self.won.any(axis=1)).sum())          # no seat won (not a shared tie)
         capped = int(self.capped().sum())
         out = {"n_games": self.n, "turns_mean": m, "turns_mean_low": lo, "turns_mean_high": hi,
                 "turns_median": float(np.median(t)) if t.size else np.nan,
