@@ -18,6 +18,20 @@ def run(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])
 
 
+def interrupt_at(monkeypatch, spec, n: int) -> list:
+    """Ctrl-C as the ``n``-th chunk starts (``spec.simulate_range`` raises
+    KeyboardInterrupt); returns the list that counts the calls."""
+    calls, orig = [], spec.simulate_range
+
+    def flaky(*a, **k):
+        calls.append(1)
+        if len(calls) == n:
+            raise KeyboardInterrupt
+        return orig(*a, **k)
+    monkeypatch.setattr(spec, "simulate_range", flaky)
+    return calls
+
+
 def one_line(r, fragment):
     assert r.exit_code == 2, r.output
     err = [ln[ln.index("Error:"):] for ln in r.output.splitlines() if "Error:" in ln]
@@ -160,21 +174,13 @@ def test_an_interrupted_sweep_point_resumes_from_its_own_chunks(tmp_path, monkey
     from balance.core import runner as R
     monkeypatch.setitem(R.play_range.__kwdefaults__, "chunk", 1000)
     s = R.setup("talisman", seed=4, players=2)
-    calls = []
     orig = s.spec.simulate_range
-
-    def flaky(*a, **k):
-        calls.append(1)
-        if len(calls) == 3:
-            raise KeyboardInterrupt
-        return orig(*a, **k)
     from balance.core.store import PointStore
     st = PointStore(tmp_path / ".points")
-    monkeypatch.setattr(s.spec, "simulate_range", flaky)
+    interrupt_at(monkeypatch, s.spec, 3)
     with pytest.raises(KeyboardInterrupt):
         outcome.play_outcome(s, 0, 3000, st, progress=False)
     monkeypatch.setattr(s.spec, "simulate_range", orig)
-    calls.clear()
     counted = []
     monkeypatch.setattr(s.spec, "simulate_range", lambda *a, **k: counted.append(1) or orig(*a, **k))
     o = outcome.play_outcome(s, 0, 3000, st, progress=False)
@@ -289,15 +295,8 @@ def test_a_short_run_stores_no_chunk_and_an_interrupted_one_stores_what_it_playe
     s = R.setup("talisman", seed=2, players=2)
     whole = R.play_range(s, 0, 3000, checkpoint=tmp_path / "a", chunk=1000, progress=False)
     assert not list((tmp_path / "a").rglob("*.npz"))          # nothing written, nothing lost
-    calls = []
     orig = s.spec.simulate_range
-
-    def flaky(*a, **k):
-        calls.append(1)
-        if len(calls) == 3:
-            raise KeyboardInterrupt
-        return orig(*a, **k)
-    monkeypatch.setattr(s.spec, "simulate_range", flaky)
+    interrupt_at(monkeypatch, s.spec, 3)
     with pytest.raises(KeyboardInterrupt):
         R.play_range(s, 0, 3000, checkpoint=tmp_path / "b", chunk=1000, progress=False)
     assert "interrupted: 2,000 games are saved" in capsys.readouterr().err

@@ -86,3 +86,14 @@ def test_a_shared_tie_is_not_a_draw():
     s = balance.simulate("resonance", games=3000, seed=1, players=4,
                          policies=["counter", "saboteur", "random", "counter"], summary_only=True)
     assert s.summary["draws"] == r.summary["draws"]
+
+
+@pytest.mark.parametrize("ruleset,players,policies", [
+    ("talisman", 3, ["greedy", "random", "greedy"]),
+    ("elite", 4, ["greedy", "random"] * 2),
+    ("school", 5, ["informed", "random"] * 2 + ["informed"]),
+])
+def test_seat_and_policy_tables_from_counts_equal_the_grouped_frame(ruleset, players, policies):
+    r = balance.simulate(ruleset, games=2000, seed=3, players=players, policies=policies)
+    for by, got in (("seat", r.by_seat()), ("policy", r.by_policy())):
+        pd.testing.assert_frame_equal(got, runner.stats.rate_table(r.seats, by))

@@ -464,11 +464,24 @@ class Result:
                                                     int(won.sum()), self.batch.counts)
         return self._cache["cards"]
 
+    def _seat_counts(self):
+        """(wins, sole wins or None) per seat: what the seat and policy tables
+        count, from the won matrix (no grouping of the per-seat frame)."""
+        if "seat_counts" not in self._cache:
+            won = won_matrix(self.spec, self.batch)
+            sole = None
+            if shares_wins(self.spec):
+                sole = (won & (won.sum(axis=1) == 1)[:, None]).sum(axis=0)
+            self._cache["seat_counts"] = (won.sum(axis=0), sole)
+        return self._cache["seat_counts"]
+
     def by_seat(self) -> pd.DataFrame:
-        return stats.rate_table(self.seats, "seat")
+        from .summary import seat_table
+        return seat_table(self.setup.n_players, *self._seat_counts(), self.batch.n)
 
     def by_policy(self) -> pd.DataFrame:
-        return stats.rate_table(self.seats, "policy")
+        from .summary import policy_table
+        return policy_table(self.setup.policies, *self._seat_counts(), self.batch.n)
 
     def by_role(self) -> pd.DataFrame | None:
         if "role" not in self.seats:

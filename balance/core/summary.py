@@ -115,6 +115,26 @@ def _rates(keys, wins, games, sole=None) -> pd.DataFrame:
     return out
 
 
+def seat_table(n_players: int, seat_wins, seat_sole, n: int) -> pd.DataFrame:
+    """Win rate per seat from its win (and sole-win) counts over ``n`` games:
+    the table ``stats.rate_table(seats, "seat")`` gives, without the frame."""
+    df = _rates(np.arange(n_players), seat_wins, np.full(n_players, n), seat_sole)
+    df.index = pd.Index(np.arange(n_players, dtype=np.int64), name="seat")
+    return df
+
+
+def policy_table(policies: list, seat_wins, seat_sole, n: int) -> pd.DataFrame:
+    """Win rate per policy (all seats playing it), as ``seat_table``."""
+    pol = np.array(policies)
+    keys = sorted(set(policies))
+    w = [int(np.asarray(seat_wins)[pol == k].sum()) for k in keys]
+    so = None if seat_sole is None else [int(np.asarray(seat_sole)[pol == k].sum())
+                                         for k in keys]
+    df = _rates(keys, w, [int((pol == k).sum()) * n for k in keys], so)
+    df.index = pd.CategoricalIndex(keys, categories=keys, name="policy")
+    return df
+
+
 @dataclass
 class Summary:
     """The figures of a ``--summary-only`` run: the interface of
@@ -140,21 +160,12 @@ class Summary:
         return shares_wins(self.spec)
 
     def by_seat(self) -> pd.DataFrame:
-        P = self.setup.n_players
-        df = _rates(np.arange(P), self.agg["seat_wins"], np.full(P, self.n),
-                    self.agg["seat_sole"] if self._shares() else None)
-        df.index.name = "seat"
-        return df
+        return seat_table(self.setup.n_players, self.agg["seat_wins"],
+                          self.agg["seat_sole"] if self._shares() else None, self.n)
 
     def by_policy(self) -> pd.DataFrame:
-        pol = np.array(self.setup.policies)
-        keys = sorted(set(self.setup.policies))
-        w = [int(self.agg["seat_wins"][pol == k].sum()) for k in keys]
-        so = [int(self.agg["seat_sole"][pol == k].sum()) for k in keys]
-        g = [int((pol == k).sum()) * self.n for k in keys]
-        df = _rates(keys, w, g, so if self._shares() else None)
-        df.index.name = "policy"
-        return df
+        return policy_table(self.setup.policies, self.agg["seat_wins"],
+                            self.agg["seat_sole"] if self._shares() else None, self.n)
 
     def by_role(self) -> pd.DataFrame | None:
         if "role_games" not in self.agg:
