@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 _told: set[tuple[str, str]] = set()
+compiles = 0        # kernel compiles announced in this process (a run compares before/after)
 _saved: list = []
 
 
@@ -86,7 +87,9 @@ def notice(spec, use: str, stream=None) -> bool:
     d = spec.kernels().get(use)
     if d is None or not needs_compile(d):
         return False
+    global compiles
     _told.add((spec.name, use))
+    compiles += 1
     print(f"balance: compiling the {spec.name} kernel for this machine ({spec.compile_time}, "
           f"first use only; "
           f"later runs load it from numba's cache)", file=stream or sys.stderr, flush=True)

@@ -405,6 +405,7 @@ class Result:
     batch: Batch
     elapsed: float = 0.0
     _cache: dict = field(default_factory=dict, repr=False)
+    compiled: bool = False        # this run compiled its kernel (its time is mostly that)
 
     # --- tables ---------------------------------------------------------
     @property
@@ -631,14 +632,14 @@ def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | No
     stop = start + check_count("games", games) if stop is None else check_count("stop", stop, start + 1)
     if threads is not None:
         set_threads(threads)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), jit.compiles
     if summary_only:
         from .summary import Summary
         agg = play_range(s, start, stop, progress=progress, checkpoint=checkpoint,
                          summary_only=True)
-        return Summary(s, agg, start, time.perf_counter() - t0)
+        return Summary(s, agg, start, time.perf_counter() - t0, compiled=jit.compiles > c0)
     batch = play_range(s, start, stop, progress=progress, checkpoint=checkpoint)
-    return Result(s, batch, time.perf_counter() - t0)
+    return Result(s, batch, time.perf_counter() - t0, compiled=jit.compiles > c0)
 
 
 def table_bytes(s: Setup, n_games: int) -> int:

@@ -146,6 +146,7 @@ class Summary:
     start: int
     elapsed: float = 0.0
     _cache: dict = field(default_factory=dict, repr=False)
+    compiled: bool = False        # this run compiled its kernel
 
     @property
     def spec(self):
