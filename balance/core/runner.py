@@ -369,6 +369,11 @@ def won_matrix(spec, batch: Batch) -> np.ndarray:
     return batch.games[:, 0][:, None] == np.arange(P)[None, :]
 
 
+def sole_wins(won: np.ndarray) -> np.ndarray:
+    """bool[n, P]: the seat won and no other seat did."""
+    return won & (won.sum(axis=1) == 1)[:, None]
+
+
 def shares_wins(spec) -> bool:
     """Can several seats win one game (teams, zombies, houses)? Then every
     table shows the sole-win rate beside the win rate, and win rates of the
@@ -439,7 +444,7 @@ class Result:
             won = won_matrix(spec, b)
             extra["won"] = won.reshape(-1)
             if shares_wins(spec):
-                extra["sole_win"] = (won & (won.sum(axis=1) == 1)[:, None]).reshape(-1)
+                extra["sole_win"] = sole_wins(won).reshape(-1)
             W = b.masks.shape[3]
             for w in range(W):
                 extra[f"drawn_mask{w}"] = b.masks[:, :, 0, w].reshape(-1)
@@ -472,7 +477,7 @@ class Result:
             won = won_matrix(self.spec, self.batch)
             sole = None
             if shares_wins(self.spec):
-                sole = (won & (won.sum(axis=1) == 1)[:, None]).sum(axis=0)
+                sole = sole_wins(won).sum(axis=0)
             self._cache["seat_counts"] = (won.sum(axis=0), sole)
         return self._cache["seat_counts"]
 

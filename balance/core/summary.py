@@ -31,10 +31,10 @@ MAX_BIN = 4096
 
 def reduce(spec, values: dict, b: Batch) -> dict:
     """The integer aggregates of one piece of games (see the module doc)."""
-    from .runner import first_seats, won_matrix
+    from .runner import first_seats, sole_wins, won_matrix
     won = won_matrix(spec, b)
     winners = won.sum(axis=1)
-    sole = won & (winners == 1)[:, None]
+    sole = sole_wins(won)
     n = b.n
     turns = b.games[:, 1]
     hist = np.bincount(np.minimum(turns, MAX_BIN), minlength=MAX_BIN + 1).astype(np.int64)

@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..core import stats
 from ..core.records import Batch
-from ..core.runner import Result, Setup, play_range, shares_wins, won_matrix
+from ..core.runner import Result, Setup, play_range, shares_wins, sole_wins, won_matrix
 from ..core.store import PointStore
 
 
@@ -97,7 +97,7 @@ class Outcome:
     @property
     def sole(self) -> np.ndarray:
         """bool[n, P]: the seat won and no other seat did."""
-        return self.won & (self.won.sum(axis=1) == 1)[:, None]
+        return sole_wins(self.won)
 
     def shared_share(self) -> float:
         """Share of games with several winning seats."""
