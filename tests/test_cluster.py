@@ -161,3 +161,16 @@ def test_summary_only_on_the_cluster_equals_embedded(on_cluster, tmp_path):
     assert here.keys() == far.keys()
     for k in here:
         assert np.array_equal(here[k], far[k]), k
+
+
+def test_workflow_summary_only_on_the_cluster_equals_embedded(on_cluster, monkeypatch):
+    from balance.workflow import sums
+    monkeypatch.setattr(sums, "PIECE_BYTES", 300 << 10)    # several pieces
+    monkeypatch.setattr(sums, "MIN_PIECE", 1)
+    kw = dict(games=1500, seed=3, players=3, policies=["greedy", "random", "patient"],
+              progress=False)
+    far = balance.compare("talisman", {"hp": 18}, {"hp": 22}, summary_only=True, **kw)
+    cluster._engine = None
+    here = balance.compare("talisman", {"hp": 18}, {"hp": 22}, **kw)
+    for x, y in ((here.rates, far.rates), (here.length, far.length), (here.cards, far.cards)):
+        assert x.equals(y)

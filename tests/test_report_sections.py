@@ -3,7 +3,6 @@ figures (``spec.summary``: scalars, lists of rows, dicts, dicts of dicts)
 and the capped-games finding for rulesets with and without a turn cap."""
 from pathlib import Path
 
-import pandas as pd
 from click.testing import CliRunner
 
 from balance.cli import cli
@@ -37,13 +36,13 @@ def test_ruleset_figures_render_scalars_rows_dicts_and_dicts_of_dicts(tmp_path):
 
 
 def test_the_capped_games_finding_with_and_without_a_turn_cap():
-    games = pd.DataFrame({"rounds": [6, 6, 6], "turns": [18, 18, 18]})
+    games = {"rounds": (6, 6), "turns": (18, 18)}         # shortest and longest game
     school = registry.get("school")
     line = cap_finding("school", school, {"hand_limit": 4}, {"games": 3, "end_reasons": {}}, games)
     assert "?" not in line
     assert line.startswith("No turn cap: school has no `max_turns` parameter")
     assert "every game lasts 6 rounds (18 turns)" in line
-    varied = pd.DataFrame({"rounds": [3, 5], "turns": [9, 15]})
+    varied = {"rounds": (3, 5), "turns": (9, 15)}
     line = cap_finding("school", school, {}, {"games": 2, "end_reasons": {}}, varied)
     assert "games last 3 to 5 rounds (9 to 15 turns)" in line
     talisman = registry.get("talisman")

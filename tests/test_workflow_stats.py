@@ -87,6 +87,34 @@ def test_paired_ratio_diff_is_mean_of_paired_differences():
     assert hi - d == pytest.approx(stats.Z95 * se)
 
 
+def test_moment_matrix_intervals_match_the_per_game_formulas():
+    # the paired intervals come from the moment matrix (gram), which pieces
+    # of games add up exactly: they must equal the per-game delta-method and
+    # Welch formulas, and the gram of two halves must add to the whole's
+    rng = np.random.default_rng(1)
+    n = 4000
+    na, nb = rng.integers(0, 3, n), rng.integers(0, 3, n)
+    wa, wb = rng.binomial(na, 0.4), rng.binomial(nb, 0.5)
+    d, lo, hi, se = stats.paired_ratio_diff(wa, na, wb, nb)
+    ra, rb = wa.sum() / na.sum(), wb.sum() / nb.sum()
+    z = (wa - ra * na) / na.mean() - (wb - rb * nb) / nb.mean()
+    assert d == pytest.approx(ra - rb, rel=1e-12)
+    assert se == pytest.approx(z.std(ddof=1) / np.sqrt(n), rel=1e-9)
+    r, _, _, se1 = stats.ratio_mean(wa, na)
+    z1 = (wa - ra * na) / na.mean()
+    assert r == pytest.approx(ra) and se1 == pytest.approx(z1.std(ddof=1) / np.sqrt(n), rel=1e-9)
+    t1, t2 = rng.integers(5, 60, n), rng.integers(5, 60, n)
+    _, _, _, sp = stats.mean_diff_ci(t1, t2, paired=True)
+    _, _, _, su = stats.mean_diff_ci(t1, t2, paired=False)
+    assert sp == pytest.approx((t1 - t2).std(ddof=1) / np.sqrt(n), rel=1e-9)
+    assert su == pytest.approx(np.sqrt(t1.var(ddof=1) / n + t2.var(ddof=1) / n), rel=1e-9)
+    whole = stats.gram(wa, na, wb, nb)
+    halves = stats.gram(wa[:1234], na[:1234], wb[:1234], nb[:1234]) \
+        + stats.gram(wa[1234:], na[1234:], wb[1234:], nb[1234:])
+    assert whole.dtype == np.int64 and (whole == halves).all()
+    assert stats.paired_ratio_diff_g(halves) == (d, lo, hi, se)
+
+
 def test_forbidding_a_card_the_policy_never_plays_changes_nothing():
     # greedy never casts gamble: its policy value value_gamble = 0
     kw = dict(games=5000, seed=3, players=3, policies=["greedy"])

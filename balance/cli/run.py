@@ -34,9 +34,8 @@ def command(ruleset, run, out, precision, max_games, summary_only):
         from ..core.errors import BalanceError
         if precision is None:
             raise BalanceError("--max-games needs --precision EPS")
-        if summary_only:
-            raise BalanceError("--summary-only does not go with --precision yet")
-        result, info = run_precise(ruleset, precision, max_games, **run)
+        result, info = run_precise(ruleset, precision, max_games, summary_only=summary_only,
+                                   **run)
         print_summary(result)
         click.echo(describe(info))
     path = result.save(out)

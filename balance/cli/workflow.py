@@ -21,6 +21,12 @@ def _written(files, out):
     click.echo(f"tables and figures written to {out}/ ({len(files)} files)")
 
 
+def summary_option(f):
+    return click.option("--summary-only", is_flag=True, default=False,
+                        help="Play in pieces reduced to their sums as they finish: memory does "
+                             "not grow with --games, the tables are the same.")(f)
+
+
 def precision_options(f):
     f = click.option("--max-games", default=None, type=WHOLE,
                      help="Upper bound on games per configuration with --precision.",
@@ -49,9 +55,10 @@ def precision_options(f):
 @click.option("--out", "-o", default=None, type=click.Path(file_okay=False),
               help="Write sweep.csv, crossings.csv, sweep_KEY.png; finished points are kept "
                    "in DIR/.points so a re-run resumes.", show_default="out/RULESET/sweep")
+@summary_option
 @pass_run
 def sweep_cmd(ruleset, run, vary, target, target_precision, no_refine, precision, max_games,
-              out):
+              out, summary_only):
     """Play a grid of parameter values on the same seeds (paired) and plot win rates."""
     from ..workflow.sweep import parse_vary, sweep
     out = _out(out, ruleset, "sweep")
@@ -59,7 +66,7 @@ def sweep_cmd(ruleset, run, vary, target, target_precision, no_refine, precision
         raise BalanceError(f"--target-precision {target_precision}: must be positive")
     res = sweep(ruleset, [parse_vary(v) for v in vary], target=target, precision=precision,
                 max_games=max_games, out=out, refine=not no_refine,
-                target_precision=target_precision, **run)
+                target_precision=target_precision, summary_only=summary_only, **run)
     click.echo("\n".join(res.lines()))
     if res.precision:
         pts = res.precision["points"]
@@ -79,14 +86,15 @@ def sweep_cmd(ruleset, run, vary, target, target_precision, no_refine, precision
 @precision_options
 @click.option("--out", "-o", default=None, type=click.Path(file_okay=False),
               help="Write compare_*.csv and compare.png here.", show_default="out/RULESET/compare")
+@summary_option
 @pass_run
-def compare_cmd(ruleset, run, a, b, precision, max_games, out):
+def compare_cmd(ruleset, run, a, b, precision, max_games, out, summary_only):
     """Play variants A and B on the same seeds; paired differences B - A with intervals."""
     from ..workflow import adaptive
     from ..workflow.compare import compare
     out = _out(out, ruleset, "compare")
     res = compare(ruleset, list(a), list(b), precision=precision, max_games=max_games,
-                  out=out, **run)
+                  out=out, summary_only=summary_only, **run)
     click.echo("\n".join(res.lines()))
     if res.precision:
         click.echo(adaptive.describe(res.precision))
@@ -106,13 +114,14 @@ def compare_cmd(ruleset, run, a, b, precision, max_games, out):
 @click.option("--out", "-o", default=None, type=click.Path(file_okay=False),
               help="Write cards_interventional.csv, cards_groups.csv, cards.png here; finished "
                    "kinds are kept in DIR/.points.", show_default="out/RULESET/cards")
+@summary_option
 @pass_run
-def cards_cmd(ruleset, run, mode, correction, kinds, out):
+def cards_cmd(ruleset, run, mode, correction, kinds, out, summary_only):
     """Interventional per-card power: the same seeds without each card kind."""
     from ..workflow.cards import cards
     out = _out(out, ruleset, "cards")
     res = cards(ruleset, mode=mode, correction=correction, kinds=list(kinds) or None,
-                out=out, **run)
+                out=out, summary_only=summary_only, **run)
     click.echo("\n".join(res.lines()))
     _written(res.files, out)
 
@@ -125,14 +134,15 @@ def cards_cmd(ruleset, run, mode, correction, kinds, out):
 @click.option("--out", "-o", default=None, type=click.Path(file_okay=False),
               help="Write matchups.csv, matchups_matrix.csv, matchups.png here.",
               show_default="out/RULESET/matchups")
+@summary_option
 @pass_run
-def matchups_cmd(ruleset, run, policy_list, out):
+def matchups_cmd(ruleset, run, policy_list, out, summary_only):
     """Win-rate matrix of every pair of policies, seats rotated, with a heatmap."""
     from ..workflow.matchups import matchups
     out = _out(out, ruleset, "matchups")
     pols = policy_list if policy_list is not None else (run.pop("policies", None) or None)
     run.pop("policies", None)
-    res = matchups(ruleset, pols, out=out, **run)
+    res = matchups(ruleset, pols, out=out, summary_only=summary_only, **run)
     click.echo("\n".join(res.lines()))
     _written(res.files, out)
 
@@ -154,12 +164,14 @@ def matchups_cmd(ruleset, run, policy_list, out):
 @click.option("--force", is_flag=True, default=False,
               help="Replace a finished report already in --out (a committed report is "
                    "regenerated with the command recorded in it, which has --force).")
+@summary_option
 @pass_run
-def report_cmd(ruleset, run, policy_list, sweep_games, cards_games, out, force):
+def report_cmd(ruleset, run, policy_list, sweep_games, cards_games, out, force, summary_only):
     """Write a self-contained balance report (Markdown + HTML + PNG) for RULESET."""
     from ..workflow.report import default_out, report
     res = report(ruleset, out=out_dir(out, default_out(ruleset)), matchup_policies=policy_list,
-                 sweep_games=sweep_games, cards_games=cards_games, force=force, **run)
+                 sweep_games=sweep_games, cards_games=cards_games, force=force,
+                 summary_only=summary_only, **run)
     click.echo("\n".join(res["findings"]))
     click.echo(f"report written to {res['markdown']} and {res['html']}")
 

@@ -204,11 +204,12 @@ def rate_bars(ax, df, title=None, fair=None):
     return ax
 
 
-def length_hist(ax, turns, capped=None, title=None):
-    """Histogram of game lengths in turns."""
+def length_hist(ax, turns, capped=None, title=None, weights=None):
+    """Histogram of game lengths in turns (``weights``: how many games had
+    each of the lengths ``turns``, as a ``--summary-only`` run counts them)."""
     t = np.asarray(turns)
     bins = min(80, max(10, int(t.max() - t.min() + 1))) if t.size else 10
-    ax.hist(t, bins=bins, color="#4a7ebb")
+    ax.hist(t, bins=bins, color="#4a7ebb", weights=weights)
     ax.set_xlabel("game length (turns)")
     ax.set_ylabel("games")
     if title:

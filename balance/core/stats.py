@@ -128,21 +128,89 @@ def half_width(p, lo, hi):
     return np.maximum(hi - p, p - lo)
 
 
+def gram(*cols) -> np.ndarray:
+    """The moment matrix X^T X of the columns X = [1, cols...] over games:
+    ``G[0, 0]`` the number of games, ``G[0, 1:]`` the column sums, ``G[1:, 1:]``
+    the sums of products. Integer columns give an exact int64 matrix, so the
+    matrices of pieces of games add up to that of all of them in any order
+    (``--summary-only`` and cluster pieces); every paired interval below is a
+    function of it alone, so a run reduced piece by piece gives the same
+    figures as one that kept every game."""
+    X = np.column_stack([np.ones(len(np.asarray(cols[0])), np.int64)]
+                        + [np.asarray(c) for c in cols])
+    if X.dtype.kind == "b":
+        X = X.astype(np.int64)
+    if X.dtype.kind in "iub":
+        X = X.astype(np.int64)
+        return X.T @ X
+    X = X.astype(float)
+    return X.T @ X
+
+
+def lin_se(G, alpha) -> float:
+    """Standard error of the mean of the per-game linear combination
+    z_i = alpha . x_i, from the moment matrix ``G`` of the x columns
+    (sample variance with ddof=1)."""
+    G = np.asarray(G)
+    m = int(G[0, 0])
+    if m < 2:
+        return np.nan
+    a = np.asarray(alpha, dtype=float)
+    s = float(a @ G[0, 1:].astype(float))
+    ss = float(a @ G[1:, 1:].astype(float) @ a)
+    var = max(ss - s * s / m, 0.0) / (m - 1)
+    return float(np.sqrt(var / m))
+
+
+def ratio_mean_g(G):
+    """``ratio_mean`` from the moment matrix of the columns [w, n]."""
+    G = np.asarray(G)
+    m, W, N = int(G[0, 0]), float(G[0, 1]), float(G[0, 2])
+    if m == 0 or N == 0:
+        return np.nan, np.nan, np.nan, np.nan
+    r = W / N
+    se = lin_se(G, np.array([1.0, -r]) / (N / m))
+    return r, r - Z95 * se, r + Z95 * se, se
+
+
+def paired_ratio_diff_g(G):
+    """``paired_ratio_diff`` from the moment matrix of [wa, na, wb, nb]."""
+    G = np.asarray(G)
+    m = int(G[0, 0])
+    Wa, Na, Wb, Nb = (float(x) for x in G[0, 1:5])
+    if m < 2 or Na == 0 or Nb == 0:
+        return np.nan, np.nan, np.nan, np.nan
+    ra, rb = Wa / Na, Wb / Nb
+    se = lin_se(G, np.array([1.0, -ra, 0.0, 0.0]) / (Na / m)
+                - np.array([0.0, 0.0, 1.0, -rb]) / (Nb / m))
+    d = ra - rb
+    return d, d - Z95 * se, d + Z95 * se, se
+
+
+def mean_diff_g(G, paired: bool, scale: float = 1.0):
+    """``mean_diff_ci`` of columns a - b from their moment matrix [a, b];
+    ``scale`` divides both columns (a share of seats: counts / players)."""
+    G = np.asarray(G)
+    m = int(G[0, 0])
+    if m == 0:
+        return np.nan, np.nan, np.nan, np.nan
+    mean = (float(G[0, 1]) - float(G[0, 2])) / m / scale
+    if paired:
+        se = lin_se(G, np.array([1.0, -1.0]) / scale)
+    else:
+        se = float(np.sqrt(lin_se(G, np.array([1.0, 0.0]) / scale) ** 2
+                           + lin_se(G, np.array([0.0, 1.0]) / scale) ** 2)) if m > 1 else np.nan
+    return mean, mean - Z95 * se, mean + Z95 * se, se
+
+
 def ratio_mean(w, n):
     """Ratio estimator sum(w)/sum(n) over games with a delta-method normal
     95% interval; ``w``/``n`` are per-game numerators/denominators (e.g. wins
     and seat count of one policy in each game). Returns (estimate, low, high,
     standard error)."""
-    w = np.asarray(w, dtype=float)
-    n = np.asarray(n, dtype=float)
-    m = w.size
-    N = n.sum()
-    if m == 0 or N == 0:
+    if np.asarray(w).size == 0:
         return np.nan, np.nan, np.nan, np.nan
-    r = w.sum() / N
-    z = (w - r * n) / (N / m)
-    se = float(np.sqrt(z.var(ddof=1) / m)) if m > 1 else np.nan
-    return r, r - Z95 * se, r + Z95 * se, se
+    return ratio_mean_g(gram(w, n))
 
 
 def paired_ratio_diff(wa, na, wb, nb):
@@ -155,34 +223,20 @@ def paired_ratio_diff(wa, na, wb, nb):
     (delta method), so the pairing of game i with game i is used. When every
     game counts the same seats (a seat, a policy) this is exactly the mean of
     the per-game paired differences of the win indicators with its normal
-    interval. Returns (difference, low, high, standard error)."""
-    wa, na, wb, nb = (np.asarray(x, dtype=float) for x in (wa, na, wb, nb))
-    m = wa.size
-    Na, Nb = na.sum(), nb.sum()
-    if m < 2 or Na == 0 or Nb == 0:
+    interval. Computed from the moment matrix (``gram``), as a run reduced
+    piece by piece computes it. Returns (difference, low, high, standard error)."""
+    if np.asarray(wa).size == 0:
         return np.nan, np.nan, np.nan, np.nan
-    ra, rb = wa.sum() / Na, wb.sum() / Nb
-    z = (wa - ra * na) / (Na / m) - (wb - rb * nb) / (Nb / m)
-    se = float(np.sqrt(z.var(ddof=1) / m))
-    d = ra - rb
-    return d, d - Z95 * se, d + Z95 * se, se
+    return paired_ratio_diff_g(gram(wa, na, wb, nb))
 
 
 def mean_diff_ci(a, b, paired: bool):
     """Difference of means a - b (e.g. game lengths) with a normal 95%
-    interval: paired (per-game differences) or unpaired (Welch).
-    Returns (difference, low, high, standard error)."""
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
-    if paired:
-        d = a - b
-        se = float(np.sqrt(d.var(ddof=1) / d.size)) if d.size > 1 else np.nan
-        m = float(d.mean()) if d.size else np.nan
-    else:
-        se = float(np.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)) \
-            if a.size > 1 and b.size > 1 else np.nan
-        m = float(a.mean() - b.mean()) if a.size and b.size else np.nan
-    return m, m - Z95 * se, m + Z95 * se, se
+    interval: paired (per-game differences) or unpaired (Welch; both samples
+    the same games here). Returns (difference, low, high, standard error)."""
+    if np.asarray(a).size == 0:
+        return np.nan, np.nan, np.nan, np.nan
+    return mean_diff_g(gram(a, b), paired)
 
 
 def z_pvalue(estimate, se):

@@ -31,26 +31,43 @@ MAX_BIN = 4096
 
 def reduce(spec, values: dict, b: Batch) -> dict:
     """The integer aggregates of one piece of games (see the module doc)."""
-    from .runner import first_seats, sole_wins, won_matrix
+    from .runner import first_seats, won_matrix
     won = won_matrix(spec, b)
+    role = None
+    if spec.roles is not None and "role" in spec.seat_columns:
+        role = b.seats[:, :, spec.seat_columns.index("role")]
+    d = outcome_sums(spec, values, won, b.games[:, 1], b.games[:, 3], role, b.games[:, 2])
+    d["first_wins"] = np.array(int(won[np.arange(b.n), first_seats(spec, b)].sum()), np.int64)
+    d["counts"] = b.counts.astype(np.int64)
+    seats, wins = mask_counts(b.masks, won, spec.n_kinds(values))
+    d["kind_seats"], d["kind_wins"] = seats, wins
+    return d
+
+
+def outcome_sums(spec, values: dict, won, turns, end, role=None, rounds=None) -> dict:
+    """The aggregates of a piece that need no card masks: from the won
+    matrix (bool[n, P]), the game lengths in turns, the end-reason codes,
+    the role of each seat (int[n, P], rulesets with roles) and the lengths
+    in rounds. Also what the workflows' length intervals need: the sum of
+    squared lengths."""
+    from .runner import sole_wins
     winners = won.sum(axis=1)
     sole = sole_wins(won)
-    n = b.n
-    turns = b.games[:, 1]
+    n = int(won.shape[0])
+    turns = np.asarray(turns, np.int64)
     hist = np.bincount(np.minimum(turns, MAX_BIN), minlength=MAX_BIN + 1).astype(np.int64)
     d = {"n": np.array(n, np.int64),
          "seat_wins": won.sum(axis=0).astype(np.int64),
          "seat_sole": sole.sum(axis=0).astype(np.int64),
          "draws": np.array(int((winners == 0).sum()), np.int64),     # no seat won
-         "first_wins": np.array(int(won[np.arange(n), first_seats(spec, b)].sum()), np.int64),
          "shared": np.array(int((winners > 1).sum()), np.int64),
          "hist": hist, "long": np.sort(turns[turns > MAX_BIN]).astype(np.int64),
-         "end": np.bincount(b.games[:, 3], minlength=len(spec.end_reasons)).astype(np.int64),
-         "counts": b.counts.astype(np.int64)}
-    seats, wins = mask_counts(b.masks, won, spec.n_kinds(values))
-    d["kind_seats"], d["kind_wins"] = seats, wins
-    if spec.roles is not None and "role" in spec.seat_columns:
-        role = b.seats[:, :, spec.seat_columns.index("role")]
+         "turns_sq": np.array(int((turns * turns).sum()), np.int64),
+         **({} if rounds is None else _hist("rounds_", np.asarray(rounds, np.int64))),
+         "end": np.bincount(np.asarray(end, np.int64),
+                            minlength=len(spec.end_reasons)).astype(np.int64)}
+    if role is not None:
+        role = np.asarray(role, np.int64)
         R = int(max(role.max(initial=0), max(spec.role_names(values), default=0))) + 1
         d["role_games"] = np.bincount(role.ravel(), minlength=R).astype(np.int64)
         d["role_wins"] = np.bincount(role.ravel(), weights=won.ravel(), minlength=R).astype(np.int64)
@@ -58,12 +75,33 @@ def reduce(spec, values: dict, b: Batch) -> dict:
     return d
 
 
+def _hist(prefix: str, x: np.ndarray) -> dict:
+    return {prefix + "hist": np.bincount(np.minimum(x, MAX_BIN),
+                                         minlength=MAX_BIN + 1).astype(np.int64),
+            prefix + "long": np.sort(x[x > MAX_BIN]).astype(np.int64)}
+
+
+def span(agg: dict, prefix: str = "") -> tuple[int, int]:
+    """(shortest, longest) game length of the histogram ``prefix + "hist"``
+    (turns; ``"rounds_"``: rounds)."""
+    h, long = agg[prefix + "hist"], agg[prefix + "long"]
+    nz = np.flatnonzero(h[:-1])
+    lo = int(nz[0]) if nz.size else int(long[0])
+    hi = int(long[-1]) if long.size else int(nz[-1])
+    return lo, hi
+
+
+def turns_sum(agg: dict) -> int:
+    """The total of the game lengths the histogram counts."""
+    return int((np.arange(MAX_BIN) * agg["hist"][:-1]).sum() + agg["long"].sum())
+
+
 def merge(parts: list[dict]) -> dict:
     """Sum piece aggregates (exact, any order)."""
     out = {}
     for p in parts:
         for k, v in p.items():
-            if k == "long":
+            if k.endswith("long"):
                 out[k] = np.sort(np.concatenate([out.get(k, np.zeros(0, np.int64)), v]))
             elif k in out and out[k].shape != v.shape:          # role bins of other sizes
                 m = max(out[k].size, v.size)

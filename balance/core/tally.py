@@ -37,3 +37,41 @@ def mask_counts(masks, won, n_kinds):
                         wins[which, k] += w1
                         x ^= low
     return seats, wins
+
+
+@njit(cache=True)
+def _kind_row(masks, g, which, out):
+    """out[k] = how many seats of game g have kind k in mask ``which``."""
+    out[:] = 0
+    P, W = masks.shape[1], masks.shape[3]
+    for p in range(P):
+        for w in range(W):
+            x = masks[g, p, which, w]
+            while x != 0:
+                low = x & (~x + np.uint64(1))
+                out[w * 64 + _DEBRUIJN[(low * _DB) >> np.uint64(58)]] += 1
+                x ^= low
+
+
+@njit(cache=True)
+def paired_kind_moments(masks_a, masks_b, which, ia, ib):
+    """int64[5, K] over the same games of two runs, for kinds k whose index
+    is ia[k] in run A and ib[k] in run B (-1: not in that run), with x and y
+    the per-game seat counts of kind k in mask ``which``: sum x, sum y,
+    sum x^2, sum y^2, sum x*y (the moments of a paired mean difference)."""
+    K = ia.size
+    out = np.zeros((5, K), np.int64)
+    ka = np.zeros(64 * masks_a.shape[3], np.int64)
+    kb = np.zeros(64 * masks_b.shape[3], np.int64)
+    for g in range(masks_a.shape[0]):
+        _kind_row(masks_a, g, which, ka)
+        _kind_row(masks_b, g, which, kb)
+        for k in range(K):
+            x = ka[ia[k]] if ia[k] >= 0 else 0
+            y = kb[ib[k]] if ib[k] >= 0 else 0
+            out[0, k] += x
+            out[1, k] += y
+            out[2, k] += x * x
+            out[3, k] += y * y
+            out[4, k] += x * y
+    return out

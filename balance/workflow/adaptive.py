@@ -81,18 +81,28 @@ def result_width(r: Result) -> float:
 
 def run_precise(ruleset: str, precision: float, max_games: int | None = None,
                 games: int = 10_000, seed: int = 0, players=None, policies=None,
-                params=None, *, ban=None, progress: bool | None = None) -> tuple[Result, dict]:
+                params=None, *, ban=None, progress: bool | None = None,
+                summary_only: bool = False) -> tuple[Result, dict]:
     """``simulate`` until every win-rate interval (by seat, policy, role) is
     narrower than +/-``precision``, or ``max_games`` games were played.
-    ``games`` is the size of the first batch."""
+    ``games`` is the size of the first batch. ``summary_only`` keeps only
+    the batches' sums and returns a ``summary.Summary``."""
     eps, mg = check_precision(precision, max_games)
     s = setup(ruleset, seed=seed, players=players, policies=policies, params=params, ban=ban)
     first = check_count("games", games)
-    check_memory(s, mg)                  # the tables may grow to max_games: refuse first
     t0 = time.perf_counter()
-    result, info = until_precise(
-        lambda a, b: Result(s, play_range(s, a, b, progress=progress)),
-        Result.merge, result_width, eps, first, mg)
+    if summary_only:
+        from ..core import summary
+        result, info = until_precise(
+            lambda a, b: summary.Summary(s, play_range(s, a, b, progress=progress,
+                                                       summary_only=True), a),
+            lambda parts: summary.Summary(s, summary.merge([p.agg for p in parts]), 0),
+            result_width, eps, first, mg)
+    else:
+        check_memory(s, mg)              # the tables may grow to max_games: refuse first
+        result, info = until_precise(
+            lambda a, b: Result(s, play_range(s, a, b, progress=progress)),
+            Result.merge, result_width, eps, first, mg)
     result.elapsed = time.perf_counter() - t0
     return result, info
 

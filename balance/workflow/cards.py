@@ -31,13 +31,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core import plots, registry, stats
+from ..core import plots, registry, stats, summary
 from ..core.errors import BalanceError
 from ..core.outdir import Published
 from ..core.records import mask_bit
-from ..core.runner import check_count, setup, shares_wins, won_matrix
+from ..core.runner import check_count, setup, shares_wins, sole_wins, won_matrix
 from ..core.stats import points as pp
-from .outcome import Pieces, open_store, play_outcome, play_result, text_table
+from .outcome import Outcome, Pieces, open_store, play_outcome, play_result, text_table
+from .sums import by_pieces, play_piece
 
 OBS_COLS = ("wr_drawn", "improvement_drawn", "improvement_drawn_low", "improvement_drawn_high",
             "wr_played", "improvement_played", "improvement_played_low",
@@ -56,7 +57,7 @@ class CardsResult(Published):
     correction: str
     table: pd.DataFrame            # one row per kind (holders), ranked
     groups: pd.DataFrame           # long: kind x group/key
-    baseline: object = None        # the baseline Result
+    baseline: object = None        # the baseline's summary.Summary (its observational cards)
     group_names: tuple = ("family", "value")
     files: list = field(default_factory=list)
 
@@ -201,11 +202,16 @@ def group_power(t: pd.DataFrame, names=("family", "value")) -> pd.DataFrame:
 
 def cards(ruleset: str, games: int = 10_000, seed: int = 0, players=None, policies=None,
           params: dict | None = None, *, mode: str | None = None, correction: str = "holm",
-          kinds=None, out=None, progress: bool | None = None, store=None) -> CardsResult:
+          kinds=None, out=None, progress: bool | None = None, store=None,
+          summary_only: bool = False) -> CardsResult:
     """Interventional per-card power of every card kind (see module doc).
 
     >>> r = cards("talisman", games=20_000, seed=1, policies=["greedy"])
     >>> r.table.head()      # ranked by |change|, with observational columns
+
+    Every figure is a function of sums over games (``cards_sums``);
+    ``summary_only`` plays the baseline and the bans in pieces of bounded
+    memory, reduced as they finish, with the same tables.
     """
     spec = registry.get(ruleset)
     if not spec.ban_modes:
@@ -232,49 +238,33 @@ def cards(ruleset: str, games: int = 10_000, seed: int = 0, players=None, polici
     setups = {k: setup(ruleset, seed=seed, players=players, policies=policies, params=params,
                        ban={k: use}) for k in kinds}
     st, own = open_store(store, out)
-    P = base.n_players
-    pieces = Pieces(st, len(kinds) + 1, "piece", f"cards {ruleset}", progress,
-                    say_resumed=own)
+    unit = "game" if summary_only else "piece"
+    pieces = Pieces(st, (len(kinds) + 1) * (games if summary_only else 1), unit,
+                    f"cards {ruleset}", progress, say_resumed=own)
     try:
-        pieces.start("baseline")
-        res0 = play_result(base, 0, games, st, progress=progress, label="baseline")
-        pieces.update()
-        won0 = won_matrix(base.spec, res0.batch)
-        shared = shares_wins(base.spec)
-        sole0 = won0 & (won0.sum(axis=1) == 1)[:, None]
-        pol = np.array(base.policies)
-        mixed = len(set(base.policies)) > 1
-        rows = []
-        for k in kinds:
-            pieces.start(k)
-            o = play_outcome(setups[k], 0, games, st, progress=progress, label=k)
-            won1 = o.won
-            sole1 = o.sole
-            held = mask_bit(res0.batch.masks, 0, all_kinds.index(k))
-            groups = [("holders", "all", held)]
-            if mixed:
-                for p in dict.fromkeys(base.policies):
-                    is_p = (pol == p)[None, :]
-                    groups.append(("holders", p, held & is_p))
-                for p in dict.fromkeys(base.policies):
-                    groups.append(("policy", p, np.broadcast_to((pol == p)[None, :], won0.shape)))
-            for g, key, m in groups:
-                c = m.sum(axis=1)
-                d, lo, hi, se = stats.paired_ratio_diff((won1 & m).sum(1), c, (won0 & m).sum(1), c)
-                n = int(c.sum())
-                rows.append({"kind": k, "mode": use, "group": g, "key": key, "holders": n,
-                             "wr_base": (won0 & m).sum() / n if n else np.nan,
-                             "wr_ban": (won1 & m).sum() / n if n else np.nan,
-                             "change": d, "change_low": lo, "change_high": hi,
-                             "p_value": float(stats.z_pvalue(d, se))})
-                if shared:
-                    rows[-1]["sole_base"] = (sole0 & m).sum() / n if n else np.nan
-                    rows[-1]["sole_ban"] = (sole1 & m).sum() / n if n else np.nan
+        if summary_only:
+            agg = by_pieces(st, "cards-sums", [base] + [setups[k] for k in kinds], 0, games,
+                            lambda a, b: cards_sums(base, setups, kinds,
+                                                    play_piece(base, a, b),
+                                                    lambda k: Outcome.from_batch(
+                                                        setups[k], play_piece(setups[k], a, b))),
+                            pieces)
+        else:
+            pieces.start("baseline")
+            res0 = play_result(base, 0, games, st, progress=progress, label="baseline")
             pieces.update()
+
+            def ban(k):
+                pieces.start(k)
+                o = play_outcome(setups[k], 0, games, st, progress=progress, label=k)
+                pieces.update()
+                return o
+            agg = cards_sums(base, setups, kinds, res0.batch, ban)
     except KeyboardInterrupt:
         pieces.interrupted()
         raise
     pieces.done()
+    rows = _rows(base, kinds, use, agg)
     long = pd.DataFrame(rows)
     long["p_adjusted"] = np.nan
     long["significant"] = False
@@ -283,11 +273,80 @@ def cards(ruleset: str, games: int = 10_000, seed: int = 0, players=None, polici
         long.loc[idx, "p_adjusted"] = adj
         long.loc[idx, "significant"] = rej
     main = long[(long["group"] == "holders") & (long["key"] == "all")].drop(columns=["group", "key"])
-    obs = res0.cards.set_index("kind")[list(OBS_COLS)]
+    base_sums = summary.Summary(base, _part(agg, "base"), 0)
+    obs = base_sums.cards.set_index("kind")[list(OBS_COLS)]
     main = main.join(obs, on="kind")
     main = add_power(main)
     res = CardsResult(ruleset, base.describe(), games, {k: use for k in kinds}, correction,
-                      main, long.reset_index(drop=True), res0, spec.card_groups)
+                      main, long.reset_index(drop=True), base_sums, spec.card_groups)
     if out is not None:
         res.save(out)
     return res
+
+
+def _key(*parts) -> str:
+    return "|".join(str(p) for p in parts)
+
+
+def _part(agg: dict, tag: str) -> dict:
+    return {k[len(tag) + 1:]: v for k, v in agg.items() if k.startswith(tag + "|")}
+
+
+def _groups(base, held):
+    """(group, key, seat mask bool[n, P]) of the seats each ban's change is
+    measured over: the holders, and with mixed policies the holders of each
+    policy and each policy's seats."""
+    pol = np.array(base.policies)
+    groups = [("holders", "all", held)]
+    if len(set(base.policies)) > 1:
+        for p in dict.fromkeys(base.policies):
+            groups.append(("holders", p, held & (pol == p)[None, :]))
+        for p in dict.fromkeys(base.policies):
+            groups.append(("policy", p, np.broadcast_to((pol == p)[None, :], held.shape)))
+    return groups
+
+
+def cards_sums(base, setups: dict, kinds, batch0, outcome) -> dict:
+    """The sums of one piece of games: the baseline's ``summary.reduce``
+    (its observational card columns) and, per banned kind and group, the
+    moment matrix of [ban wins, seats, baseline wins, seats] over the
+    group's seats of each game, with the sole wins of both. ``outcome(k)``
+    gives the Outcome of the ban of kind ``k`` on the baseline's games."""
+    all_kinds = base.spec.card_kinds(base.values)
+    won0 = won_matrix(base.spec, batch0)
+    sole0 = sole_wins(won0)
+    d = {_key("base", k): v for k, v in summary.reduce(base.spec, base.values, batch0).items()}
+    d["n"] = np.array(batch0.n, np.int64)
+    shared = shares_wins(base.spec)
+    for k in kinds:
+        o = outcome(k)
+        held = mask_bit(batch0.masks, 0, all_kinds.index(k))
+        for g, key, m in _groups(base, held):
+            c = m.sum(axis=1)
+            d[_key("ban", k, g, key)] = stats.gram((o.won & m).sum(1), c, (won0 & m).sum(1), c)
+            if shared:
+                d[_key("sole", k, g, key)] = np.array([(sole0 & m).sum(), (o.sole & m).sum()],
+                                                      np.int64)
+    return d
+
+
+def _rows(base, kinds, use, agg) -> list[dict]:
+    shared = shares_wins(base.spec)
+    rows = []
+    for k in kinds:
+        for name, G in agg.items():
+            if not name.startswith(_key("ban", k, "")):
+                continue
+            g, key = name[len(_key("ban", k, "")):].split("|", 1)
+            d, lo, hi, se = stats.paired_ratio_diff_g(G)
+            n = int(G[0, 2])
+            rows.append({"kind": k, "mode": use, "group": g, "key": key, "holders": n,
+                         "wr_base": int(G[0, 3]) / n if n else np.nan,
+                         "wr_ban": int(G[0, 1]) / n if n else np.nan,
+                         "change": d, "change_low": lo, "change_high": hi,
+                         "p_value": float(stats.z_pvalue(d, se))})
+            if shared:
+                so = agg[_key("sole", k, g, key)]
+                rows[-1]["sole_base"] = int(so[0]) / n if n else np.nan
+                rows[-1]["sole_ban"] = int(so[1]) / n if n else np.nan
+    return rows

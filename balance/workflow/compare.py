@@ -18,15 +18,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core import plots, stats
+from ..core import plots, stats, summary
 from ..core.stats import points as pp
 from ..core.errors import BalanceError
 from ..core.outdir import Published
-from ..core.records import mask_bit
-from ..core.runner import Result, check_count, play_range, setup
+from ..core.runner import check_count, play_range, setup, shares_wins
+from ..core.store import PointStore
 from ..core.params import parse_assignment
 from . import adaptive
-from .outcome import Outcome, text_table
+from .outcome import Outcome, Pieces, text_table
+from .sums import by_pieces, fix_games, play_piece
 
 
 def parse_variant(items) -> dict:
@@ -165,70 +166,127 @@ def _ratio(x) -> str:
     return f"{x:.2f}" if np.isfinite(x) else "-"
 
 
-def _rates(oa: Outcome, ob: Outcome) -> pd.DataFrame:
-    """Per seat, policy and role: win rates of A and B and the paired
-    difference; where wins can be shared also the sole-win rates (the seat
-    was the only winner) and their paired difference."""
-    ga, gb = oa.groups(), ob.groups()
+def _key(*parts) -> str:
+    return "|".join(str(p) for p in parts)
+
+
+def compare_sums(sa, sb, ba, bb) -> dict:
+    """The sums of games [a, b) of both variants (Batches ``ba``, ``bb`` of
+    the same games) that compare's tables need: per group the moment matrix
+    of [wins B, seats B, wins A, seats A] (and of sole wins), per length
+    metric that of [B, A], per card kind the paired moments of the seats
+    that played it, and each variant's own ``summary.reduce`` for the
+    observational card columns."""
+    from ..core.tally import paired_kind_moments
+    oa, ob = Outcome.from_batch(sa, ba), Outcome.from_batch(sb, bb)
+    d = {"n": np.array(oa.n, np.int64)}
+    ga, gb = oa.groups(all_roles=True), ob.groups(all_roles=True)
     shared = oa.shares_wins
-    sa, sb = (oa.groups(oa.sole), ob.groups(ob.sole)) if shared else ({}, {})
-    rows = []
+    sa_, sb_ = ((oa.groups(oa.sole, all_roles=True), ob.groups(ob.sole, all_roles=True))
+                if shared else ({}, {}))
     for key in ga:
         if key not in gb:
             continue
-        wa, ca = ga[key]
-        wb, cb = gb[key]
-        d, lo, hi, se = stats.paired_ratio_diff(wb, cb, wa, ca)
-        ka, na, kb, nb = wa.sum(), ca.sum(), wb.sum(), cb.sum()
-        _, ulo, uhi = stats.newcombe_diff(kb, nb, ka, na)
-        rows.append({"group": key[0], "key": key[1], "rate_a": ka / na, "rate_b": kb / nb,
-                     "diff": d, "paired_low": lo, "paired_high": hi,
-                     "unpaired_low": float(ulo), "unpaired_high": float(uhi),
-                     "width_ratio": (hi - lo) / (uhi - ulo) if uhi > ulo and hi > lo else np.nan,
-                     "p_value": float(stats.z_pvalue(d, se))})
+        (wa, ca), (wb, cb) = ga[key], gb[key]
+        d[_key("rate", *key)] = stats.gram(wb, cb, wa, ca)
         if shared:
-            (va, _), (vb, _) = sa[key], sb[key]
-            sd, slo, shi, _ = stats.paired_ratio_diff(vb, cb, va, ca)
-            rows[-1].update({"sole_a": va.sum() / na, "sole_b": vb.sum() / nb,
-                             "sole_diff": sd, "sole_low": slo, "sole_high": shi})
-    return pd.DataFrame(rows)
+            d[_key("sole", *key)] = stats.gram(sb_[key][0], cb, sa_[key][0], ca)
+    for name, (x, y) in _metrics(oa, ob).items():
+        d[_key("len", name)] = stats.gram(y, x)
+    kinds, ia, ib = _kinds(sa, sb)
+    d["cards"] = paired_kind_moments(np.ascontiguousarray(ba.masks),
+                                     np.ascontiguousarray(bb.masks), 1, ia, ib)
+    for tag, s, b in (("a", sa, ba), ("b", sb, bb)):
+        for k, v in summary.reduce(s.spec, s.values, b).items():
+            d[_key(tag, k)] = v
+    return d
 
 
-def _length(oa: Outcome, ob: Outcome) -> pd.DataFrame:
-    rows = []
+def _metrics(oa: Outcome, ob: Outcome) -> dict:
+    """Per-game length and end metrics of A and B."""
     metrics = {"turns_mean": (oa.turns, ob.turns), "rounds_mean": (oa.rounds, ob.rounds),
                "draw_rate": (~oa.won.any(axis=1), ~ob.won.any(axis=1)),   # no seat won
                "capped_rate": (oa.capped(), ob.capped())}
     if oa.shares_wins:
         metrics["shared_win_rate"] = (oa.won.sum(1) > 1, ob.won.sum(1) > 1)
+    return metrics
+
+
+def _kinds(sa, sb):
+    """The card kinds of A and B in order, and each one's index in A and in
+    B (-1: not a kind of that variant)."""
+    ka = sa.spec.card_kinds(sa.values)
+    kb = sb.spec.card_kinds(sb.values)
+    kinds = list(dict.fromkeys(ka + kb))
+    ia = np.array([ka.index(k) if k in ka else -1 for k in kinds], np.int64)
+    ib = np.array([kb.index(k) if k in kb else -1 for k in kinds], np.int64)
+    return kinds, ia, ib
+
+
+def _part(agg: dict, tag: str) -> dict:
+    return {k[len(tag) + 1:]: v for k, v in agg.items() if k.startswith(tag + "|")}
+
+
+def _rates(agg: dict, shared: bool) -> pd.DataFrame:
+    """Per seat, policy and role: win rates of A and B and the paired
+    difference; where wins can be shared also the sole-win rates (the seat
+    was the only winner) and their paired difference."""
+    n = int(agg["n"])
+    rows = []
+    for key, G in _part(agg, "rate").items():
+        G = fix_games(G, n)
+        kb, nb, ka, na = (int(x) for x in G[0, 1:5])
+        if na == 0 or nb == 0:          # a role no seat held in these games
+            continue
+        d, lo, hi, se = stats.paired_ratio_diff_g(G)
+        _, ulo, uhi = stats.newcombe_diff(kb, nb, ka, na)
+        g, k = key.split("|", 1)
+        rows.append({"group": g, "key": k, "rate_a": ka / na, "rate_b": kb / nb,
+                     "diff": d, "paired_low": lo, "paired_high": hi,
+                     "unpaired_low": float(ulo), "unpaired_high": float(uhi),
+                     "width_ratio": (hi - lo) / (uhi - ulo) if uhi > ulo and hi > lo else np.nan,
+                     "p_value": float(stats.z_pvalue(d, se))})
+        if shared:
+            S = fix_games(agg[_key("sole", key)], n)
+            sd, slo, shi, _ = stats.paired_ratio_diff_g(S)
+            rows[-1].update({"sole_a": int(S[0, 3]) / na, "sole_b": int(S[0, 1]) / nb,
+                             "sole_diff": sd, "sole_low": slo, "sole_high": shi})
+    return pd.DataFrame(rows)
+
+
+def _length(agg: dict) -> pd.DataFrame:
+    rows = []
     units = {"turns_mean": "turns", "rounds_mean": "rounds"}
-    for name, (a, b) in metrics.items():
-        d, lo, hi, _ = stats.mean_diff_ci(b, a, paired=True)
-        _, ulo, uhi, _ = stats.mean_diff_ci(b, a, paired=False)
+    n = int(agg["n"])
+    for name, G in _part(agg, "len").items():
+        d, lo, hi, _ = stats.mean_diff_g(G, paired=True)
+        _, ulo, uhi, _ = stats.mean_diff_g(G, paired=False)
         rows.append({"metric": name, "unit": units.get(name, "points"),
-                     "a": float(np.mean(a)), "b": float(np.mean(b)), "diff": d,
+                     "a": int(G[0, 2]) / n, "b": int(G[0, 1]) / n, "diff": d,
                      "paired_low": lo, "paired_high": hi, "unpaired_low": ulo,
                      "unpaired_high": uhi,
                      "width_ratio": (hi - lo) / (uhi - ulo) if uhi > ulo and hi > lo else np.nan})
     return pd.DataFrame(rows)
 
 
-def _cards(ra: Result, rb: Result) -> pd.DataFrame:
+def _cards(sa, sb, agg: dict) -> pd.DataFrame:
     """Per card kind: share of seat-games that played it (paired by game),
     and the observational win rate when played, in A and in B."""
     out = []
-    kinds_a = ra.spec.card_kinds(ra.setup.values)
-    kinds_b = rb.spec.card_kinds(rb.setup.values)
-    P = ra.setup.n_players
-    ca, cb = ra.cards.set_index("kind"), rb.cards.set_index("kind")
-    for kind in dict.fromkeys(kinds_a + kinds_b):
+    kinds, ia, ib = _kinds(sa, sb)
+    P = sa.n_players
+    n = int(agg["n"])
+    M = agg["cards"]
+    ca = summary.Summary(sa, _part(agg, "a"), 0).cards.set_index("kind")
+    cb = summary.Summary(sb, _part(agg, "b"), 0).cards.set_index("kind")
+    for j, kind in enumerate(kinds):
         row = {"kind": kind}
-        pa = mask_bit(ra.batch.masks, 1, kinds_a.index(kind)).sum(1) if kind in kinds_a else None
-        pb = mask_bit(rb.batch.masks, 1, kinds_b.index(kind)).sum(1) if kind in kinds_b else None
-        row["played_a"] = pa.mean() / P if pa is not None else np.nan
-        row["played_b"] = pb.mean() / P if pb is not None else np.nan
-        if pa is not None and pb is not None:
-            d, lo, hi, _ = stats.mean_diff_ci(pb / P, pa / P, paired=True)
+        row["played_a"] = int(M[0, j]) / n / P if ia[j] >= 0 else np.nan
+        row["played_b"] = int(M[1, j]) / n / P if ib[j] >= 0 else np.nan
+        if ia[j] >= 0 and ib[j] >= 0:
+            G = np.array([[n, M[1, j], M[0, j]], [M[1, j], M[3, j], M[4, j]],
+                          [M[0, j], M[4, j], M[2, j]]], np.int64)
+            d, lo, hi, _ = stats.mean_diff_g(G, paired=True, scale=P)
         else:
             d = lo = hi = np.nan
         row.update({"played_diff": d, "played_low": lo, "played_high": hi})
@@ -242,14 +300,18 @@ def _cards(ra: Result, rb: Result) -> pd.DataFrame:
 
 def compare(ruleset: str, a, b, games: int = 10_000, seed: int = 0, players=None,
             policies=None, params: dict | None = None, *, precision: float | None = None,
-            max_games: int | None = None, out=None, progress: bool | None = None
-            ) -> CompareResult:
+            max_games: int | None = None, out=None, progress: bool | None = None,
+            summary_only: bool = False) -> CompareResult:
     """Play variants ``a`` and ``b`` (parameter overrides on top of
     ``params``) on the same seeds and report paired differences B - A.
 
     >>> r = compare("talisman", {"hp": 20}, {"hp": 25}, games=50_000, seed=1,
     ...             policies=["greedy", "random"])
     >>> r.rates, r.length, r.cards, r.narrowing
+
+    Every figure is a function of sums over games (``compare_sums``);
+    ``summary_only`` plays the games in pieces of bounded memory, reduced
+    as they finish, with the same tables.
     """
     a, b = parse_variant(a), parse_variant(b)
     if not a and not b:
@@ -261,26 +323,34 @@ def compare(ruleset: str, a, b, games: int = 10_000, seed: int = 0, players=None
         raise BalanceError("variants A and B have the same parameters: nothing to compare")
     games = check_count("games", games)
     eps, mg = adaptive.check_precision(precision, max_games)
+    shared = shares_wins(sa.spec)
+    store = PointStore(None)
+    pieces = Pieces(store, games * 2, "game", f"compare {ruleset}", progress) \
+        if summary_only else None
 
     def play(x, y):
-        return (Result(sa, play_range(sa, x, y, progress=progress, label="A")),
-                Result(sb, play_range(sb, x, y, progress=progress, label="B")))
+        if summary_only:
+            return by_pieces(store, "compare-sums", [sa, sb], x, y,
+                             lambda u, v: compare_sums(sa, sb, play_piece(sa, u, v),
+                                                       play_piece(sb, u, v)), pieces)
+        return compare_sums(sa, sb, play_range(sa, x, y, progress=progress, label="A"),
+                            play_range(sb, x, y, progress=progress, label="B"))
 
-    def merge(parts):
-        return (Result.merge([p[0] for p in parts]), Result.merge([p[1] for p in parts]))
-
-    def width(pair):
-        r = _rates(Outcome.from_batch(sa, pair[0].batch), Outcome.from_batch(sb, pair[1].batch))
+    def width(agg):
+        r = _rates(agg, shared)
         return float(np.nanmax(stats.half_width(r["diff"], r["paired_low"], r["paired_high"])))
 
     info = None
-    if eps is None:
-        ra, rb = play(0, games)
-    else:
-        (ra, rb), info = adaptive.until_precise(play, merge, width, eps, games, mg)
-    oa, ob = Outcome.from_batch(sa, ra.batch), Outcome.from_batch(sb, rb.batch)
-    res = CompareResult(ruleset, a, b, sa.describe(), sb.describe(), oa.n, _rates(oa, ob),
-                        _length(oa, ob), _cards(ra, rb), info)
+    try:
+        if eps is None:
+            agg = play(0, games)
+        else:
+            agg, info = adaptive.until_precise(play, summary.merge, width, eps, games, mg)
+    finally:
+        if pieces is not None:
+            pieces.close()
+    res = CompareResult(ruleset, a, b, sa.describe(), sb.describe(), int(agg["n"]),
+                        _rates(agg, shared), _length(agg), _cards(sa, sb, agg), info)
     if out is not None:
         res.save(out)
     return res

@@ -29,7 +29,8 @@ from ..core import plots, registry, stats
 from ..core.errors import BalanceError
 from ..core.outdir import Published
 from ..core.runner import check_count, check_players, setup, shares_wins
-from .outcome import Pieces, open_store, play_outcome, text_table
+from .outcome import Outcome, Pieces, open_store, play_outcome, text_table
+from .sums import by_pieces, play_piece
 from ..core.stats import points as pp
 
 METHOD = ("share of games won over all seat rotations; 95% normal interval on per-deal "
@@ -155,7 +156,7 @@ class MatchupResult(Published):
 
 def matchups(ruleset: str, policies=None, games: int = 10_000, seed: int = 0, players=None,
              params: dict | None = None, *, out=None, progress: bool | None = None,
-             store=None) -> MatchupResult:
+             store=None, summary_only: bool = False) -> MatchupResult:
     """Win-rate matrix of every pair of ``policies`` (default: all of the
     ruleset's), seats rotated; see the module doc for the method."""
     spec = registry.get(ruleset)
@@ -167,42 +168,44 @@ def matchups(ruleset: str, policies=None, games: int = 10_000, seed: int = 0, pl
     setups = [setup(ruleset, seed=seed, players=n, policies=list(lu), params=params)
               for _, _, lu in plan]
     st, own = open_store(store, out)
-    pieces = Pieces(st, len(plan), "lineup", f"matchups {ruleset}", progress,
-                    say_resumed=own)
-    share = {}
+    unit = "game" if summary_only else "lineup"
+    pieces = Pieces(st, len(plan) * (games if summary_only else 1), unit, f"matchups {ruleset}",
+                    progress, say_resumed=own)
     try:
-        for (a, b, lu), s in zip(plan, setups):
-            pieces.start(",".join(lu))
-            o = play_outcome(s, 0, games, st, progress=progress, label=",".join(lu))
-            pol = np.array(lu)
-            seat_a = np.flatnonzero(pol == a)
-            seat_b = np.flatnonzero(pol == b)
-            wa = o.won[:, seat_a].any(axis=1)
-            wb = o.won[:, seat_b].any(axis=1)
-            acc = share.setdefault((a, b), [np.zeros(games, np.int64), np.zeros(games, np.int64),
-                                            0, 0, 0])
-            acc[0] += wa
-            acc[1] += wb
-            acc[2] += 1
-            acc[3] += int((~wa & ~wb).sum())          # draws: counted, never 1 - a - b
-            acc[4] += int((wa & wb).sum())            # both sides won (shared wins)
-            pieces.update()
+        if summary_only:
+            agg = by_pieces(st, "matchup-sums", setups, 0, games,
+                            lambda x, y: matchup_sums(plan, [Outcome.from_batch(
+                                s, play_piece(s, x, y)) for s in setups]), pieces)
+        else:
+            def lineup(lu, s):
+                pieces.start(",".join(lu))
+                o = play_outcome(s, 0, games, st, progress=progress, label=",".join(lu))
+                pieces.update()
+                return o
+            agg = matchup_sums(plan, (lineup(lu, s) for (_, _, lu), s in zip(plan, setups)))
     except KeyboardInterrupt:
         pieces.interrupted()
         raise
     pieces.done()
     rows = []
-    for (a, b), (wa, wb, L, draws, both) in share.items():
-        xa, xb = wa / L, wb / L
-        for p, q, x, y in ((a, b, xa, xb), (b, a, xb, xa)):
-            r, lo, hi, _ = stats.ratio_mean(x, np.ones_like(x))
-            d, dlo, dhi, _ = stats.mean_diff_ci(x, y, paired=True)
-            rows.append({"policy": p, "opponent": q, "lineups": L, "games": games * L,
-                         "win_rate": r, "ci_low": max(lo, 0.0), "ci_high": min(hi, 1.0),
-                         "opponent_win_rate": float(y.mean()),
-                         "draw_rate": draws / (games * L), "shared_win_rate": both / (games * L),
-                         "sole_win_rate": float(x.mean()) - both / (games * L),
-                         "opponent_sole_win_rate": float(y.mean()) - both / (games * L),
+    for a, b in pairs:
+        G, (draws, both) = agg[f"pair|{a}|{b}"], agg[f"ends|{a}|{b}"]
+        L = sum(1 for x, y, _ in plan if (x, y) == (a, b))
+
+        N = games * L
+        for p, q, i in ((a, b, 0), (b, a, 1)):
+            r = int(G[0, 1 + i]) / N
+            se = stats.lin_se(G, np.eye(2)[i] / L)
+            d, dlo, dhi, _ = stats.mean_diff_g(G if i == 0 else G[[0, 2, 1]][:, [0, 2, 1]],
+                                               paired=True, scale=L)
+            y = int(G[0, 2 - i]) / N
+            rows.append({"policy": p, "opponent": q, "lineups": L, "games": N,
+                         "win_rate": r, "ci_low": max(r - stats.Z95 * se, 0.0),
+                         "ci_high": min(r + stats.Z95 * se, 1.0),
+                         "opponent_win_rate": y,
+                         "draw_rate": int(draws) / N, "shared_win_rate": int(both) / N,
+                         "sole_win_rate": r - int(both) / N,
+                         "opponent_sole_win_rate": y - int(both) / N,
                          "advantage": d, "advantage_low": dlo, "advantage_high": dhi})
     base = setup(ruleset, seed=seed, players=n, policies=pols[0], params=params).describe()
     base["policies"] = pols
@@ -211,3 +214,26 @@ def matchups(ruleset: str, policies=None, games: int = 10_000, seed: int = 0, pl
     if out is not None:
         res.save(out)
     return res
+
+
+def matchup_sums(plan, outcomes) -> dict:
+    """The sums of one piece of games over every lineup of ``plan`` (one
+    Outcome per lineup, same games): per pair of policies the moment matrix
+    of [a's wins, b's wins] per game, each summed over the pair's lineups
+    (a side wins a game when one of its seats does), and the games where
+    neither side won and where both did."""
+    acc = {}
+    for (a, b, lu), o in zip(plan, outcomes):
+        pol = np.array(lu)
+        wa = o.won[:, np.flatnonzero(pol == a)].any(axis=1)
+        wb = o.won[:, np.flatnonzero(pol == b)].any(axis=1)
+        x = acc.setdefault((a, b), [np.zeros(o.n, np.int64), np.zeros(o.n, np.int64), 0, 0])
+        x[0] += wa
+        x[1] += wb
+        x[2] += int((~wa & ~wb).sum())          # draws: counted, never 1 - a - b
+        x[3] += int((wa & wb).sum())            # both sides won (shared wins)
+    d = {}
+    for (a, b), (xa, xb, draws, both) in acc.items():
+        d[f"pair|{a}|{b}"] = stats.gram(xa, xb)
+        d[f"ends|{a}|{b}"] = np.array([draws, both], np.int64)
+    return d

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..core import stats
+
 from ..core.records import Batch
 from ..core.runner import Result, Setup, play_range, shares_wins, sole_wins, won_matrix
 from ..core.store import PointStore
@@ -103,9 +103,11 @@ class Outcome:
         """Share of games with several winning seats."""
         return float((self.won.sum(axis=1) > 1).mean()) if self.n else float("nan")
 
-    def groups(self, won: np.ndarray | None = None) -> dict:
+    def groups(self, won: np.ndarray | None = None, all_roles: bool = False) -> dict:
         """{(group, key): (w, c)} per-game wins and seat counts of each group
-        (``won``: another bool[n, P] to count instead, e.g. ``self.sole``)."""
+        (``won``: another bool[n, P] to count instead, e.g. ``self.sole``;
+        ``all_roles``: also the ruleset's roles no seat held in these games,
+        so that pieces of games have the same groups)."""
         s = self.setup
         won = self.won if won is None else won
         P = s.n_players
@@ -123,28 +125,10 @@ class Outcome:
             for r in sorted(set(np.unique(self.role).tolist()) | set(labels)):
                 has = self.role == r
                 c = has.sum(axis=1)
-                if c.sum() == 0:
+                if c.sum() == 0 and not (all_roles and r in labels):
                     continue
                 out[("role", labels.get(r, str(r)))] = ((has & won).sum(axis=1).astype(np.int64), c)
         return out
-
-    def rates(self) -> pd.DataFrame:
-        """Tidy win rates: group, key, games (seat-games), wins, win_rate, 95%
-        Wilson; where wins can be shared also sole_win_rate (the seat was the
-        only winner) with its own Wilson interval."""
-        rows = []
-        for (g, k), (w, c) in self.groups().items():
-            rows.append({"group": g, "key": k, "games": int(c.sum()), "wins": int(w.sum())})
-        df = pd.DataFrame(rows)
-        lo, hi = stats.wilson(df["wins"], df["games"])
-        df["win_rate"] = df["wins"] / df["games"]
-        df["ci_low"], df["ci_high"] = lo, hi
-        if self.shares_wins:
-            sole = [int(w.sum()) for w, _ in self.groups(self.sole).values()]
-            slo, shi = stats.wilson(np.array(sole), df["games"])
-            df["sole_win_rate"] = np.array(sole) / df["games"]
-            df["sole_ci_low"], df["sole_ci_high"] = slo, shi
-        return df
 
     def capped(self) -> np.ndarray:
         reasons = list(self.setup.spec.end_reasons)
@@ -152,21 +136,13 @@ class Outcome:
             return np.zeros(self.n, bool)
         return self.end_reason == reasons.index("turn_cap")
 
-    def length(self) -> dict:
-        """Game length and end statistics of this outcome."""
-        t = self.turns.astype(float)
-        m, lo, hi, _ = stats.ratio_mean(t, np.ones_like(t))
-        draws = int((~self.won.any(axis=1)).sum())          # no seat won (not a shared tie)
-        capped = int(self.capped().sum())
-        out = {"n_games": self.n, "turns_mean": m, "turns_mean_low": lo, "turns_mean_high": hi,
-                "turns_median": float(np.median(t)) if t.size else np.nan,
-                "turns_p90": float(np.percentile(t, 90)) if t.size else np.nan,
-                "turns_max": int(t.max()) if t.size else 0,
-                "draw_rate": draws / self.n if self.n else np.nan,
-                "capped_rate": capped / self.n if self.n else np.nan}
-        if self.shares_wins:
-            out["shared_win_rate"] = self.shared_share()
-        return out
+    def rates(self) -> pd.DataFrame:
+        """Tidy win rates per seat, policy and role (group, key, games
+        (seat-games), wins, win_rate, 95% Wilson; where wins can be shared
+        also sole_win_rate with its own interval), followed by the length
+        figures (``sums.length``): the table of one sweep point."""
+        from .sums import point_sums, point_table
+        return point_table(self.setup, point_sums(self))
 
 
 def main_group(s: Setup) -> str:
@@ -278,18 +254,22 @@ class Pieces:
         if self.bar is not None:
             self.bar.set_postfix_str(label, refresh=False)
 
-    def update(self) -> None:
-        """The piece begun by :meth:`start` is finished (played or reused)."""
-        self.finished += 1
-        self.reused += self.store.hits > self._hits
+    def update(self, amount: int = 1) -> None:
+        """The piece begun by :meth:`start` is finished (played or reused);
+        ``amount``: how many units it was (``--summary-only`` counts games)."""
+        self.finished += amount
+        self.reused += amount if self.store.hits > self._hits else 0
+        if self.finished > self.total:          # --precision played more than planned
+            self.add(self.finished - self.total)
         if self.progress is False:
             return
         if self.bar is None:
             from tqdm import tqdm
             self.bar = tqdm(total=self.total, initial=self.finished, unit=self.unit,
-                            desc=self.desc, delay=1.0 if self.progress is None else 0)
+                            desc=self.desc, delay=1.0 if self.progress is None else 0,
+                            unit_scale=self.unit == "game")
         else:
-            self.bar.update(1)
+            self.bar.update(amount)
 
     def add(self, n: int) -> None:
         """``n`` more pieces than planned (a sweep's refinement)."""

@@ -24,12 +24,14 @@ import numpy as np
 import pandas as pd
 
 from ..core import plots, registry, stats
+from ..core import summary as summaries
 from ..core.errors import BalanceError
 from ..core.outdir import publish
 from ..core.runner import check_count, setup, shares_wins
 from .cards import cards as cards_fn
 from .matchups import matchups as matchups_fn
-from .outcome import play_result
+from .outcome import Pieces, play_result
+from .sums import by_pieces, play_piece
 from ..core.store import PointStore
 from .sweep import sweep as sweep_fn
 
@@ -145,7 +147,7 @@ def _rates_md(df: pd.DataFrame, name: str) -> pd.DataFrame:
 
 
 def command_line(ruleset, out, games, seed, players, policies, params, matchup_policies,
-                 sweep_games, cards_games) -> str:
+                 sweep_games, cards_games, summary_only: bool = False) -> str:
     parts = ["balance", "report", ruleset, "--games", str(games), "--seed", str(seed)]
     if players is not None:
         parts += ["--players", str(players)]
@@ -160,6 +162,8 @@ def command_line(ruleset, out, games, seed, players, policies, params, matchup_p
         parts += ["--sweep-games", str(sweep_games)]
     if cards_games is not None:
         parts += ["--cards-games", str(cards_games)]
+    if summary_only:
+        parts += ["--summary-only"]
     parts += ["--out", str(out), "--force"]
     return " ".join(shlex.quote(p) for p in parts)
 
@@ -174,17 +178,18 @@ def default_out(ruleset: str) -> str:
     return f"out/{ruleset}/report"
 
 
-def cap_finding(ruleset, spec, values: dict, summary: dict, games: pd.DataFrame) -> str:
+def cap_finding(ruleset, spec, values: dict, summary: dict, spans: dict) -> str:
     """The finding about capped games: how many games reached the turn cap
     (``max_turns``), or, for a ruleset without one, that no game can be
-    capped and how long games last by the rules."""
+    capped and how long games last by the rules (``spans``: the shortest
+    and longest game in ``turns`` and in ``rounds``)."""
     capped = summary["end_reasons"].get("turn_cap", 0)
     n = summary["games"]
     if "max_turns" not in values and "turn_cap" not in spec.end_reasons:
         def span(col, unit):
-            lo, hi = int(games[col].min()), int(games[col].max())
+            lo, hi = spans[col]
             return f"{lo} {unit}" if lo == hi else f"{lo} to {hi} {unit}"
-        every = "every game lasts" if games["rounds"].min() == games["rounds"].max() \
+        every = "every game lasts" if spans["rounds"][0] == spans["rounds"][1] \
             else "games last"
         return (f"No turn cap: {ruleset} has no `max_turns` parameter and no capped end, so "
                 f"no game is a draw by the cap; {every} {span('rounds', 'rounds')} "
@@ -250,13 +255,17 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
            policies=None, params: dict | None = None, *, matchup_policies=None,
            sweep_games: int | None = None, cards_games: int | None = None,
            command: str | None = None, progress: bool | None = None,
-           force: bool = False) -> dict:
+           force: bool = False, summary_only: bool = False) -> dict:
     """Write the balance report of one configuration to ``out`` (default
     ``out/RULESET/report``); returns the paths and the headline findings.
     A folder that already holds a finished report (``report.md``) is
     overwritten only with ``force``.
     ``command`` overrides the regenerating command printed in the report
-    (by default the canonical ``balance report ...`` line of these arguments)."""
+    (by default the canonical ``balance report ...`` line of these arguments).
+    ``summary_only`` plays every part in pieces reduced to their sums as
+    they finish (memory does not grow with the games); the report is the
+    same except the ruleset's own figures, which read the per-game tables
+    and are left out (the report says so)."""
     t0 = time.perf_counter()
     spec = registry.get(ruleset)
     out = Path(out or default_out(ruleset))
@@ -278,11 +287,28 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     # not the points the sweeps share within this run
     before = {p.name for p in points.glob("*.npz")}
     command = command or command_line(ruleset, out, games, seed, players, policies, params,
-                           matchup_policies, sweep_games, cards_games)
+                           matchup_policies, sweep_games, cards_games, summary_only)
     P = base.n_players
 
     # --- main run -----------------------------------------------------------
-    main = play_result(base, 0, games, st, progress=progress, label="main run")
+    if summary_only:
+        pieces = Pieces(st, games, "game", f"main run {ruleset}", progress, say_resumed=False)
+        agg = by_pieces(st, "run-sums", [base], 0, games,
+                        lambda a, b: summaries.reduce(spec, base.values, play_piece(base, a, b)),
+                        pieces)
+        pieces.close()
+        main = summaries.Summary(base, agg, 0)
+        lengths = np.flatnonzero(agg["hist"][:-1])
+        hist = (lengths, agg["hist"][lengths])
+        if agg["long"].size:
+            hist = (np.concatenate([hist[0], agg["long"]]),
+                    np.concatenate([hist[1], np.ones(agg["long"].size, np.int64)]))
+        spans = {"turns": summaries.span(agg), "rounds": summaries.span(agg, "rounds_")}
+    else:
+        main = play_result(base, 0, games, st, progress=progress, label="main run")
+        g = main.games
+        hist = (g["turns"].to_numpy(), None)
+        spans = {c: (int(g[c].min()), int(g[c].max())) for c in ("turns", "rounds")}
     summary = main.summary
     by_seat, by_policy, by_role = main.by_seat(), main.by_policy(), main.by_role()
     by_seat.to_csv(w / "by_seat.csv")
@@ -295,20 +321,20 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     plots.rate_bars(ax[0][0], by_seat, fair=share_fair_of(by_seat),
                     title=plots.describe(ruleset, base.describe(), games) + "\nwin rate by seat")
     plots.save(fig, w / "win_by_seat.png")
-    g = main.games
     fig, ax = plots.figure(6.0, 3.4)
-    plots.length_hist(ax[0][0], g["turns"], title=plots.describe(ruleset, base.describe(), games)
-                      + "\ngame length")
+    plots.length_hist(ax[0][0], hist[0], weights=hist[1],
+                      title=plots.describe(ruleset, base.describe(), games) + "\ngame length")
     plots.save(fig, w / "length.png")
 
     # --- interventional cards, matchups, sweeps ------------------------------
     cres = None
     if spec.ban_modes:
         cres = cards_fn(ruleset, cards_games, seed, P, policies, params, store=st,
-                        progress=progress)
+                        progress=progress, summary_only=summary_only)
         cres.write(w)
     mres = matchups_fn(ruleset, matchup_policies, games, seed, P, params, store=st,
-                       progress=progress) if len(spec.policies) >= 2 else None
+                       progress=progress, summary_only=summary_only) \
+        if len(spec.policies) >= 2 else None
     if mres is not None:
         mres.write(w)
     sweeps = {}
@@ -316,7 +342,7 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
         if key not in spec.space.infos or not spec.space.infos[key].sweep:
             continue
         sres = sweep_fn(ruleset, {key: None}, sweep_games, seed, P, policies, params,
-                        store=st, progress=progress)
+                        store=st, progress=progress, summary_only=summary_only)
         sres.write(w / "sweeps" / key)
         sweeps[key] = sres
 
@@ -389,7 +415,7 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
         if len(flagged):
             findings.append(f"Never or rarely played by these policies, so their power is "
                             f"not measured by this play: {', '.join(flagged['kind'])}.")
-    findings.append(cap_finding(ruleset, spec, base.values, summary, g))
+    findings.append(cap_finding(ruleset, spec, base.values, summary, spans))
     for key, sres in sweeps.items():
         grp = sres.main_group
         t = sres.table[sres.table["group"] == grp]
@@ -446,11 +472,16 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     er = summary["end_reasons"]
     doc.table(pd.DataFrame({"end reason": list(er), "games": [f"{v:,}" for v in er.values()],
                             "share": [pct(v / summary["games"], 2) for v in er.values()]}))
-    extra = {k: v for k, v in summary.items() if k in (spec.summary(main) if spec.summary
-                                                       is not None else {})}
+    extra = {} if summary_only else {
+        k: v for k, v in summary.items()
+        if k in (spec.summary(main) if spec.summary is not None else {})}
     if extra:
         doc.h(2, "Ruleset figures")
         ruleset_figures(doc, extra)
+    elif summary_only and spec.summary is not None:
+        doc.h(2, "Ruleset figures")
+        doc.p("Not computed: this report was made with `--summary-only`, which keeps no "
+              "per-game table, and the ruleset's own figures are read from those tables.")
     doc.h(2, "Per-card power")
     if cres is not None:
         doc.p("**Interventional** (causal): for each card kind the same seeds are played with "

@@ -19,13 +19,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core import plots, registry, stats
+from ..core import plots, registry, stats, summary
 from ..core.errors import BalanceError
 from ..core.outdir import Published
 from ..core.params import coerce, unknown_key_error
 from ..core.runner import check_count, setup
 from . import adaptive
 from .outcome import Outcome, Pieces, main_group, open_store, play_outcome, text_table
+from .sums import by_pieces, play_piece, point_sums, point_table, widest
 
 
 def parse_vary(text: str) -> tuple[str, list[str] | None]:
@@ -287,7 +288,7 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
           params: dict | None = None, *, target=None, precision: float | None = None,
           max_games: int | None = None, out=None, progress: bool | None = None,
           store: str | None = None, refine: bool = True, target_precision: float | None = None,
-          max_refine: int = 8) -> SweepResult:
+          max_refine: int = 8, summary_only: bool = False) -> SweepResult:
     """Play the grid of ``vary`` (``{key: [values]}``, or ``{key: None}`` for
     the declared sweep candidates) on the same seeds at every point.
 
@@ -305,6 +306,10 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
     ``out`` writes sweep.csv, crossings.csv, sweep_<key>.png and keeps
     finished points under ``out/.points`` (or ``store``) so that an
     interrupted sweep resumes where it stopped.
+
+    ``summary_only`` plays every point in pieces reduced to their sums as
+    they finish (``sums``): memory does not grow with ``games``, and the
+    table is the same.
     """
     spec = registry.get(ruleset)
     params = dict(params or {})
@@ -319,27 +324,39 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
     tgt = resolve_target(base, target)
     st, own = open_store(store, out)
     rows, prec = [], []
-    pieces = Pieces(st, len(grid), "point", f"sweep {ruleset}", progress, say_resumed=own)
+    unit = "game" if summary_only else "point"
+    pieces = Pieces(st, len(grid) * (games if summary_only else 1), unit, f"sweep {ruleset}",
+                    progress, say_resumed=own)
+
+    def sums_of(s, a, b, label):
+        """The sums of games [a, b) of one point."""
+        if summary_only:
+            return by_pieces(st, "point-sums", [s], a, b,
+                             lambda x, y: point_sums(Outcome.from_batch(s, play_piece(s, x, y))),
+                             pieces, label)
+        return point_sums(play_outcome(s, a, b, st, progress=progress, label=label))
 
     def point(s, label):
+        if summary_only:
+            return sums_of(s, 0, games, label)
         pieces.start(label)
-        o = play_outcome(s, 0, games, st, progress=progress, label=label)
+        agg = sums_of(s, 0, games, label)
         pieces.update()
-        return o
+        return agg
     try:
         for i, (pt, s) in enumerate(zip(grid, setups)):
             label = " ".join(f"{k}={v}" for k, v in zip(keys, pt))
             if eps is None:
-                o = point(s, label)
+                agg = point(s, label)
             else:
                 pieces.start(label)
-                o, info = adaptive.until_precise(
-                    lambda a, b, s=s, label=label: play_outcome(s, a, b, st, progress=progress,
-                                                                label=label),
-                    Outcome.merge, _outcome_width, eps, games, mg)
-                pieces.update()
+                agg, info = adaptive.until_precise(
+                    lambda a, b, s=s, label=label: sums_of(s, a, b, label), summary.merge,
+                    lambda agg, s=s: widest(point_table(s, agg)), eps, games, mg)
+                if not summary_only:
+                    pieces.update()
                 prec.append({**dict(zip(keys, pt)), **info})
-            r = _rates_of(o)
+            r = point_table(s, agg)
             for k, v in zip(keys, pt):
                 r.insert(0, k, v)
             r.insert(0, "point", i)
@@ -352,10 +369,10 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
             cross = _crossings(table, vary, tgt)
             if refine:
                 def play(extra, label):
-                    pieces.add(1)
+                    pieces.add(games if summary_only else 1)
                     s = setup(ruleset, seed=seed, players=players, policies=policies,
                               params={**params, **extra})
-                    return _rates_of(point(s, label))
+                    return point_table(s, point(s, label))
                 table, cross = _refine(spec, table, cross, vary, tgt, target_precision,
                                        max_refine, play)
     except KeyboardInterrupt:
@@ -369,13 +386,6 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
     if out is not None:
         res.save(out)
     return res
-
-
-def _rates_of(o: Outcome) -> pd.DataFrame:
-    r = o.rates()
-    for k, v in o.length().items():
-        r[k] = v
-    return r
 
 
 def _with_fair(table: pd.DataFrame) -> pd.DataFrame:
@@ -494,8 +504,3 @@ def _integer_sides(spec, table, cross, vary, tgt):
                           "above": int(b), "above_rate": float(y[x == b][0])})
         rows.append(r)
     return pd.DataFrame(rows)
-
-
-def _outcome_width(o: Outcome) -> float:
-    r = o.rates()
-    return float(np.nanmax(stats.half_width(r["win_rate"], r["ci_low"], r["ci_high"])))
