@@ -16,7 +16,7 @@ from ..core.errors import BalanceError
 # Designer-workflow commands live in balance/cli/workflow.py and pull in
 # matplotlib and statsmodels; they are imported only when one is used, so that
 # `balance run` starts fast.
-LAZY = ("sweep", "compare", "cards", "matchups", "report")
+LAZY = ("sweep", "compare", "cards", "matchups", "report", "ladder")
 
 
 class Group(click.Group):

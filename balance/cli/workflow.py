@@ -176,5 +176,26 @@ def report_cmd(ruleset, run, policy_list, sweep_games, cards_games, out, force, 
     click.echo(f"report written to {res['markdown']} and {res['html']}")
 
 
+@click.command("ladder")
+@click.argument("ruleset")
+@click.option("--policies", "policy_list", default=None, metavar="A,B,C",
+              help="Policies of the ladder.", show_default="all of the ruleset's")
+@run_options
+@click.option("--out", "-o", default=None, type=click.Path(file_okay=False),
+              help="Write ladder.csv, ladder_pairs.csv, ladder.png, ladder.json here; finished "
+                   "lineups are kept in DIR/.points.", show_default="out/RULESET/ladder")
+@summary_option
+@pass_run
+def ladder_cmd(ruleset, run, policy_list, out, summary_only):
+    """Skill ladder: round robin of the policies, Bradley-Terry ratings, skill depth."""
+    from ..workflow.ladder import ladder
+    out = _out(out, ruleset, "ladder")
+    pols = policy_list if policy_list is not None else (run.pop("policies", None) or None)
+    run.pop("policies", None)
+    res = ladder(ruleset, pols, out=out, summary_only=summary_only, **run)
+    click.echo("\n".join(res.lines()))
+    _written(res.files, out)
+
+
 def commands():
-    return [sweep_cmd, compare_cmd, cards_cmd, matchups_cmd, report_cmd]
+    return [sweep_cmd, compare_cmd, cards_cmd, matchups_cmd, report_cmd, ladder_cmd]

@@ -9,12 +9,14 @@ ruleset through the registry (no per-ruleset code).
 >>> balance.matchups("talisman", ["greedy", "random", "patient"], games=20_000)
 >>> balance.run_precise("talisman", 0.005, policies=["greedy", "random"])
 >>> balance.report("talisman", out="reports/talisman", games=100_000)
+>>> balance.ladder("talisman", games=2_000)          # skill ladder, ratings, depth
 """
 from .adaptive import run_precise
 from .cards import cards
 from .compare import compare
+from .ladder import ladder
 from .matchups import matchups
 from .report import report
 from .sweep import sweep
 
-__all__ = ["sweep", "compare", "cards", "matchups", "run_precise", "report"]
+__all__ = ["sweep", "compare", "cards", "matchups", "run_precise", "report", "ladder"]
