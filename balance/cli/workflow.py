@@ -164,14 +164,24 @@ def matchups_cmd(ruleset, run, policy_list, out, summary_only):
 @click.option("--force", is_flag=True, default=False,
               help="Replace a finished report already in --out (a committed report is "
                    "regenerated with the command recorded in it, which has --force).")
+@click.option("--skill-games", default=None, type=WHOLE,
+              help="Games a run of the section that re-checks the findings under search "
+                   "play.", show_default="min(--games, 2000)")
+@click.option("--skill-seconds", default=None, type=click.FloatRange(min=0),
+              help="Time budget of that section: the strongest search level that fits it "
+                   "is played.", show_default="600")
+@click.option("--skill-policy", default=None,
+              help="Play this policy in that section instead of choosing a search level.")
 @summary_option
 @pass_run
-def report_cmd(ruleset, run, policy_list, sweep_games, cards_games, out, force, summary_only):
+def report_cmd(ruleset, run, policy_list, sweep_games, cards_games, out, force, skill_games,
+               skill_seconds, skill_policy, summary_only):
     """Write a self-contained balance report (Markdown + HTML + PNG) for RULESET."""
     from ..workflow.report import default_out, report
     res = report(ruleset, out=out_dir(out, default_out(ruleset)), matchup_policies=policy_list,
                  sweep_games=sweep_games, cards_games=cards_games, force=force,
-                 summary_only=summary_only, **run)
+                 summary_only=summary_only, skill_games=skill_games,
+                 skill_seconds=skill_seconds, skill_policy=skill_policy, **run)
     click.echo("\n".join(res["findings"]))
     click.echo(f"report written to {res['markdown']} and {res['html']}")
 

@@ -146,8 +146,29 @@ def _rates_md(df: pd.DataFrame, name: str) -> pd.DataFrame:
     return t
 
 
+SKILL_GAMES = 2_000        # games a run of the skill section, at most --games
+SKILL_SECONDS = 600.0      # its time budget, which picks the search level
+
+
+def skill_budget() -> float:
+    """The skill section's default time budget: ``BALANCE_SKILL_SECONDS`` or
+    :data:`SKILL_SECONDS` (the test suite sets 0: no section unless a test
+    asks for one)."""
+    v = os.environ.get("BALANCE_SKILL_SECONDS")
+    if v is None:
+        return SKILL_SECONDS
+    try:
+        x = float(v)
+    except ValueError:
+        x = -1.0
+    if not x >= 0:
+        raise BalanceError(f"BALANCE_SKILL_SECONDS={v!r}: a number of seconds >= 0")
+    return x
+
+
 def command_line(ruleset, out, games, seed, players, policies, params, matchup_policies,
-                 sweep_games, cards_games, summary_only: bool = False) -> str:
+                 sweep_games, cards_games, summary_only: bool = False, skill_games=None,
+                 skill_seconds=None, skill_policy=None) -> str:
     parts = ["balance", "report", ruleset, "--games", str(games), "--seed", str(seed)]
     if players is not None:
         parts += ["--players", str(players)]
@@ -164,6 +185,10 @@ def command_line(ruleset, out, games, seed, players, policies, params, matchup_p
         parts += ["--cards-games", str(cards_games)]
     if summary_only:
         parts += ["--summary-only"]
+    for opt, v in (("--skill-games", skill_games), ("--skill-seconds", skill_seconds),
+                   ("--skill-policy", skill_policy)):
+        if v is not None:
+            parts += [opt, str(v)]
     parts += ["--out", str(out), "--force"]
     return " ".join(shlex.quote(p) for p in parts)
 
@@ -255,7 +280,8 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
            policies=None, params: dict | None = None, *, matchup_policies=None,
            sweep_games: int | None = None, cards_games: int | None = None,
            command: str | None = None, progress: bool | None = None,
-           force: bool = False, summary_only: bool = False) -> dict:
+           force: bool = False, summary_only: bool = False, skill_games: int | None = None,
+           skill_seconds: float | None = None, skill_policy: str | None = None) -> dict:
     """Write the balance report of one configuration to ``out`` (default
     ``out/RULESET/report``); returns the paths and the headline findings.
     A folder that already holds a finished report (``report.md``) is
@@ -277,6 +303,8 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     cards_games = check_count("cards-games", cards_games if cards_games is not None else games)
     params = dict(params or {})
     base = setup(ruleset, seed=seed, players=players, policies=policies, params=params)
+    if skill_policy is not None:
+        registry.policy_id(spec, skill_policy)       # an unknown name: the one-line error
     out.mkdir(parents=True, exist_ok=True)
     points = out / ".points"
     w = out / f".building-{os.getpid()}"     # moved into place whole at the end
@@ -287,7 +315,8 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     # not the points the sweeps share within this run
     before = {p.name for p in points.glob("*.npz")}
     command = command or command_line(ruleset, out, games, seed, players, policies, params,
-                           matchup_policies, sweep_games, cards_games, summary_only)
+                           matchup_policies, sweep_games, cards_games, summary_only,
+                           skill_games, skill_seconds, skill_policy)
     P = base.n_players
 
     # --- main run -----------------------------------------------------------
@@ -433,6 +462,21 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
                         f"(mean length {a['turns_mean'].iloc[0]:.1f} -> "
                         f"{b['turns_mean'].iloc[0]:.1f} turns).")
 
+    # --- the findings again, under skilled play --------------------------------------
+    from .skill import recheck
+    sk = recheck(ruleset, base, by_seat, by_role, sweeps, cres,
+                 games=check_count("skill-games", skill_games if skill_games is not None
+                                   else min(games, SKILL_GAMES)),
+                 seconds=skill_budget() if skill_seconds is None else float(skill_seconds),
+                 store=st, progress=progress, policy=skill_policy)
+    if sk["policy"] is not None:
+        t = sk["rows"]
+        t.to_csv(w / "skill_recheck.csv", index=False)
+        findings.append(f"Under skilled play (`{sk['policy']}` at every seat, {sk['games']:,} "
+                        f"games a run) {sk['counts']['holds']} of {len(t)} findings hold, "
+                        f"{sk['counts']['changes']} change and {sk['counts']['unclear']} are "
+                        f"unclear (section below).")
+
     # --- the document ------------------------------------------------------------
     doc = Doc(w)
     version = spec.version(base.values)
@@ -565,6 +609,18 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
                                     "95% Wilson": [ci(a, b) for a, b in zip(t["ci_low"], t["ci_high"])],
                                     "mean turns": t["turns_mean"].map("{:.1f}".format),
                                     "capped": t["capped_rate"].map(lambda v: pct(v, 2))}))
+    doc.h(2, "Findings under skilled play")
+    if sk["policy"] is None:
+        doc.p(f"Not measured: {sk['why']}, so every figure above holds for the heuristics "
+              f"only.")
+    else:
+        doc.p(f"Each finding re-measured with `{sk['policy']}` at every seat on the same seed, "
+              f"{sk['games']:,} games a run ({sk['why']}). A finding holds when both readings "
+              f"fall in the same class: a win rate above, below or within its interval of the "
+              f"fair share; a change up, down or flat; a card that helps, hurts or has no "
+              f"effect (95% intervals). It changes when the classes differ and the two "
+              f"intervals do not overlap; it is unclear when they differ but overlap.")
+        doc.table(sk["rows"])
     doc.h(2, "Provenance")
     defaults = spec.space.defaults()
     doc.p(f"Ruleset `{ruleset}` ({spec.title}), version {version}; balance "
