@@ -31,6 +31,6 @@ def __getattr__(name):
     # the workflow pulls in matplotlib and statsmodels: import it on first use
     # so that `import balance` (and every `balance run`) starts fast
     if name in _WORKFLOW:
-        from . import workflow
-        return getattr(workflow, name)
+        from .workflow import function
+        return function(name)
     raise AttributeError(f"module 'balance' has no attribute {name!r}")

@@ -11,12 +11,25 @@ ruleset through the registry (no per-ruleset code).
 >>> balance.report("talisman", out="reports/talisman", games=100_000)
 >>> balance.ladder("talisman", games=2_000)          # skill ladder, ratings, depth
 """
-from .adaptive import run_precise
-from .cards import cards
-from .compare import compare
-from .ladder import ladder
-from .matchups import matchups
-from .report import report
-from .sweep import sweep
+# imported on first use: a command that needs one helper of this package
+# (``balance run`` prints with ``outcome.text_table``) must not pull in
+# matplotlib, statsmodels and every workflow (0.75 s at start-up)
+_WHERE = {"run_precise": "adaptive", "cards": "cards", "compare": "compare", "ladder": "ladder",
+          "matchups": "matchups", "report": "report", "sweep": "sweep"}
 
 __all__ = ["sweep", "compare", "cards", "matchups", "run_precise", "report", "ladder"]
+
+
+def function(name: str):
+    """The workflow function ``name`` (``balance.sweep`` and the others come
+    from here). Looked up in its module, not as an attribute of this
+    package: once ``balance.workflow.sweep`` is imported, that attribute is
+    the module."""
+    import importlib
+    return getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+
+
+def __getattr__(name):
+    if name in _WHERE:
+        return function(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
