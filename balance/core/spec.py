@@ -115,6 +115,9 @@ class RulesetSpec:
     turn_order: str = _opt("seat 0 moves first, then seat order", "how the rules decide who "
                            "moves first (a 'first_seat' game column records it when not seat 0)")
     trace_rows: int = _opt(1 << 14, "first size of the trace buffer (it grows until a game fits)")
+    headline_roles: dict = _opt({}, "headline parameter -> the role label whose win rate the "
+                                "report's skill section follows at the sweep's end points (elite: "
+                                "reflect_multiplier -> glutton); default: the role that moved most")
 
     def __post_init__(self):
         name = self.name if self.name is not _REQUIRED else "?"
@@ -147,6 +150,9 @@ class RulesetSpec:
         for k in self.headline:
             if k not in self.space.infos:
                 bad("headline", f"{k!r} is not a declared parameter")
+        for k in self.headline_roles:
+            if k not in self.headline:
+                bad("headline_roles", f"{k!r} is not a headline parameter")
         if not self.bench:
             bad("bench", "at least one configuration is needed")
         for cfg in self.bench:

@@ -8,9 +8,11 @@ search level that fits a time budget and marks each finding "holds" or
 - the largest seat effect, and every role's effect (rulesets with roles):
   is the win rate above, below or within its interval of the fair share?
 - each headline sweep's end points: the change of one group's win rate
-  from the lowest to the highest swept value (the role whose rate moved most
-  under the heuristics, or seat 0, the first seat, in rulesets without
-  roles), with Newcombe's interval: up, down or flat?
+  from the lowest to the highest swept value (the role the ruleset names in
+  ``spec.headline_roles``, else the role whose rate moved most under the
+  heuristics, or seat 0, the first seat, in rulesets without roles), with
+  Newcombe's interval: up, down or flat? The row also gives that group's
+  rates at both ends under the skilled policy.
 - the five card kinds with the largest interventional power: does the
   kind help its holders, hurt them, or neither (interval across 0)?
 
@@ -134,7 +136,10 @@ def recheck(ruleset: str, base, by_seat: pd.DataFrame, by_role, sweeps: dict, cr
         lo_v, hi_v = t[key].min(), t[key].max()
         grp = "role" if by_role is not None else "seat"
         g = t[t["group"] == grp]
-        if grp == "role":
+        named = registry.get(ruleset).headline_roles.get(key)
+        if grp == "role" and named is not None and named in set(g["key"]):
+            gk = named
+        elif grp == "role":
             ch = (g[g[key] == hi_v].set_index("key")["win_rate"]
                   - g[g[key] == lo_v].set_index("key")["win_rate"]).abs()
             gk = str(ch.idxmax())
@@ -147,12 +152,15 @@ def recheck(ruleset: str, base, by_seat: pd.DataFrame, by_role, sweeps: dict, cr
             x = tab[(tab["group"] == grp) & (tab["key"] == gk)].set_index(key)
             d, dlo, dhi = stats.newcombe_diff(x.at[hi_v, "wins"], x.at[hi_v, "games"],
                                               x.at[lo_v, "wins"], x.at[lo_v, "games"])
-            out.append((float(d), float(dlo), float(dhi)))
-        (d0, l0, h0), (d1, l1, h1) = out
+            ends = (f"{x.at[lo_v, 'win_rate']:.1%} [{x.at[lo_v, 'ci_low']:.1%}, "
+                    f"{x.at[lo_v, 'ci_high']:.1%}] -> {x.at[hi_v, 'win_rate']:.1%} "
+                    f"[{x.at[hi_v, 'ci_low']:.1%}, {x.at[hi_v, 'ci_high']:.1%}]")
+            out.append((float(d), float(dlo), float(dhi), ends))
+        (d0, l0, h0, e0), (d1, l1, h1, e1) = out
         c0, c1 = _class_diff(l0, h0), _class_diff(l1, h1)
         rows.append({"finding": f"{key} {lo_v} -> {hi_v}: {grp} {gk}'s win rate",
-                     "heuristics": f"{pp(d0, 1)} [{pp(l0, 1)}, {pp(h0, 1)}] points: {c0}",
-                     "skilled": f"{pp(d1, 1)} [{pp(l1, 1)}, {pp(h1, 1)}] points: {c1}",
+                     "heuristics": f"{e0}, {pp(d0, 1)} [{pp(l0, 1)}, {pp(h0, 1)}] points: {c0}",
+                     "skilled": f"{e1}, {pp(d1, 1)} [{pp(l1, 1)}, {pp(h1, 1)}] points: {c1}",
                      "verdict": verdict(c0, c1, l0, h0, l1, h1)})
     if top:
         cr = cards_fn(ruleset, games, seed, P, pols, params, kinds=top, store=store,
