@@ -42,3 +42,17 @@ def test_an_unknown_skill_policy_is_one_line(tmp_path):
     r = CliRunner().invoke(cli, ["report", "talisman", "--games", "100", "--skill-policy",
                                  "genius", "--out", str(tmp_path / "r")])
     assert r.exit_code == 2 and "genius" in r.output and "Traceback" not in r.output
+
+
+def test_the_strongest_level_that_fits_the_budget_is_chosen(monkeypatch):
+    # stand-ins for search levels (the choice only times games): patient is
+    # "stronger" here and greedy "weaker"; a budget of 0.5 s fits 1 run of
+    # 50 games of either, a budget of 1e-9 s fits none
+    from balance.workflow import skill
+    monkeypatch.setattr(skill, "LEVELS", {"greedy": (1, 1), "patient": (4, 1)})
+    p, n, why = skill.choose("talisman", 1, 2, {}, 1, 50, 0.5, 1)
+    assert (p, n) == ("patient", 50) and "strongest level" in why
+    p, n, why = skill.choose("talisman", 1, 2, {}, 3, 100_000, 1e-9, 1)
+    assert p == "greedy" and n == skill.MIN_GAMES and "no level fits" in why
+    p, n, why = skill.choose("talisman", 1, 2, {}, 3, 100, 0, 1)
+    assert p is None and "--skill-seconds 0" in why
