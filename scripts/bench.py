@@ -18,6 +18,9 @@ Figures printed:
 - the whole ``balance run`` process against its kernel's time;
 - a LocalCluster run against the embedded path (Dask; issue 18), and
   ``--summary-only``: games/s against full tables, peak memory at 100M games;
+- search (issue 20), for every ruleset with a `search` policy: ms per game
+  with one search seat against the main heuristic on one thread, against a
+  game of the heuristic alone, and search decisions per second;
 - speed-up of the kernel over the pure-Python reference implementation.
 
 The machines are shared and noisy: compare figures as ratios within one run.
@@ -65,6 +68,37 @@ def decisions(name, batch) -> int:
     turns = int(batch.games[:, 1].sum())
     return turns + (int(batch.games[:, cols.index("responses")].sum())
                     if "responses" in cols else 0)
+
+
+def heuristic(spec) -> str:
+    """The ruleset's main heuristic: its first policy that is neither random
+    nor a search level."""
+    from balance.core.search import LEVELS
+    return next(p for p in spec.policies if p != "random" and p not in LEVELS)
+
+
+def search_speed(name, games=200):
+    """ms per game on one thread of the smallest table with one `search`
+    seat (default budget) against the main heuristic, against a game of
+    the heuristic alone, and the search seat's decisions per second
+    (decisions / players: the seats decide about equally often)."""
+    spec = registry.get(name)
+    if "search" not in spec.policies:
+        return None
+    h = heuristic(spec)
+    P = spec.players[0]
+    numba.set_num_threads(1)
+    out = {}
+    for label, pols in (("search", ["search"] + [h] * (P - 1)), ("plain", [h] * P)):
+        s = setup(name, seed=7, players=P, policies=pols)
+        play_range(s, 0, 4, progress=False)           # compile / warm up
+        n = games if label == "search" else games * 20
+        t0 = time.perf_counter()
+        b = play_range(s, 0, n, progress=False)
+        out[label] = ((time.perf_counter() - t0) / n, decisions(name, b) / n)
+    (ts, ds), (tp, _) = out["search"], out["plain"]
+    return {"heuristic": h, "players": P, "ms_per_game": ts * 1e3, "plain_ms": tp * 1e3,
+            "search_decisions_per_s": ds / P / ts}
 
 
 def run_process(args, env=None):
@@ -165,6 +199,13 @@ def main():
                 print(f"{cfg['label']:<28} {t:>7} {r[0]:>12,.0f} {r[1]:>9.1f} {r[3]:>10.1f}"
                       f" {r[4]:>9.1f} {r[1] / r[4]:>10.2f}")
             print(f"{'':<28} scaling 1 -> {nthreads} threads: {rn[0] / r1[0]:.2f}x")
+        sp = search_speed(name)
+        if sp is not None:
+            print(f"{name} search (default budget), {sp['players']} players, one search seat "
+                  f"against {sp['heuristic']}, 1 thread: {sp['ms_per_game']:.2f} ms per game "
+                  f"({sp['ms_per_game'] / sp['plain_ms']:,.0f}x a game of {sp['heuristic']} "
+                  f"alone, {sp['plain_ms']:.3f} ms); {sp['search_decisions_per_s']:,.0f} search "
+                  f"decisions/s")
     if args.quick or args.ruleset:
         return
 
