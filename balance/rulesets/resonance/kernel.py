@@ -34,11 +34,13 @@ from numba import njit
 
 from ...core import jit
 from ...core.records import BLOCK
+from ...core.rng import game_state
 from .base import (broken_invariants, check_end, dissolve_redraw, dissolve_remove,  # noqa: F401
                    fill_deck, finish, NC_MAX, next_in, NG, NSEAT, start, winners)
-from .layout import N_MAGIC, NS, NZ, Z_TR
+from .layout import N_MAGIC, NS, NZ, POL_SEARCH_FAST, Z_TR
 from .policy import (choose_peek, choose_place, discard_n, dissolve_target,  # noqa: F401
                      wants_join, wants_start)
+from .search import play_from_s, search_work
 from .turn import play_from, resonate, turn, use_magic  # noqa: F401
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
@@ -54,9 +56,15 @@ def work(P):
 def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, M, check, games, seats,
               masks, counts, errors):
     """Blocks [b0, b1) of a batch (``core.parallel.run_blocks`` spreads the
-    blocks over threads); counts[b] holds block b's card counts."""
-    play_blocks(b0, b1, seed, start, n_games, pol, ip, pp, ban, M, check, games, seats, masks,
-                counts, errors, *work(int(P)))
+    blocks over threads); counts[b] holds block b's card counts. A table
+    with a search seat plays ``play_blocks_s`` (compiled on its first use):
+    the heuristics' kernel stays as small, and as fast, as without search."""
+    if (np.asarray(pol) >= POL_SEARCH_FAST).any():
+        play_blocks_s(b0, b1, seed, start, n_games, pol, ip, pp, ban, M, check, games, seats,
+                      masks, counts, errors, *work(int(P)), *search_work(int(P)))
+    else:
+        play_blocks(b0, b1, seed, start, n_games, pol, ip, pp, ban, M, check, games, seats,
+                    masks, counts, errors, *work(int(P)))
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -78,9 +86,33 @@ def play_blocks(b0, b1, seed, g0, n_games, pol, ip, pp, ban, M, check, games, se
                                       seats[g])
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def play_blocks_s(b0, b1, seed, g0, n_games, pol, ip, pp, ban, M, check, games, seats, masks,
+                  counts, errors, st, ST, S, F, pile, Z, MD, W, tr, XS, XF, XP, XZ, XMD, XST, XW,
+                  rpol, mk, ck, trs, pool, cand, tot, score, sub):
+    """``play_blocks`` for a table with search seats (``search.play_from_s``)."""
+    fill_deck(ip, ban, pile, Z)
+    P = S.shape[0]
+    for b in range(b0, b1):
+        hi = min(n_games, (b + 1) * BLOCK)
+        for g in range(b * BLOCK, hi):
+            start(seed, g0 + g, st, ST, S, F, pile, Z, MD, masks[g], counts[b], tr, False, ip, P)
+            e = 0
+            if check:
+                e += broken_invariants(S, F, Z, MD, ip, P)
+            errors[g] = e + play_from_s(pol, S, F, pile, Z, MD, M, st, ST, W, ip, pp, ban,
+                                        masks[g], counts[b], tr, False, check, np.int64(0),
+                                        np.int64(0), games[g], seats[g], game_state(seed, g0 + g),
+                                        XS, XF, XP, XZ, XMD, XST, XW, rpol, mk, ck, trs, pool,
+                                        cand, tot, score, sub)
+
+
 def trace_one(seed, game, P, pol, ip, pp, ban, M, games, seats, masks, counts, tr):
     """Play one game with its event trace in ``tr``; returns the trace length."""
     st, ST, S, F, pile, Z, MD, W, _ = work(int(P))
+    if (np.asarray(pol) >= POL_SEARCH_FAST).any():
+        return _trace_one_s(seed, game, pol, ip, pp, ban, M, games, seats, masks, counts, tr,
+                            st, ST, S, F, pile, Z, MD, W, *search_work(int(P)))
     return _trace_one(seed, game, pol, ip, pp, ban, M, games, seats, masks, counts, tr,
                       st, ST, S, F, pile, Z, MD, W)
 
@@ -93,6 +125,19 @@ def _trace_one(seed, game, pol, ip, pp, ban, M, games, seats, masks, counts, tr,
     start(seed, game, st, ST, S, F, pile, Z, MD, masks[0], counts[0], tr, True, ip, P)
     play_from(pol, S, F, pile, Z, MD, M, st, ST, W, ip, pp, ban, masks[0], counts[0], tr, True,
               False, np.int64(0), np.int64(0), games[0], seats[0])
+    return Z[Z_TR]
+
+
+@njit(cache=True, _nrt=False)
+def _trace_one_s(seed, game, pol, ip, pp, ban, M, games, seats, masks, counts, tr,
+                 st, ST, S, F, pile, Z, MD, W, XS, XF, XP, XZ, XMD, XST, XW, rpol, mk, ck, trs,
+                 pool, cand, tot, score, sub):
+    fill_deck(ip, ban, pile, Z)
+    P = S.shape[0]
+    start(seed, game, st, ST, S, F, pile, Z, MD, masks[0], counts[0], tr, True, ip, P)
+    play_from_s(pol, S, F, pile, Z, MD, M, st, ST, W, ip, pp, ban, masks[0], counts[0], tr, True,
+                False, np.int64(0), np.int64(0), games[0], seats[0], game_state(seed, game),
+                XS, XF, XP, XZ, XMD, XST, XW, rpol, mk, ck, trs, pool, cand, tot, score, sub)
     return Z[Z_TR]
 
 
