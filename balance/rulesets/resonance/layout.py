@@ -102,6 +102,9 @@ NZ = 52
 POL_RANDOM = 0
 POL_COUNTER = 1
 POL_SABOTEUR = 2
+POL_SEARCH_FAST = 3 # search levels (core.search.LEVELS): determinizations x1/4, x1, x4
+POL_SEARCH = 4
+POL_SEARCH_STRONG = 5
 POL_SCRIPT = 9      # scenario tests: choices come from a script (scenario.py)
 
 # --- discard reasons -------------------------------------------------------------

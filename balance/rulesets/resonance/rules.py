@@ -11,9 +11,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...core import search
 from ...core.params import kernel_index, param
 from .layout import (DISSOLVE, END_REASONS, NK, POL_COUNTER, POL_RANDOM,  # noqa: F401
-                     POL_SABOTEUR, VALUES)
+                     POL_SABOTEUR, POL_SEARCH, POL_SEARCH_FAST, POL_SEARCH_STRONG, VALUES)
 
 COLOURS = ("red", "green", "blue")
 COLOURS_ZH = ("毁灭", "生命", "信仰")
@@ -60,12 +61,29 @@ class PolicyParams:
                                   bounds=(1.0, 3.0), sweep=(1.0, 2.0, 3.0))
     hit_value: float = param(0.5, doc="counter/saboteur: value of HIT n to a participant, per card (others discard)",
                              bounds=(0.0, 5.0), sweep=(0.0, 0.5, 1.0))
+    # search (core.search): whole numbers, declared as floats because the kernel's
+    # policy vector holds floats only (core.params.ParamSpace.vectors)
+    search_top_k: float = param(0.0, doc="search: candidates per decision, the best by counter's "
+                                "score (0 = every distinct legal action)",
+                                bounds=(0.0, 12.0), sweep=(0.0, 2.0, 3.0, 4.0, 6.0))
+    search_determinizations: float = param(32.0, doc="search: determinizations per candidate at "
+                                           "level `search` (search_fast x1/4, search_strong x4, "
+                                           "at least 1)",
+                                           bounds=(1.0, 1024.0), sweep=(1.0, 2.0, 4.0, 8.0, 16.0, 32.0))
+    search_rollouts: float = param(1.0, doc="search: rollouts to the end per determinization",
+                                   bounds=(1.0, 64.0), sweep=(1.0, 2.0, 4.0))
+    search_rollout_policy: float = param(0.0, doc="search: the policy of every seat in the "
+                                         "rollouts (0 = counter, 1 = random)",
+                                         bounds=(0.0, 1.0), sweep=(0.0, 1.0))
 
 
 IDX = kernel_index(Params)
 PIDX = kernel_index(PolicyParams)
 
-POLICIES = {"random": POL_RANDOM, "counter": POL_COUNTER, "saboteur": POL_SABOTEUR}
+POLICIES = {"random": POL_RANDOM, "counter": POL_COUNTER, "saboteur": POL_SABOTEUR,
+            "search_fast": POL_SEARCH_FAST, "search": POL_SEARCH,
+            "search_strong": POL_SEARCH_STRONG}
+assert list(search.LEVELS) == ["search_fast", "search", "search_strong"]
 POLICY_DOCS = {
     "random": "the yardstick: uniform placement and peek, starts with p_start (card uniform), "
               "joins with p_join, dissolves only when forced, uniform discards",
@@ -74,6 +92,7 @@ POLICY_DOCS = {
                "places for its best card, peeks at the column it knows least",
     "saboteur": "counter, but when its best card's chance is below join_threshold it places "
                 "negative runes in the colours the revealed cards need",
+    **search.DOCS,
 }
 
 
