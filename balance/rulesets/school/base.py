@@ -32,6 +32,10 @@ Q_STEAL = PIDX["steal_min_hand"]
 Q_DRAW = PIDX["draw_max_hand"]
 Q_FATES = PIDX["peek_fates"]
 Q_JOKER = PIDX["joker_keep"]
+Q_TOPK = PIDX["search_top_k"]
+Q_SDET = PIDX["search_determinizations"]
+Q_SROLL = PIDX["search_rollouts"]
+Q_SPOL = PIDX["search_rollout_policy"]
 assert [IDX[f"house_of_{s}"] for s in ("spade", "heart", "diamond", "club")] == list(range(P_HOS, P_HOS + 4))
 
 # --- record columns, by name (layout) -----------------------------------------

@@ -1,10 +1,13 @@
 """Magic School kernel: njit functions over small int64 arrays.
 
-Three modules, each importing only those above it, each compiled into the
+Five modules, each importing only those above it, each compiled into the
 ruleset's cache folder: ``base`` (parameter slots, record columns, card
 tables, helpers, the deck and hands), ``policy`` (the random spell list,
-the informed policy, the scenario script) and this one (spells' effects,
-the meeting, turns, setup, rounds, the end, the batch and trace entries).
+the informed policy, the scenario script), ``play`` (spells' effects, the
+meeting in pieces, the discard, a turn's spells), ``search`` (the search
+policies: determinizations and rollouts, which play ``play``'s functions)
+and this one (setup, rounds with the search seats' choices, the end, the
+batch and trace entries).
 
 Speed. numba passes each array argument as 7-11 machine words, so a call
 that takes twenty arrays copies a few hundred: the functions called once
@@ -48,289 +51,30 @@ import numpy as np
 from numba import njit
 
 from ...core import jit
-from ...core.kernel import BAN_FORBID, BAN_REMOVE, ev, setbit  # before kernel_cache_begin
+from ...core.kernel import BAN_REMOVE, ev, setbit  # before kernel_cache_begin
 from ...core.records import BLOCK
 from ...core.rng import below, game_state, shuffle
 from .base import (book_all_values, draw_card, draw_to_hand, G_BVALS, G_CLOAK6, G_DEC, G_END,
                    G_FIRST, G_INV6, G_MEMBERS, G_NWIN, G_PVALS, G_ROUNDS, G_STAT, G_TOP, G_TOTAL,
-                   G_TURNS, G_WINNER, G_WMASK, G_WVALS, hand_index, house_of_card, HOUSE_WB,
-                   is_joker, KIND, KVAL, next_seat, pbelow, pile_total, P_DECKS, P_FATE, P_HIDDEN,
-                   P_LIMIT, P_MAXC, P_MEET, P_RDRAW, P_SDRAW, P_SETUP, P_START, seat_stream, S_CB,
-                   S_CW, S_DEC, S_DRAWS, S_FB, S_FIRST, S_FVALS, S_FW, S_GAIN, S_INV6, S_INVR,
-                   S_PEEK, S_ROLE, S_SAGE, S_SCORE, S_STEAL, S_SWAPS, S_VOTES, S_WON, take,
-                   to_discard, to_hand, update_up, val, vbit, ZG_CB, ZG_CLOAKED, ZG_CW, ZG_DRAW,
-                   ZG_PEEK, ZG_STEAL, ZG_SWAP)
-from .layout import (BCAP, C_HN, D_CLOAK, D_DISCARD, D_JOKER, D_TIE, D_VOTE, EF_DRAW, EF_PEEK_BOOK,
-                     EF_PEEK_DECK, EF_PEEK_FATE, EF_PEEK_HAND, EF_STEAL, EF_STOP, EF_SWAP,
-                     END_NOBODY, END_WON, E_BOOKS, E_BOOKSET, E_CLOAK, E_DEAL, E_DELETE, E_DISCARD,
-                     E_END, E_FATE, E_FATEREVEAL, E_FIRST, E_HOUSE, E_INVISIBLE, E_MEET, E_OPTION,
-                     E_PILE, E_PILES, E_ROUND, E_SCORE, E_SPELL, E_STOPPED, E_SWAP, E_TIE,
-                     E_TOBOOK, E_TURN, E_VOTE, FCAP, HCAP, KNW, KN_FATE, KN_MASK, NCMAX, NK, NS,
-                     NSEAT, NZ, PCAP, POL_INFORMED, POL_SCRIPT, ZG_NAMES, Z_BN, Z_CLOAK, Z_CLOAK6,
-                     Z_DEC, Z_DECK, Z_DISC, Z_ERR, Z_FIRST, Z_GSTAT, Z_INV, Z_NC, Z_PN, Z_PT,
-                     Z_ROUND, Z_SAGE, Z_TR, Z_TURN, Z_UP)
-from .policy import (argmax_tie, choose_house, choose_invisible, choose_vote, informed_spell,
-                     keep_value, script_next, script_spell, spell_list)
+                   G_TURNS, G_WINNER, G_WMASK, G_WVALS, HOUSE_WB, is_joker, KIND, KVAL,
+                   next_seat, pile_total, P_DECKS, P_FATE, P_HIDDEN, P_LIMIT, P_RDRAW, P_SETUP,
+                   P_START, seat_stream, S_DEC, S_FB, S_FIRST, S_FVALS, S_FW, S_INV6, S_INVR,
+                   S_ROLE, S_SAGE, S_SCORE, S_WON, to_hand, update_up, vbit)
+from .layout import (BCAP, C_HN, D_CLOAK, END_NOBODY, END_WON, E_BOOKS, E_BOOKSET, E_CLOAK,
+                     E_DEAL, E_END, E_FATE, E_FATEREVEAL, E_FIRST, E_HOUSE, E_INVISIBLE, E_PILE,
+                     E_PILES, E_ROUND, FCAP, HCAP, KNW, KN_FATE, NCMAX, NK, NS, NSEAT, NZ, PCAP,
+                     POL_INFORMED, POL_SEARCH_FAST, POL_SEARCH_STRONG, SK_CLOAK, SK_NAME, SK_TIE,
+                     SK_VOTE, ZG_NAMES, Z_BN, Z_CLOAK, Z_CLOAK6, Z_DEC, Z_DECK, Z_ERR, Z_FIRST,
+                     Z_DISC, Z_GSTAT, Z_INV, Z_NC, Z_PN, Z_PT, Z_ROUND, Z_SAGE, Z_TR, Z_TURN, Z_UP)
+from .play import (discard_down, meeting_end, meeting_open, meeting_tie, meeting_vote,
+                   to_score, turn)
+from .play import cast, meeting, spells  # noqa: F401 (scenario.Table, tests: K.meeting)
+from .policy import choose_house, choose_invisible
+from .search import search_base, search_option, search_turn, search_work
+from .policy import spell_list  # noqa: F401 (scenario.Table reads K.spell_list)
 from .base import NG  # noqa: F401 (the ruleset contract reads K.NG, K.NSEAT)
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
-
-# --- spells: the effects -------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
-def cast(st, p, S, hand, fate, B, Z, pile, cards, KN, KF, ip, out, masks, counts, tr, on):
-    """Cast entry out[0:4] of seat p: the spell card goes to the discard
-    pile first, then the effect resolves."""
-    eff = out[0]
-    g_card = hand[p, out[2]] if eff == EF_SWAP else -1
-    c = take(S, hand, p, out[1])
-    to_discard(cards, Z, c)
-    k = KIND[c]
-    setbit(masks, p, 1, k)
-    counts[1, k] += 1
-    black = eff >= EF_STEAL
-    S[p, S_CB if black else S_CW] += 1
-    Z[ZG_CB if black else ZG_CW] += 1
-    seen = -1
-    if eff == EF_PEEK_BOOK:
-        seen = B[out[2], 0, out[3]]
-        KN[p, seen] = 1
-        KN[p, KN_MASK + out[2]] |= vbit(seen)
-        S[p, S_PEEK] += 1
-        Z[ZG_PEEK] += 1
-    elif eff == EF_PEEK_FATE:
-        seen = fate[out[2], out[3]]
-        KF[p, out[2], out[3]] = 1
-        S[p, S_PEEK + 1] += 1
-        Z[ZG_PEEK + 1] += 1
-    elif eff == EF_PEEK_HAND:
-        q = out[2]
-        out[3] = below(st, S[q, C_HN])
-        seen = hand[q, out[3]]
-        S[p, S_PEEK + 2] += 1
-        Z[ZG_PEEK + 2] += 1
-    elif eff == EF_PEEK_DECK:
-        seen = cards[0, Z[Z_DECK] - 1]
-        S[p, S_PEEK + 3] += 1
-        Z[ZG_PEEK + 3] += 1
-    elif eff == EF_STEAL:
-        q = out[2]
-        out[3] = below(st, S[q, C_HN])
-        seen = take(S, hand, q, out[3])
-        to_hand(S, hand, p, seen, masks, counts)
-        S[p, S_STEAL] += 1
-        Z[ZG_STEAL] += 1
-    elif eff == EF_DRAW:
-        S[p, S_DRAWS] += 1
-        Z[ZG_DRAW] += 1
-    elif eff == EF_SWAP:
-        S[p, S_SWAPS] += 1
-        Z[ZG_SWAP] += 1
-    if on:
-        ev(tr, Z, E_SPELL, p, eff, c, out[2], out[3], seen)
-    if eff == EF_DRAW:
-        for _ in range(ip[P_SDRAW]):
-            draw_to_hand(st, S, hand, cards, Z, p, masks, counts, tr, on)
-    elif eff == EF_SWAP:
-        gi = hand_index(S, hand, p, g_card)
-        h = out[3] // PCAP
-        j = out[3] % PCAP
-        taken = pile[h, j]
-        take(S, hand, p, gi)
-        pile[h, j] = g_card
-        Z[Z_PT + h] += val(g_card) - val(taken)
-        to_discard(cards, Z, taken)
-        S[p, S_GAIN] += val(g_card) - val(taken)
-        if on:
-            ev(tr, Z, E_SWAP, p, g_card, taken, h, 0, 0)
-
-
-# --- the score area and the meeting -------------------------------------------
-@njit(cache=True, _nrt=False)
-def to_score(c, sage, pol, S, Z, pile, cards, KN, ip, pst, script, tr, on, buf):
-    """Card c enters the score area: its suit's pile, a joker the pile the
-    sage picks; the cloaked pile discards it."""
-    if is_joker(c):
-        h = choose_house(pol[sage], sage, Z, KN, pst, script, np.int64(D_JOKER), buf)
-        S[sage, S_DEC] += 1
-        Z[Z_DEC] += 1
-    else:
-        h = house_of_card(c, ip)
-    dropped = h == Z[Z_CLOAK]
-    if dropped:
-        to_discard(cards, Z, c)
-        Z[ZG_CLOAKED] += 1
-    else:
-        pile[h, Z[Z_PN + h]] = c
-        Z[Z_PN + h] += 1
-        Z[Z_PT + h] += val(c)
-    if on:
-        ev(tr, Z, E_SCORE, sage, c, h, np.int64(dropped), 0, 0)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def meeting(st, r, sage, P, pol, S, hand, fate, B, Z, pile, cards, KN, ip, F, pst, script,
-            masks, counts, tr, on, opts, tally, tied, votes, fs, buf):
-    """The sage's meeting: rounds 1 and 3 add a white spell, 2 and 4 a black
-    one (2 cards turned, a vote, the other to the score area); rounds 5 and
-    6 delete a face-up white / black spell (the deleted card to the score
-    area). One sealed vote per non-invisible seat; ties: the sage decides."""
-    kind = (r - 1) % 2 if r <= 4 else 2 + (r - 5)
-    book = kind & 1
-    n = np.int64(0)
-    if kind < 2:
-        for _ in range(ip[P_MEET]):
-            c = draw_card(st, cards, Z, tr, on)
-            if c < 0:
-                break
-            opts[n] = c
-            n += 1
-    else:
-        for j in range(Z[Z_BN + book]):
-            if B[book, 1, j] == 1:
-                opts[n] = j
-                n += 1
-    if on:
-        ev(tr, Z, E_MEET, sage, kind, n, 0, 0, 0)
-        for o in range(n):
-            ev(tr, Z, E_OPTION, sage, o, opts[o] if kind < 2 else B[book, 0, opts[o]], 0, 0, 0)
-    if n == 0:
-        return
-    win = 0
-    if n > 1:
-        for o in range(n):
-            tally[o] = 0
-            tied[o] = 1
-        q = next_seat(sage, P)
-        for _ in range(P):
-            if q != Z[Z_INV]:
-                v = choose_vote(pol[q], q, kind, opts, n, tied, B, Z, KN, ip,
-                                pst, script, np.int64(D_VOTE), fs, buf)
-                votes[q] = v
-                tally[v] += 1
-                S[q, S_DEC] += 1
-                Z[Z_DEC] += 1
-                if on:
-                    ev(tr, Z, E_VOTE, q, v, 0, 0, 0, 0)
-            else:
-                votes[q] = -1
-            q = next_seat(q, P)
-        best = 0
-        for o in range(n):
-            if tally[o] > best:
-                best = tally[o]
-        k = 0
-        for o in range(n):
-            tied[o] = np.int64(tally[o] == best)
-            k += tied[o]
-            if tied[o] == 1:
-                win = o
-        if k > 1:
-            win = choose_vote(pol[sage], sage, kind, opts, n, tied, B, Z, KN,
-                              ip, pst, script, np.int64(D_TIE), fs, buf)
-            S[sage, S_DEC] += 1
-            Z[Z_DEC] += 1
-            if on:
-                ev(tr, Z, E_TIE, sage, win, 0, 0, 0, 0)
-        for q in range(P):
-            if votes[q] == win:
-                S[q, S_VOTES] += 1
-    if kind < 2:
-        c = opts[win]
-        j = Z[Z_BN + book]
-        B[book, 0, j] = c
-        B[book, 1, j] = 1
-        Z[Z_BN + book] = j + 1
-        update_up(B, Z, book)
-        if on:
-            ev(tr, Z, E_TOBOOK, sage, book, c, 0, 0, 0)
-        for o in range(n):
-            if o != win:
-                to_score(opts[o], sage, pol, S, Z, pile, cards, KN, ip, pst, script,
-                         tr, on, buf)
-    else:
-        j = opts[win]
-        c = B[book, 0, j]
-        for x in range(j, Z[Z_BN + book] - 1):
-            B[book, 0, x] = B[book, 0, x + 1]
-            B[book, 1, x] = B[book, 1, x + 1]
-        Z[Z_BN + book] -= 1
-        update_up(B, Z, book)
-        if on:
-            ev(tr, Z, E_DELETE, sage, book, c, 0, 0, 0)
-        to_score(c, sage, pol, S, Z, pile, cards, KN, ip, pst, script, tr, on, buf)
-
-
-# --- a turn -------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
-def discard_down(p, pol, S, hand, cards, Z, ip, pp, pst, script, tr, on, fs, ix):
-    while S[p, C_HN] > ip[P_LIMIT]:
-        n = S[p, C_HN]
-        i = -1
-        if pol == POL_INFORMED:
-            for x in range(n):
-                fs[x] = -keep_value(hand[p, x], pp)
-            i = argmax_tie(fs, n, pst, p)
-        elif pol == POL_SCRIPT:
-            k = script_next(script, Z, p, np.int64(D_DISCARD))
-            if k >= 0:
-                i = hand_index(S, hand, p, script[k, 2])
-        if i < 0:
-            i = pbelow(pst, p, n)     # one card at a time: a uniform subset
-        c = take(S, hand, p, i)
-        to_discard(cards, Z, c)
-        S[p, S_DEC] += 1
-        Z[Z_DEC] += 1
-        if on:
-            ev(tr, Z, E_DISCARD, p, c, 0, 0, 0, 0)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def turn(st, p, P, pol, S, hand, fate, B, Z, pile, cards, KN, KF, ip, pp, ban, F, pst, script,
-         masks, counts, tr, on, out, fs, ix, buf):
-    """Seat p casts spells until it stops (or reaches max_casts)."""
-    if on:
-        ev(tr, Z, E_TURN, p, S[p, C_HN], 0, 0, 0, 0)
-    for _ in range(ip[P_MAXC]):
-        # a castable card always gives an entry (a black one: draw; a white
-        # one: a fate peek, since at least one other seat is targetable)
-        up = Z[Z_UP] | Z[Z_UP + 1]
-        any_cast = False
-        for i in range(S[p, C_HN]):
-            k = KIND[hand[p, i]]
-            if k < 52 and (up >> KVAL[k]) & 1 and ban[k] != BAN_FORBID:
-                any_cast = True
-                break
-        if not any_cast:
-            break
-        S[p, S_DEC] += 1
-        Z[Z_DEC] += 1
-        if pol[p] == POL_INFORMED:
-            informed_spell(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, ban, F, pst, out,
-                           fs, ix, buf)
-        else:
-            r = 1
-            if pol[p] == POL_SCRIPT:
-                r = script_spell(p, P, S, hand, B, Z, pile, ip, ban, F, script, out)
-                if r == 2:
-                    Z[Z_ERR] += 1
-            if r == 1:
-                n = spell_list(p, P, S, hand, B, Z, pile, ip, ban, F, np.int64(-1), out)
-                pick = pbelow(pst, p, n + 1)
-                if pick == n:
-                    out[0] = EF_STOP
-                else:
-                    spell_list(p, P, S, hand, B, Z, pile, ip, ban, F, pick, out)
-                    if out[0] == EF_PEEK_FATE:
-                        out[3] = pbelow(pst, p, F)
-        if out[0] == EF_STOP:
-            break
-        if out[0] == EF_PEEK_FATE and F > 1:
-            S[p, S_DEC] += 1        # which of the seat's fate cards: a second choice (a target)
-            Z[Z_DEC] += 1
-        cast(st, p, S, hand, fate, B, Z, pile, cards, KN, KF, ip, out, masks, counts, tr, on)
-    if on:
-        ev(tr, Z, E_STOPPED, p, S[p, C_HN], 0, 0, 0, 0)
-
 
 # --- setup, a round, the end ----------------------------------------------------
 @njit(cache=True, _nrt=False)
@@ -440,25 +184,40 @@ def show_state(B, Z, pile, tr, x):
 
 
 @njit(cache=True, _nrt=False)
-def play_round(st, r, P, pol, ip, pp, ban, S, hand, fate, B, Z, pile, cards, KN, KF, pst,
-               script, masks, counts, tr, on, check, out, opts, tally, tied, votes, fs, ix, buf):
+def play_round(st, r, P, pol, spol, ip, pp, ban, S, hand, fate, B, Z, pile, cards, KN, KF, pst,
+               script, masks, counts, tr, on, check, out, opts, tally, tied, votes, fs, ix, buf,
+               SX):
     """Round r (1..6): the sage names the invisible, who cloaks a house;
     every other seat draws; turns from the sage's left, the sage last (its
-    meeting after its spells); hands down to the limit."""
+    meeting after its spells); hands down to the limit. ``spol``: the
+    seats' policies; ``pol`` the same with informed for a search level
+    (what a search seat plays where it does not search: discards, jokers'
+    piles). A search seat's spells, votes, tie breaks, named invisible and
+    cloak come from ``search`` (SX: its scratch)."""
     F = ip[P_FATE]
     Z[Z_ROUND] = r
     sage = Z[Z_SAGE]
     S[sage, S_SAGE] += 1
     if on:
         ev(tr, Z, E_ROUND, sage, r, 0, 0, 0, 0)
-    inv = choose_invisible(pol[sage], sage, P, S, Z, KN, KF, fate, F, pst, script, fs, buf)
+    if spol[sage] >= POL_SEARCH_FAST:
+        inv = search_option(np.int64(SK_NAME), sage, P, spol[sage] - POL_SEARCH_FAST, ip, pp, ban,
+                            F, S, hand, fate, B, Z, pile, cards, KN, KF, opts, np.int64(0), tied,
+                            SX)
+    else:
+        inv = choose_invisible(pol[sage], sage, P, S, Z, KN, KF, fate, F, pst, script, fs, buf)
     S[sage, S_DEC] += 1
     Z[Z_DEC] += 1
     Z[Z_INV] = inv
     S[inv, S_INVR] += 1
     if on:
         ev(tr, Z, E_INVISIBLE, sage, inv, 0, 0, 0, 0)
-    cl = choose_house(pol[inv], inv, Z, KN, pst, script, np.int64(D_CLOAK), buf)
+    if spol[inv] >= POL_SEARCH_FAST:
+        cl = search_option(np.int64(SK_CLOAK), inv, P, spol[inv] - POL_SEARCH_FAST, ip, pp, ban,
+                           F, S, hand, fate, B, Z, pile, cards, KN, KF, opts, np.int64(0), tied,
+                           SX)
+    else:
+        cl = choose_house(pol[inv], inv, Z, KN, pst, script, np.int64(D_CLOAK), buf)
     S[inv, S_DEC] += 1
     Z[Z_DEC] += 1
     Z[Z_CLOAK] = cl
@@ -479,11 +238,38 @@ def play_round(st, r, P, pol, ip, pp, ban, S, hand, fate, B, Z, pile, cards, KN,
     for _ in range(P):
         if q != inv:
             Z[Z_TURN] += 1
-            turn(st, q, P, pol, S, hand, fate, B, Z, pile, cards, KN, KF, ip, pp, ban, F, pst,
-                 script, masks, counts, tr, on, out, fs, ix, buf)
+            if spol[q] >= POL_SEARCH_FAST:
+                search_turn(st, q, P, spol[q] - POL_SEARCH_FAST, ip, pp, ban, F, S, hand, fate, B,
+                            Z, pile, cards, KN, KF, out, masks, counts, tr, on, SX)
+            else:
+                turn(st, q, P, pol, S, hand, fate, B, Z, pile, cards, KN, KF, ip, pp, ban, F, pst,
+                     script, masks, counts, tr, on, out, fs, ix, buf)
             if q == sage:
-                meeting(st, r, sage, P, pol, S, hand, fate, B, Z, pile, cards, KN, ip, F, pst,
-                        script, masks, counts, tr, on, opts, tally, tied, votes, fs, buf)
+                # play.meeting, with the search seats' votes and tie break
+                kind, n = meeting_open(st, r, sage, B, Z, cards, ip, tr, on, opts)
+                if n > 0:
+                    win = 0
+                    if n > 1:
+                        for v in range(P):
+                            votes[v] = -1
+                            if v != inv and spol[v] >= POL_SEARCH_FAST:
+                                votes[v] = search_option(
+                                    np.int64(SK_VOTE), v, P, spol[v] - POL_SEARCH_FAST, ip, pp,
+                                    ban, F, S, hand, fate, B, Z, pile, cards, KN, KF, opts, n,
+                                    tied, SX)
+                        k, win = meeting_vote(kind, sage, P, pol, S, B, Z, KN, ip, pst, script,
+                                              tr, on, opts, n, tally, tied, votes, fs, buf)
+                        if k > 1:
+                            win = -1
+                            if spol[sage] >= POL_SEARCH_FAST:
+                                win = search_option(
+                                    np.int64(SK_TIE), sage, P, spol[sage] - POL_SEARCH_FAST, ip,
+                                    pp, ban, F, S, hand, fate, B, Z, pile, cards, KN, KF, opts,
+                                    n, tied, SX)
+                            win = meeting_tie(kind, sage, pol, S, B, Z, KN, ip, pst, script, tr,
+                                              on, opts, n, tied, fs, buf, win)
+                    meeting_end(kind, sage, P, pol, S, B, Z, pile, cards, KN, ip, pst, script,
+                                tr, on, opts, n, win, votes, buf)
             discard_down(q, pol[q], S, hand, cards, Z, ip, pp, pst, script, tr, on, fs, ix)
             if check and S[q, C_HN] > ip[P_LIMIT]:
                 Z[Z_ERR] += 1
@@ -646,20 +432,31 @@ def work(P):
             np.zeros(4096, np.int64), np.zeros(4, np.int64))
 
 
+def base_policies(pol):
+    """The policy a seat plays where it does not search: informed for a
+    search level, else its own."""
+    pol = np.asarray(pol, np.int64)
+    return np.where((pol >= POL_SEARCH_FAST) & (pol <= POL_SEARCH_STRONG), POL_INFORMED, pol)
+
+
 def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
               counts, errors):
     """Blocks [b0, b1) of a batch (``core.parallel.run_blocks`` spreads the
     blocks over threads); counts[b] holds block b's card counts."""
-    play_blocks(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
-                counts, errors, np.zeros((1, 8), np.int64), *work(int(P)))
+    play_blocks(b0, b1, seed, start, n_games, P, base_policies(pol), pol, ip, pp, ban, check,
+                games, seats, masks, counts, errors, np.zeros((1, 8), np.int64), *work(int(P)),
+                search_work(int(P)))
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def play_blocks(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
-                counts, errors, tr, S, hand, fate, B, Z, pile, cards, KN, KF, st, pst, script,
-                out, opts, tally, tied, votes, fs, ix, buf):
+def play_blocks(b0, b1, seed, start, n_games, P, pol, spol, ip, pp, ban, check, games, seats,
+                masks, counts, errors, tr, S, hand, fate, B, Z, pile, cards, KN, KF, st, pst,
+                script, out, opts, tally, tied, votes, fs, ix, buf, SX):
     fill_deck(ip, ban, P, cards, Z)
     F = ip[P_FATE]
+    searching = False
+    for p in range(P):
+        searching |= spol[p] >= POL_SEARCH_FAST
     for b in range(b0, b1):
         hi = min(n_games, (b + 1) * BLOCK)
         for g in range(b * BLOCK, hi):
@@ -667,13 +464,16 @@ def play_blocks(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games,
             # each njit level compiles its whole call tree once more)
             init_game(seed, start + g, P, pol, ip, S, hand, fate, B, Z, pile, cards, KN, KF, st,
                       pst, script, masks[g], counts[b], tr, False, buf)
+            if searching:
+                for p in range(P):
+                    SX[33][p] = search_base(seed, start + g, p)
             if check:
                 Z[Z_ERR] += broken_invariants(S, hand, fate, B, Z, pile, cards, P, F, ix,
                                               np.int64(0))
             for r in range(1, 7):
-                play_round(st, r, P, pol, ip, pp, ban, S, hand, fate, B, Z, pile, cards, KN, KF,
-                           pst, script, masks[g], counts[b], tr, False, check, out, opts, tally,
-                           tied, votes, fs, ix, buf)
+                play_round(st, r, P, pol, spol, ip, pp, ban, S, hand, fate, B, Z, pile, cards,
+                           KN, KF, pst, script, masks[g], counts[b], tr, False, check, out, opts,
+                           tally, tied, votes, fs, ix, buf, SX)
             finish(P, ip, S, fate, B, Z, pile, games[g], seats[g], tr, False, opts, tally)
             if check:
                 if Z[Z_ROUND] != 6 or Z[Z_TURN] != 6 * (P - 1):
@@ -686,21 +486,23 @@ def play_blocks(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games,
 
 def trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr):
     """Play one game with its event trace in ``tr``; returns the trace length."""
-    return _trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr,
-                      *work(int(P)))
+    return _trace_one(seed, game, P, base_policies(pol), pol, ip, pp, ban, games, seats, masks,
+                      counts, tr, *work(int(P)), search_work(int(P)))
 
 
 @njit(cache=True, _nrt=False)
-def _trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr, S, hand, fate,
-               B, Z, pile, cards, KN, KF, st, pst, script, out, opts, tally, tied, votes, fs, ix,
-               buf):
+def _trace_one(seed, game, P, pol, spol, ip, pp, ban, games, seats, masks, counts, tr, S, hand,
+               fate, B, Z, pile, cards, KN, KF, st, pst, script, out, opts, tally, tied, votes,
+               fs, ix, buf, SX):
     fill_deck(ip, ban, P, cards, Z)
     init_game(seed, game, P, pol, ip, S, hand, fate, B, Z, pile, cards, KN, KF, st, pst, script,
               masks[0], counts[0], tr, True, buf)
+    for p in range(P):
+        SX[33][p] = search_base(seed, game, p)
     for r in range(1, 7):
-        play_round(st, r, P, pol, ip, pp, ban, S, hand, fate, B, Z, pile, cards, KN, KF, pst,
-                   script, masks[0], counts[0], tr, True, False, out, opts, tally, tied, votes,
-                   fs, ix, buf)
+        play_round(st, r, P, pol, spol, ip, pp, ban, S, hand, fate, B, Z, pile, cards, KN, KF,
+                   pst, script, masks[0], counts[0], tr, True, False, out, opts, tally, tied,
+                   votes, fs, ix, buf, SX)
     finish(P, ip, S, fate, B, Z, pile, games[0], seats[0], tr, True, opts, tally)
     return Z[Z_TR]
 

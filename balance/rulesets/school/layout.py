@@ -115,7 +115,24 @@ D_DISCARD = 7       # v0 = card id
 # --- policy ids (rules.POLICIES) -------------------------------------------
 POL_RANDOM = 0
 POL_INFORMED = 1
+POL_SEARCH_FAST = 2  # search levels (core.search.LEVELS, in that order): ids >= POL_SEARCH_FAST
+POL_SEARCH = 3
+POL_SEARCH_STRONG = 4
 POL_SCRIPT = 9      # scenario tests only: scripted choices, else random
+
+# --- search: the decisions it searches (search_decision's kind) ----------------
+SK_SPELL = 0        # a spell entry or stop (a = spells cast so far this turn)
+SK_VOTE = 1         # a meeting vote
+SK_TIE = 2          # the sage's tie break
+SK_NAME = 3         # the sage names the invisible
+SK_CLOAK = 4        # the invisible cloaks a house
+# a rollout starts in the current round at one of these phases
+PH_NAME = 0         # the sage names the invisible (then the cloak, the draws, every turn)
+PH_CLOAK = 1        # the invisible cloaks
+PH_DRAWS = 2        # the round's draws
+PH_TURN = 3         # seat q's turn goes on (with the casts left), then its meeting, discard, the rest
+PH_VOTE = 4         # the sage's meeting: votes (the searching seat's given), tie, result
+PH_TIE = 5          # the sage's meeting: the given option wins
 
 # --- trace events: row = [type, turn, seat, a, b, c, d, e] -----------------
 E_DEAL = 1          # a = card (hand)

@@ -10,9 +10,11 @@ is of kind c % 54.
 """
 from dataclasses import dataclass
 
+from ...core import search
 from ...core.errors import BalanceError
 from ...core.params import kernel_index, param
-from .layout import END_REASONS, HOUSES, POL_INFORMED, POL_RANDOM  # noqa: F401
+from .layout import (END_REASONS, HOUSES, POL_INFORMED, POL_RANDOM, POL_SEARCH,  # noqa: F401
+                     POL_SEARCH_FAST, POL_SEARCH_STRONG)
 
 SUITS = ("spade", "heart", "diamond", "club")
 SUIT_SIGNS = ("♠", "♥", "♦", "♣")
@@ -61,18 +63,32 @@ class PolicyParams:
                               bounds=(0.0, 1.0), sweep=(0.0, 1.0))
     joker_keep: float = param(6.0, doc="informed: keep value of a joker in hand (a card's keep value is its points)",
                               bounds=(0.0, 20.0), sweep=(0.0, 6.0, 13.0))
+    # search (core.search): determinized flat Monte Carlo, kernel ``search``
+    search_top_k: float = param(4.0, doc="search: spell candidates, the best k entries by informed's priorities, "
+                                "plus stop (0: every listed entry); votes, names and cloaks: every option",
+                                bounds=(0.0, 64.0), sweep=(0.0, 2.0, 4.0, 8.0))
+    search_determinizations: float = param(64.0, doc="search: deals of the unseen cards per decision, the same for "
+                                           "every candidate (search_fast x1/4, search_strong x4, at least 1)",
+                                           bounds=(1.0, 1024.0), sweep=(1.0, 4.0, 16.0, 64.0, 256.0))
+    search_rollouts: float = param(2.0, doc="search: rollouts to the end of the game per deal and candidate",
+                                   bounds=(1.0, 64.0), sweep=(1.0, 2.0, 4.0, 8.0))
+    search_rollout_policy: float = param(0.0, doc="search: the policy every seat plays in rollouts (0 informed, 1 random)",
+                                         bounds=(0.0, 1.0), sweep=(0.0, 1.0))
 
 
 IDX = kernel_index(Params)
 PIDX = kernel_index(PolicyParams)
 
-POLICIES = {"informed": POL_INFORMED, "random": POL_RANDOM}
+POLICIES = {"informed": POL_INFORMED, "random": POL_RANDOM, "search_fast": POL_SEARCH_FAST,
+            "search": POL_SEARCH, "search_strong": POL_SEARCH_STRONG}
+assert list(POLICIES)[2:] == list(search.LEVELS)
 POLICY_DOCS = {
     "informed": "tracks the books (face-up and peeked hidden spells) and so its own house; peeks hidden "
                 "spells first, swaps to raise its house's margin, votes for the option that best places "
                 "its house, cloaks its house, names the strongest non-ally invisible",
     "random": "every choice uniform: spell entries (hand card, effect, target) plus stop, votes, names, "
               "cloak, joker house, a uniform discard subset (the contract's yardstick)",
+    **search.DOCS,
 }
 
 

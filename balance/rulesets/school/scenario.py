@@ -55,11 +55,16 @@ class Table:
             policies = [policies] * players
         self.policies = list(policies)
         ids = {**POLICIES, "script": L.POL_SCRIPT}
-        self.pol = np.array([ids[p] for p in self.policies], np.int64)
+        self.spol = np.array([ids[p] for p in self.policies], np.int64)
+        self.pol = K.base_policies(self.spol)       # a search seat's turn() and meeting(): informed
         self.ip, self.pp, self.ban = SPEC.kernel_arrays(self.values, np.zeros(54, np.int64))
         (self.S, self.hand, self.fate, self.B, self.Z, self.pile, self.cards, self.KN, self.KF,
          self.st, self.pst, _, self.out, self.opts, self.tally, self.tied, self.votes, self.fs,
          self.ix, self.buf) = K.work(players)
+        from .search import search_base, search_work
+        self.SX = search_work(players)
+        for p in range(players):
+            self.SX[33][p] = search_base(np.uint64(seed), np.int64(game), np.int64(p))
         self.script_rows = np.full((256, 6), -1, np.int64)
         self.n_script = 0
         self.tr = np.zeros((trace, 8), np.int64)
@@ -236,11 +241,11 @@ class Table:
     def round(self, r: int, check: bool = True) -> int:
         """Play round r whole; returns the broken invariants counted (check)."""
         e0 = int(self.Z[L.Z_ERR])
-        self.K.play_round(self.st, np.int64(r), np.int64(self.P), self.pol, self.ip, self.pp,
-                          self.ban, self.S, self.hand, self.fate, self.B, self.Z, self.pile,
-                          self.cards, self.KN, self.KF, self.pst, self._script, self.masks,
-                          self.counts, self.tr, True, check, self.out, self.opts, self.tally,
-                          self.tied, self.votes, self.fs, self.ix, self.buf)
+        self.K.play_round(self.st, np.int64(r), np.int64(self.P), self.pol, self.spol, self.ip,
+                          self.pp, self.ban, self.S, self.hand, self.fate, self.B, self.Z,
+                          self.pile, self.cards, self.KN, self.KF, self.pst, self._script,
+                          self.masks, self.counts, self.tr, True, check, self.out, self.opts,
+                          self.tally, self.tied, self.votes, self.fs, self.ix, self.buf, self.SX)
         return int(self.Z[L.Z_ERR]) - e0
 
     def draw(self) -> int:
