@@ -52,6 +52,24 @@ def games_for(name):
     return 300 if name == "elite" else 1000
 
 
+# The smallest search budget (core.search), for a ruleset that offers search
+# levels: these checks are about the search's code paths (tables that do not
+# depend on threads or chunks, replays, invariants, bans), not its strength,
+# and at its default budget a search seat costs about a hundred greedy ones.
+# tests/test_<ruleset>_search*.py run the default budgets.
+SMALL_SEARCH = {"search_determinizations": 1, "search_rollouts": 1, "search_top_k": 2,
+                "search_rollout_turns": 10}
+
+
+def small_search(spec, params=None):
+    """``params`` with the smallest search budget when the ruleset declares
+    the search's parameters (``SMALL_SEARCH``; a key of ``params`` wins)."""
+    params = dict(params or {})
+    if "search_determinizations" in spec.space.infos:
+        params = {**{k: v for k, v in SMALL_SEARCH.items() if k in spec.space.infos}, **params}
+    return params
+
+
 def mixed(spec, players):
     """The spec's policies alternating over the seats: P0 plays the first,
     P1 the second, ... (all of them once there are enough seats)."""
@@ -74,10 +92,10 @@ def configs(name):
             out.append((players, list(pols), dict(params)))
 
     for cfg in spec.bench:
-        add(cfg["players"], cfg["policies"], cfg.get("params", {}))
+        add(cfg["players"], cfg["policies"], small_search(spec, cfg.get("params", {})))
     for cfg in spec.bench:
-        add(cfg["players"], mixed(spec, cfg["players"]), cfg.get("params", {}))
-    add(spec.players[1], mixed(spec, spec.players[1]), {})
+        add(cfg["players"], mixed(spec, cfg["players"]), small_search(spec, cfg.get("params", {})))
+    add(spec.players[1], mixed(spec, spec.players[1]), small_search(spec))
     return out
 
 
@@ -116,7 +134,7 @@ def test_threads_chunks_and_ranges_do_not_change_tables(name):
         np.testing.assert_array_equal(part.seats, one.seats[n // 3:n // 2])
     spec = registry.get(name)
     for P in sorted({spec.players[0], spec.players[1]}):
-        kw = dict(seed=5, players=P, policies=mixed(spec, P))
+        kw = dict(seed=5, players=P, policies=mixed(spec, P), params=small_search(spec))
         whole = balance.simulate(name, games=n, **kw)
         merged = Result.merge([balance.simulate(name, start=a, stop=b, **kw)
                                for a, b in ((n // 2, n), (0, n // 4), (n // 4, n // 2))])
@@ -128,7 +146,8 @@ def test_threads_chunks_and_ranges_do_not_change_tables(name):
         key = spec.headline[0]
         value = next(v for v in spec.space.infos[key].sweep
                      if v != spec.space.infos[key].default)
-        foreign = [other, balance.simulate(name, games=10, **kw, params={key: value})]
+        foreign = [other, balance.simulate(name, games=10, **{**kw, "params": {**kw["params"],
+                                                                           key: value}})]
         for Q in spec.players:
             if Q != P:
                 foreign.append(balance.simulate(name, games=10, seed=5, players=Q))
@@ -180,7 +199,7 @@ def test_record_widths_match_declared_columns(name):
 @pytest.mark.parametrize("name", NAMES)
 def test_check_mode_finds_no_broken_invariant_for_any_policy(name):
     spec = registry.get(name)
-    values = spec.space.defaults()
+    values = spec.space.resolve(small_search(spec))
     for pol in spec.policies:
         for P in sorted({spec.players[0], spec.players[1]}):
             b = spec.simulate_range(values, 3, 0, 400, P, [spec.policies[pol]] * P, True)

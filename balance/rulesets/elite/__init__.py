@@ -10,11 +10,15 @@ from .replay import format_trace
 
 def kernel_args(values, ban):
     """The kernel's arrays after the policy ids: int parameters + the ban
-    code of each card kind, float policy parameters + greedy's value of each
-    run itself, the play table and the play ids (``rules.play_table``)."""
+    code of each card kind + the int policy parameters (the search's), float
+    policy parameters + greedy's value of each run itself, the play table
+    and the play ids (``rules.play_table``)."""
+    from ...core.params import to_kernel
     ip, pp = SPEC.space.vectors(values)
+    pint = to_kernel(SPEC.space.policy(values))[0]      # the search's int parameters
     PT, PID = rules.play_table(values)
-    return np.concatenate([ip, ban]), np.concatenate([pp, rules.run_values(pp, PT)]), PT, PID
+    return (np.concatenate([ip, ban, pint]), np.concatenate([pp, rules.run_values(pp, PT)]),
+            PT, PID)
 
 
 def _summary(result):

@@ -21,7 +21,7 @@ One game's state (allocated once per block of games, reset per game):
   target) every decision enumerates into.
 """
 from ...core.layout import Z_TR, Z_TURN, index
-from .rules import END_REASONS, IDX, PIDX, POLICIES, POLICY_SCRIPT
+from .rules import END_REASONS, IDX, N_KINDS, N_PFLOAT, PIDX, POLICIES, POLICY_SCRIPT
 
 # --- records: game and seat columns (the SPEC's tables; the kernel fills them) ---
 GAME_COLUMNS = ("winner", "turns", "rounds", "end_reason", "first_seat", "last_standing",
@@ -181,13 +181,19 @@ P_RAMPM = IDX["rampage_multiplier"]
 P_KK = IDX["kingkong_multiplier"]
 P_KKDIV = IDX["kingkong_divisor"]
 P_BAN = len(IDX)          # ip[P_BAN + kind]: records.BAN_* code per card kind (vectors())
+P_POL = P_BAN + N_KINDS   # ip[P_POL + PIDX[name]]: the int policy parameters (kernel_args)
+P_STOPK = P_POL + PIDX["search_top_k"]
+P_SDET = P_POL + PIDX["search_determinizations"]
+P_SROLL = P_POL + PIDX["search_rollouts"]
+P_SRPOL = P_POL + PIDX["search_rollout_policy"]
+P_SRTURNS = P_POL + PIDX["search_rollout_turns"]
 Q_HEAL = PIDX["heal_value"]
 Q_KILL = PIDX["kill_bonus"]
 Q_SKILL = PIDX["skill_cost"]
 Q_JEV = PIDX["judgment_min_ev"]
 Q_OVER = PIDX["overkill_value"]
 Q_DUEL1 = PIDX["duel_first"]
-Q_RUN = len(PIDX)         # pp[Q_RUN + k]: greedy's value of run k itself (rules.run_values)
+Q_RUN = N_PFLOAT          # pp[Q_RUN + k]: greedy's value of run k itself (rules.run_values)
 
 # --- seat state S[p, C_*] --------------------------------------------------------
 C_HP = 0                  # HP of the character/general in play
@@ -271,7 +277,8 @@ C_DUELL = 120             # duels lost
 C_BUYS = 121              # purchases
 C_DEATHS = 122            # deaths (v3 causes and lost duels)
 C_RMANY = 123             # 1 once p's cards were marked (so C_RM may be > 0), until out
-C_RM = 124                # 36 slots: rampage-marked cards per kind
+C_SRCH = 124              # search level of the seat (1 search_fast, 2 search, 3 search_strong; 0 none)
+C_RM = 125                # 36 slots: rampage-marked cards per kind
 NCAP = 36 * 6             # cards in 6 decks: pile rows, duel pile
 C_DQ = C_RM + 36          # NCAP slots: duel pile, a ring buffer of card kinds
 NS = C_DQ + NCAP
@@ -335,7 +342,8 @@ Z_RALLBLOCK = 60          # reflects that every other seat blocked
 Z_IDC = 61                # 16 slots: unused identity cards (Glutton HP extension)
 Z_RESP = Z_IDC + 16       # responses played in exchanges, all versions
 Z_TIES = Z_RESP + 1       # greedy: options tied for the best score, in acts[:Z_TIES]
-NZ = Z_TIES + 1
+Z_SKEY = Z_TIES + 1       # the search's key for this game (its substreams; engine.search)
+NZ = Z_SKEY + 1
 
 # --- codes -------------------------------------------------------------------------
 END_LAST = END_REASONS.index("last_standing")
@@ -344,6 +352,7 @@ END_ALLOUT = END_REASONS.index("all_out")
 POL_RANDOM = POLICIES["random"]
 POL_GREEDY = POLICIES["greedy"]
 POL_SCRIPT = POLICY_SCRIPT
+POL_SEARCH0 = POLICIES["search_fast"]    # search levels: ids POL_SEARCH0 + level - 1
 # rank indices of card kinds (kind % 9; rules.RANKS)
 R_4 = 3
 R_5 = 4
@@ -449,6 +458,7 @@ M_HIT = 11                # v3: c damage from b hits a
 M_DUEL = 12               # v3: a duels b
 M_DRAW = 13               # v3: seat a draws b cards
 M_START = 14              # v3: the start-of-turn effects of seat a
+M_SEARCH = 15             # the search's turn play for seat a from this state (acts[0]; tests)
 
 assert (Z_TURN, Z_TR) == (2, 3)
 assert [GI[f"deaths_{c}"] - G_D_EXCH for c in ("exchange", "reflect", "bloodthirst", "mine",

@@ -14,10 +14,11 @@ A *play* is a run of one suit over consecutive rank indices ``lo..hi``; all
 runs are numbered once in :func:`play_table` (the kernel's ``PT``/``PID``), so a
 play is one small int everywhere (trace included).
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
+from ...core import search
 from ...core.params import kernel_index, param
 
 SUITS = ("spade", "heart", "club", "diamond")
@@ -182,12 +183,30 @@ class PolicyParams:
                                               "damage. 0 = the contract's myopic greedy; in v3 the duel plays "
                                               "the hand that is left (README: greedy loses to random in v3)",
                                      bounds=(0.0, 1e6), sweep=(0.0, 1.0, 4.0, 16.0))
+    # --- search (core.search: names and budget convention) ------------------
+    search_top_k: int = param(6, doc="search: candidate turn plays, the best this many by greedy's "
+                                     "score (0: every distinct legal option random chooses among)",
+                              bounds=(0, 8192), sweep=(0, 3, 6, 10))
+    search_determinizations: int = param(8, doc="search: determinizations per candidate (other "
+                                                "hands, deck order, hidden generals resampled); "
+                                                "search_fast x1/4, search_strong x4 (at least 1)",
+                                         bounds=(1, 4096), sweep=(1, 2, 4, 8, 16, 32))
+    search_rollouts: int = param(1, doc="search: rollouts to the end per determinization and candidate",
+                                 bounds=(1, 256), sweep=(1, 2, 4))
+    search_rollout_policy: int = param(0, doc="search: policy of every seat in a rollout (0 greedy, "
+                                              "1 random)", bounds=(0, 1), sweep=(0, 1))
+    search_rollout_turns: int = param(200, doc="search: cap on a rollout's turns after the decision "
+                                               "(and max_turns); a capped rollout is scored as the "
+                                               "rules score a capped game (v1/v3 draw, v2 scores)",
+                                      bounds=(1, 100_000), sweep=(20, 50, 200, 1000))
 
 
 IDX = kernel_index(Params)
-PIDX = kernel_index(PolicyParams)
+PIDX = kernel_index(PolicyParams)      # float fields: slots of pp; int fields: of the policy ints
+N_PFLOAT = sum(isinstance(f.default, float) for f in fields(PolicyParams))
 
-POLICIES = {"random": 0, "greedy": 1}
+# search levels (core.search.LEVELS) are ids 3, 4, 5, in LEVELS' order; id 2 is script
+POLICIES = {"random": 0, "greedy": 1, **{name: 3 + i for i, name in enumerate(search.LEVELS)}}
 POLICY_SCRIPT = 2        # tests only: plays the rows of a script array
 POLICY_DOCS = {
     "random": "uniform over the distinct legal options: a run (suit + set of values; copies of a "
@@ -197,6 +216,7 @@ POLICY_DOCS = {
               "+ bonus for a 5, - value of a spent 4, - card cost; responds with the option that "
               "loses least HP and bounces most; frames, shields, controls and judges when that scores best; "
               "options of equal value are drawn uniformly at random (never by seat or order)",
+    **search.DOCS,
 }
 
 

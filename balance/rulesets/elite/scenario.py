@@ -64,6 +64,7 @@ class Table:
                 banv[rules.card_kinds().index(k)] = BAN_CODES[mode]
         self.ip, self.pp, self.PT, self.PID = kernel_args(self.values, ban_vector(banv, rules.N_KINDS))
         self.st, self.S, self.pile, self.Z, self.acts, _ = kgame.work(players)
+        self.W = kgame.search_work(players, 1)       # the search's scratch (engine.search)
         self.script_rows = np.full((256, 4), -1, np.int64)
         self.n_script = 0
         self.tr = np.zeros((trace, 8), np.int64)
@@ -169,7 +170,7 @@ class Table:
         return int(self._kernel.entry(mode, self.seed, self.game, self.pol, self.ip, self.pp, self.PT,
                            self.PID, self.st, self.S, self.pile, self.Z, self.acts,
                            self.script_rows, self.tr, self.masks, self.counts, self.grow,
-                           self.srow, np.int64(a), np.int64(b), np.int64(c)))
+                           self.srow, np.int64(a), np.int64(b), np.int64(c), self.W))
 
     def turn(self, p: int):
         """One turn of seat p (the turn counter moves on by one)."""
@@ -209,6 +210,13 @@ class Table:
     def judgment(self, p: int) -> int:
         """Seat p calls Judgment; returns the bitmask of seats whose general died."""
         return self._call(L.M_JUDGMENT, p)
+
+    def search_play(self, p: int) -> tuple[int, tuple[int, int, int, int]]:
+        """The turn play seat p's search level chooses from this state, taken
+        as its decision point (nothing is played): (number of options, the
+        option (play, target, option, option target))."""
+        n = self._call(L.M_SEARCH, p)
+        return n, tuple(int(x) for x in self.acts[0])
 
     def next_turn(self, p: int) -> tuple[int, bool]:
         """Seat after p in turn order, and whether a new round starts."""

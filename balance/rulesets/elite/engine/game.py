@@ -17,160 +17,44 @@ from numba import njit
 from ....core import jit
 from ....core.kernel import ev  # before kernel_cache_begin: cached with core
 from ....core.records import BLOCK
-from ....core.rng import below, game_state, shuffle
-from ..layout import (CA_EXCH, C_ALIVE, C_BUYS, C_COMB, C_DEALT, C_DEATHS, C_DIAM, C_DQ, C_DUELL,
-                      C_DUELW, C_FB, C_FRAMES, C_FT, C_G, C_GEN, C_H, C_HEALED, C_HN, C_HP,
-                      C_JUDGS, C_KEY, C_KILLS, C_LOST, C_M, C_MAXHP, C_NBLOOD, C_NDEV, C_NEXT,
-                      C_NFRZ, C_NIGN, C_NMINE, C_NRAMP, C_NREF, C_NSTEAL, C_OUT, C_PEND, C_POL,
-                      C_POUCHU, C_RANK, C_REVUSED, C_RM, C_ROLE, C_ROLESUIT, C_SCORE, C_SKILLS,
-                      C_STORMU, C_SUIT, C_TAKEN, C_TB, C_TEAM, C_ZMB, D_TURN, END_ALLOUT, END_CAP,
-                      END_LAST, E_END, E_IDENT, E_PASS, E_PLAY, E_TURN, G_BBIRD, G_BDRG, G_BKIT,
-                      G_BLEO, G_CAPS, G_CONTROLS, G_DCAPS, G_DECOYHITS, G_DODGE, G_DUELS, G_D_EXCH,
-                      G_END, G_EXCH, G_FIRST, G_FRAMES, G_GIFTS, G_JKILL, G_JSELF, G_JUDG, G_KILLS,
-                      G_KITSAVE, G_KPTS, G_LAST, G_MAXCH, G_MHIT, G_POUCHES, G_RBLOCK, G_REFL,
-                      G_RESP, G_REVIVES, G_ROUNDS, G_SHIELDS, G_STORMS, G_TEAMWIN, G_TURNS,
-                      G_WINNER, G_ZOMB, MAXA, M_BATCH, M_CHECK, M_DRAW, M_DUEL, M_EXCHANGE, M_GAME,
-                      M_GENERAL, M_HIT, M_INIT, M_JUDGMENT, M_NEXT, M_RUN, M_SAT, M_START, M_TURN,
-                      NCAP, NS, NZ, O_BLOOD, O_FRZSH, O_FRZSK, O_JUDG, O_RAMP, P_BAN, P_DECKS,
-                      P_DIAM0, P_GENS, P_MAXT, P_REFILL, P_START, P_TEAMS, P_VERSION, S_BLOOD,
-                      S_BUYS, S_DEALT, S_DEATHS, S_DEV, S_DIAM, S_DUELL, S_DUELW, S_EXT, S_FRAMES,
-                      S_FRZ, S_HAND, S_HEALED, S_HP, S_IGN, S_JUDGS, S_KILLS, S_LOST, S_MAXHP,
-                      S_MINE, S_OUT, S_POUCHU, S_RAMP, S_REFL, S_REVIVES, S_ROLE, S_SCORE,
-                      S_SKILLS, S_STEAL, S_STORMU, S_SUIT, S_TAKEN, S_TEAM, S_TEAMWON, S_ZOMBIE,
-                      Z_BBIRD, Z_BDRG, Z_BKIT, Z_BLEO, Z_CAPS, Z_CERR, Z_CONTROLS, Z_D0, Z_DCAPS,
-                      Z_DECK, Z_DECOYHITS, Z_DISC, Z_DODGE, Z_DUELS, Z_EXCH, Z_FM, Z_FORB,
-                      Z_FRAMES, Z_GIFTS, Z_IDC, Z_JKILL, Z_JSELF, Z_JUDG, Z_KILLS, Z_KITSAVE,
-                      Z_KPTS, Z_LK, Z_MAXCH, Z_MHIT, Z_NC, Z_NEXT, Z_ON, Z_P, Z_PA, Z_POUCHES,
-                      Z_RBLOCK, Z_REFL, Z_RESP, Z_REVIVES, Z_ROUNDS, Z_SHIELDS, Z_STORMS, Z_TEAMS,
-                      Z_TR, Z_TURN, Z_V, Z_ZOMB)
+from ....core.rng import below, game_state, mix64, shuffle
+from ..layout import (CA_EXCH, C_ALIVE, C_BUYS, C_DEALT, C_DEATHS, C_DIAM, C_DQ, C_DUELL, C_DUELW,
+                      C_FB, C_FRAMES, C_FT, C_G, C_GEN, C_H, C_HEALED, C_HN, C_HP, C_JUDGS, C_KEY,
+                      C_KILLS, C_LOST, C_M, C_MAXHP, C_NBLOOD, C_NDEV, C_NEXT, C_NFRZ, C_NIGN,
+                      C_NMINE, C_NRAMP, C_NREF, C_NSTEAL, C_OUT, C_PEND, C_POL, C_POUCHU, C_RANK,
+                      C_REVUSED, C_RM, C_ROLE, C_ROLESUIT, C_SCORE, C_SKILLS, C_SRCH, C_STORMU,
+                      C_SUIT, C_TAKEN, C_TB, C_TEAM, C_ZMB, END_ALLOUT, END_CAP, END_LAST, E_END,
+                      E_IDENT, G_BBIRD, G_BDRG, G_BKIT, G_BLEO, G_CAPS, G_CONTROLS, G_DCAPS,
+                      G_DECOYHITS, G_DODGE, G_DUELS, G_D_EXCH, G_END, G_EXCH, G_FIRST, G_FRAMES,
+                      G_GIFTS, G_JKILL, G_JSELF, G_JUDG, G_KILLS, G_KITSAVE, G_KPTS, G_LAST,
+                      G_MAXCH, G_MHIT, G_POUCHES, G_RBLOCK, G_REFL, G_RESP, G_REVIVES, G_ROUNDS,
+                      G_SHIELDS, G_STORMS, G_TEAMWIN, G_TURNS, G_WINNER, G_ZOMB, MAXA, M_BATCH,
+                      M_CHECK, M_DRAW, M_DUEL, M_EXCHANGE, M_GAME, M_GENERAL, M_HIT, M_INIT,
+                      M_JUDGMENT, M_NEXT, M_RUN, M_SAT, M_SEARCH, M_START, M_TURN, NCAP, NS, NZ,
+                      POL_GREEDY, POL_SEARCH0, P_BAN, P_DECKS, P_DIAM0, P_GENS, P_MAXT, P_START,
+                      P_TEAMS, P_VERSION, S_BLOOD, S_BUYS, S_DEALT, S_DEATHS, S_DEV, S_DIAM,
+                      S_DUELL, S_DUELW, S_EXT, S_FRAMES, S_FRZ, S_HAND, S_HEALED, S_HP, S_IGN,
+                      S_JUDGS, S_KILLS, S_LOST, S_MAXHP, S_MINE, S_OUT, S_POUCHU, S_RAMP, S_REFL,
+                      S_REVIVES, S_ROLE, S_SCORE, S_SKILLS, S_STEAL, S_STORMU, S_SUIT, S_TAKEN,
+                      S_TEAM, S_TEAMWON, S_ZOMBIE, Z_BBIRD, Z_BDRG, Z_BKIT, Z_BLEO, Z_CAPS, Z_CERR,
+                      Z_CONTROLS, Z_D0, Z_DCAPS, Z_DECK, Z_DECOYHITS, Z_DISC, Z_DODGE, Z_DUELS,
+                      Z_EXCH, Z_FM, Z_FORB, Z_FRAMES, Z_GIFTS, Z_IDC, Z_JKILL, Z_JSELF, Z_JUDG,
+                      Z_KILLS, Z_KITSAVE, Z_KPTS, Z_MAXCH, Z_MHIT, Z_NC, Z_ON, Z_P, Z_PA, Z_POUCHES,
+                      Z_RBLOCK, Z_REFL, Z_RESP, Z_REVIVES, Z_ROUNDS, Z_SHIELDS, Z_SKEY, Z_STORMS,
+                      Z_TEAMS, Z_TR, Z_TURN, Z_V, Z_ZOMB)
 from ..layout import NG, NSEAT  # noqa: F401  (record widths: the ruleset contract)
-from ..rules import T_HAS5, T_HASA, T_HEAL
-from .cards import SAT, draw, draw_n, draws_after_play, heal_self, sat_add, sat_mul
+from .cards import SAT, draw, sat_add, sat_mul
 from .duel import duel, resolve_duels
-from .exchange import exchange, exchange3, judgment, resolve_pending
-from .policy import decide, decide3
-from .v12 import combined, init_general, play_cards, rounds_end
-from .v3 import bloodthirst, draw_n3, freeze, hit3, mark_rampage, play_cards3, turn_start3
+from .exchange import exchange, judgment, resolve_pending
+from .search import search_turn, search_work
+from .turn import advance, next_turn, sides_left, turn, winner_of
+from .v12 import init_general
+from .v3 import draw_n3, hit3, turn_start3
 from . import RULESET
 
 jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
 
-
-@njit(cache=True, inline="always")
-def turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
-    """One turn of seat p in any version: a round of each effect on p ends
-    as it starts (v1/v2 ``v12.rounds_end``; v3 in ``v3.turn_start3``), then
-    its play. v3's turn function is inlined here (alwaysinline), not into
-    v1/v2's ``play_turn``, which it slowed by ~7 %."""
-    if Z[Z_ON]:
-        ev(tr, Z, E_TURN, p, Z[Z_ROUNDS], S[p, C_HP], S[p, C_HN], S[p, C_MAXHP], S[p, C_RANK])
-    if Z[Z_V] == 3:
-        play_turn3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p)
-    else:
-        rounds_end(S, Z, tr, p)
-        play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p)
-
-
-@njit(cache=True, _nrt=False)
-def play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
-    """One turn of seat p: a play; damage opens an exchange with a target.
-    (v3: ``turn`` calls ``play_turn3`` instead.)"""
-    if S[p, C_HN] == 0:
-        draw_n(st, S, pile, Z, tr, masks, counts, p, ip[P_REFILL])
-    n, i = decide(st, S, Z, ip, pp, PT, PID, acts, script, p, np.int64(D_TURN), np.int64(0),
-                  np.int64(-1))
-    if n == 0:
-        if Z[Z_ON]:
-            ev(tr, Z, E_PASS, p, 0, 0, 0, 0, 0)
-        return
-    k = acts[i, 0]
-    t = acts[i, 1]
-    o = acts[i, 2]
-    dmg = play_cards(S, pile, Z, masks, counts, ip, PT, p, k)
-    if Z[Z_ON]:
-        ev(tr, Z, E_PLAY, p, k, t, dmg, PT[k, T_HEAL], D_TURN * 256 + o)
-    if Z[Z_V] == 2 and S[p, C_RANK] == 10 and S[p, C_COMB] == 0 and PT[k, T_HASA] == 1:
-        combined(S, Z, tr, ip, p)
-    heal_self(S, Z, tr, p, PT[k, T_HEAL])
-    died = 0
-    if o == O_JUDG:
-        died = judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p)
-    draw_n(st, S, pile, Z, tr, masks, counts, p,
-           draws_after_play(S[p, C_HN], PT[k, T_HAS5], ip))
-    if dmg > 0 and t >= 0 and (died >> p) & 1 == 0 and (died >> t) & 1 == 0:
-        exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, t, dmg)
-    if Z[Z_PA] >= 0:             # a revived rogue's attack is waiting
-        resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID)
-
-
-@njit(cache=True, _nrt=False, forceinline=True)
-def play_turn3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
-    turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p)
-    if S[p, C_ALIVE] == 1:
-        if S[p, C_HN] == 0:
-            draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_REFILL])
-    if S[p, C_ALIVE] == 1:
-        n, i = decide3(st, S, Z, ip, pp, PT, PID, acts, script, p, np.int64(D_TURN),
-                       np.int64(0), np.int64(-1))
-        if n == 0:
-            if Z[Z_ON]:
-                ev(tr, Z, E_PASS, p, 0, 0, 0, 0, 0)
-        else:
-            k = acts[i, 0]
-            t = acts[i, 1]
-            o = acts[i, 2]
-            ot = acts[i, 3]
-            dmg = play_cards3(S, pile, Z, masks, counts, ip, PT, PID, p, k)
-            Z[Z_LK] = k
-            if Z[Z_ON]:
-                ev(tr, Z, E_PLAY, p, k, t, dmg, PT[k, T_HEAL], D_TURN * 256 + o, )
-            if o == O_BLOOD:
-                bloodthirst(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, ot)
-            elif o == O_RAMP:
-                mark_rampage(S, Z, tr, PT, PID, p)
-            elif o == O_FRZSK or o == O_FRZSH:
-                freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, ot, o - O_FRZSK)
-            heal_self(S, Z, tr, p, PT[k, T_HEAL])
-            draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p,
-                    draws_after_play(S[p, C_HN], PT[k, T_HAS5], ip))
-            if dmg > 0 and t >= 0 and S[p, C_ALIVE] == 1 and S[t, C_ALIVE] == 1:
-                exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, t,
-                          dmg)
-    resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
-
-
-@njit(cache=True, _nrt=False, forceinline=True)
-def next_turn(S, Z, key):
-    """Next seat after turn-order key ``key``: the largest key below it
-    among seats still in, else the largest key (a new round). Returns
-    (seat, wrapped)."""
-    best = -1
-    top = -1
-    for q in range(Z[Z_P]):
-        if S[q, C_ALIVE] == 1:
-            kq = S[q, C_KEY]
-            if kq < key and (best < 0 or kq > S[best, C_KEY]):
-                best = q
-            if top < 0 or kq > S[top, C_KEY]:
-                top = q
-    if best >= 0:
-        return best, False
-    return top, True
-
-
-@njit(cache=True, _nrt=False, forceinline=True)
-def sides_left(S, Z):
-    """Number of sides (seats, or teams) with a character/general in play."""
-    P = Z[Z_P]
-    seen = 0
-    n = 0
-    for q in range(P):
-        if S[q, C_ALIVE] == 1:
-            b = 1 << S[q, C_TEAM]
-            if seen & b == 0:
-                seen |= b
-                n += 1
-    return n
+SEARCH_SALT = np.uint64(0x5EA2C4E1172E0001)    # Z_SKEY = mix64(game stream start ^ this)
 
 
 @njit(cache=True, _nrt=False)
@@ -215,6 +99,7 @@ def init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on):
     st[0] = game_state(seed, game)
     for j in range(NZ):
         Z[j] = 0
+    Z[Z_SKEY] = np.int64(mix64(st[0] ^ SEARCH_SALT))    # the search's key (engine.search)
     Z[Z_ON] = 1 if on else 0
     Z[Z_P] = P
     Z[Z_V] = ip[P_VERSION]
@@ -243,6 +128,10 @@ def init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on):
             S[p, j] = 0
         S[p, C_TB] = p
         S[p, C_POL] = pol[p]
+        if pol[p] >= POL_SEARCH0:
+            # a search level: its turn plays are searched, every other decision is greedy's
+            S[p, C_POL] = POL_GREEDY
+            S[p, C_SRCH] = pol[p] - POL_SEARCH0 + 1
         S[p, C_TEAM] = p % 2 if teams else p
         S[p, C_ALIVE] = 1
         S[p, C_OUT] = -1
@@ -301,10 +190,12 @@ def first_seat(S, Z):
 
 @njit(cache=True, _nrt=False)
 def run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, check, cur, turns,
-             grow, srow):
+             grow, srow, W):
     """Play from turn ``turns`` with seat ``cur`` to move until the game
     ends; fill the game row and seat rows. Returns broken invariants (check
-    mode: state checks after every turn; always: negative damage)."""
+    mode: state checks after every turn; always: negative damage). A seat
+    playing a search level plays its turns through ``search.search_turn``
+    (scratch ``W``)."""
     maxt = ip[P_MAXT]
     errors = 0
     end = END_CAP
@@ -314,26 +205,17 @@ def run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, c
         turns += 1
         Z[Z_TURN] = turns
         key0 = S[cur, C_KEY]
-        turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, cur)
+        if S[cur, C_SRCH] > 0:
+            search_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, cur,
+                        key0, W, True)
+        else:
+            turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, cur)
         if check:
             errors += check_state(S, Z)
         if sides_left(S, Z) <= 1:
             end = END_LAST if sides_left(S, Z) == 1 else END_ALLOUT
             break
-        nxt, wrapped = next_turn(S, Z, key0)
-        if Z[Z_NEXT] != 0:
-            # v3: the order restarts from the top (storm god, duel, all blocked a
-            # reflect) or resumes from the pouch's user
-            o = Z[Z_NEXT]
-            Z[Z_NEXT] = 0
-            if o == 1:
-                nxt, wrapped = next_turn(S, Z, np.int64(1) << np.int64(60))
-                wrapped = True
-            elif S[o - 2, C_ALIVE] == 1:
-                nxt = o - 2
-        if wrapped:
-            Z[Z_ROUNDS] += 1
-        cur = nxt
+        cur = advance(S, Z, key0)
     errors += Z[Z_CERR]
     finish(S, Z, tr, end, turns, grow, srow)
     return errors
@@ -343,36 +225,7 @@ def run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, c
 def finish(S, Z, tr, end, turns, grow, srow):
     P = Z[Z_P]
     teams = Z[Z_TEAMS] == 1
-    last = -1
-    if end == END_LAST:
-        for q in range(P):
-            if S[q, C_ALIVE] == 1:
-                last = S[q, C_TEAM]
-                break
-    winner = -1
-    if Z[Z_V] != 2:
-        winner = last
-    else:
-        # highest score (team sum) wins; equal scores: draw
-        best = -1
-        bsc = -1
-        tie = False
-        for side in range(P):
-            sc = 0
-            has = False
-            for q in range(P):
-                if S[q, C_TEAM] == side:
-                    sc += S[q, C_SCORE]
-                    has = True
-            if not has:
-                continue
-            if sc > bsc:
-                bsc = sc
-                best = side
-                tie = False
-            elif sc == bsc:
-                tie = True
-        winner = -1 if tie else best
+    winner, last = winner_of(S, Z, end)
     # winner seat: the winning side's lowest seat (team id = lowest seat)
     grow[G_WINNER] = winner
     grow[G_TURNS] = turns
@@ -451,18 +304,19 @@ def finish(S, Z, tr, end, turns, grow, srow):
         ev(tr, Z, E_END, winner, end, turns, Z[Z_ROUNDS], last, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def play_game(seed, game, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script,
-              grow, srow, masks, counts, tr, on, check):
+              grow, srow, masks, counts, tr, on, check, W):
     init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on)
     cur = first_seat(S, Z)
     grow[G_FIRST] = cur
     return run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, check,
-                    cur, np.int64(0), grow, srow)
+                    cur, np.int64(0), grow, srow, W)
 
 
 def work(P):
-    """One thread's workspace (allocated in Python: no kernel allocates)."""
+    """One thread's workspace (allocated in Python: no kernel allocates;
+    the search's is ``search.search_work``)."""
     P = int(P)
     return (np.zeros(1, np.uint64), np.zeros((P, NS), np.int64), np.zeros((2, NCAP), np.int64),
             np.zeros(NZ, np.int64), np.zeros((MAXA, 4), np.int64), np.zeros((1, 4), np.int64))
@@ -470,7 +324,7 @@ def work(P):
 
 @njit(cache=True, _nrt=False)
 def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, tr, masks, counts,
-          grow, srow, a, b, c):
+          grow, srow, a, b, c, W):
     """``mode`` M_GAME: play game ``game`` of ``seed`` (trace when ``a``;
     M_BATCH: the same in check mode);
     M_TURN: one turn of seat a; M_EXCHANGE: a sends c damage at b;
@@ -478,11 +332,14 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
     to move (check mode); M_NEXT: next seat after key a; M_GENERAL: make seat
     a's identity card b its character; M_CHECK: broken invariants now;
     M_SAT: saturating a x b (in grow[0]) and a + b (in grow[1]); M_INIT: deal
-    game ``game`` of ``seed`` (trace when ``a``) without playing it."""
+    game ``game`` of ``seed`` (trace when ``a``) without playing it;
+    M_SEARCH: the search's turn play for seat a (a search level) from this
+    state as its decision point, in acts[0] (returns the number of options;
+    tests). ``W``: the search's scratch (``search.search_work``)."""
     P = S.shape[0]
     if mode == M_GAME or mode == M_BATCH:
         return play_game(seed, game, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script,
-                         grow, srow, masks, counts, tr, a == 1, mode == M_BATCH)
+                         grow, srow, masks, counts, tr, a == 1, mode == M_BATCH, W)
     if mode == M_TURN:
         turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a)
         return 0
@@ -494,7 +351,7 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
         return judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a)
     if mode == M_RUN:
         return run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID,
-                        mode == M_RUN, a, b, grow, srow)
+                        mode == M_RUN, a, b, grow, srow, W)
     if mode == M_NEXT:
         q, w = next_turn(S, Z, a)
         return q * 2 + (1 if w else 0)
@@ -521,6 +378,9 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
     if mode == M_START:
         turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, a)
         return 0
+    if mode == M_SEARCH:
+        return search_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a,
+                           S[a, C_KEY], W, False)
     if mode == M_SAT:
         grow[0] = sat_mul(a, b)
         grow[1] = sat_add(min(a, SAT), min(b, SAT))
@@ -533,25 +393,27 @@ def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, PT, PID, check, game
     """Blocks [b0, b1) of a batch on one thread (``core.parallel.run_blocks``
     spreads the blocks over threads); counts[b] holds block b's card counts."""
     play_blocks(b0, b1, seed, start, n_games, pol, ip, pp, PT, PID, check, games, seats, masks,
-                counts, errors, *work(P), np.zeros((1, 8), np.int64))
+                counts, errors, *work(P), np.zeros((1, 8), np.int64),
+                search_work(P, masks.shape[-1]))
 
 
 @njit(cache=True, nogil=True)
 def play_blocks(b0, b1, seed, start, n_games, pol, ip, pp, PT, PID, check, games, seats, masks,
-                counts, errors, st, S, pile, Z, acts, script, tr):
+                counts, errors, st, S, pile, Z, acts, script, tr, W):
     zero = np.int64(0)
     mode = np.int64(M_BATCH if check else M_GAME)
     for b in range(b0, b1):
         hi = min(n_games, (b + 1) * BLOCK)
         for g in range(b * BLOCK, hi):
             errors[g] = entry(mode, seed, start + g, pol, ip, pp, PT, PID, st, S, pile, Z, acts,
-                              script, tr, masks[g], counts[b], games[g], seats[g], zero, zero, zero)
+                              script, tr, masks[g], counts[b], games[g], seats[g], zero, zero, zero,
+                              W)
 
 
 def trace_one(seed, game, P, pol, ip, pp, PT, PID, games, seats, masks, counts, tr):
     st, S, pile, Z, acts, script = work(P)
     entry(M_GAME, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, tr, masks[0],
-          counts[0], games[0], seats[0], 1, 0, 0)
+          counts[0], games[0], seats[0], 1, 0, 0, search_work(P, masks.shape[-1]))
     return Z[Z_TR]
 
 

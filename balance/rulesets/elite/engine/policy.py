@@ -374,14 +374,21 @@ def run_base(pp, k):
 
 
 @njit(cache=True, inline="always")
-def keep3(acts, n, bs, nt, sc, k, t, o, ot):
+def keep3(acts, n, bs, nt, sc, k, t, o, ot, sink):
     """greedy3_f: count option (k, t, o, ot) scored ``sc`` (options past
     MAXA are not enumerated, as in ``push3``): a new best score makes it the
     only best, in acts[0]; an equal score joins the ``nt`` tied best options
     in acts[:nt] (the first option is the default, as in ``emit``). Returns
-    (n, best score, options tied for it)."""
+    (n, best score, options tied for it). With a ``sink`` (the search's
+    candidates, ``greedy3_scores``; None for greedy, a branch numba removes
+    when it compiles greedy) every option is listed at acts[n], its score
+    at sink[n]."""
     if n >= MAXA:
         return n, bs, nt
+    if sink is not None:
+        sink[n] = sc
+        push(acts, n, k, t, o, ot)
+        return n + 1, bs, nt
     if sc > bs or n == 0:
         if sc > bs:
             bs = sc
@@ -420,7 +427,7 @@ def od_term3(S, Z, ip, pp, a, od, hp):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
+def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, sink, fb):
     """greedy for v3, enumeration and scoring in one pass: the options of
     ``enum3`` in the same order (at most MAXA). An option's score is the run's
     own value, then the option's term, then the terms shared by every option
@@ -428,7 +435,8 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
     added in that order (float sums: the order is part of the results); the
     shared terms (v3 damage, the target's value) are computed once per run
     and target. The options tied for the best score go to acts[:Z[Z_TIES]]
-    (``keep3``); returns the number of options."""
+    (``keep3``; with a ``sink``, every option and its score); returns the
+    number of options."""
     P = Z[Z_P]
     jt = Z[Z_JOINT] - 1
     if jt >= 0 and (S[jt, C_ALIVE] == 0 or not enemy(S, p, jt)):
@@ -487,14 +495,14 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
                         c = hit_value(S, Z, pp, t, est_incoming(S, ip, t, dmg))
                     # O_NONE
                     sc = common3(s0, dec, ht, cadd, c)
-                    n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_NONE, -1)
+                    n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_NONE, -1, sink)
                     if blood and has5:
                         for e in range(P):
                             if S[e, C_ALIVE] == 1 and enemy(S, p, e):
                                 sc = s0 + (float(est_incoming(S, ip, e, ip[P_BTD]) * ip[P_BTR])
                                            - pp[Q_SKILL])
                                 sc = common3(sc, dec, ht, cadd, c)
-                                n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_BLOOD, e)
+                                n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_BLOOD, e, sink)
                     if has4:
                         if refl:
                             sc = s0
@@ -503,16 +511,16 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
                                 if q != p and S[q, C_ALIVE] == 1:
                                     v = 0.5 * hit_value(S, Z, pp, q, est_incoming(S, ip, q, amt))
                                     sc += v if enemy(S, p, q) else -v
-                            n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_REFLECT, -1)
+                            n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_REFLECT, -1, sink)
                         if dev:
                             sc = s0
                             if dadd:
                                 sc += dc
-                            n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_DEVOUR, -1)
+                            n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_DEVOUR, -1, sink)
                         if ramp:
                             sc = s0 + ramp_v
                             sc = common3(sc, dec, ht, cadd, c)
-                            n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_RAMP, -1)
+                            n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_RAMP, -1, sink)
                         if frz:
                             for e in range(P):
                                 if S[e, C_ALIVE] == 1 and enemy(S, p, e):
@@ -520,11 +528,11 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, fb):
                                     sc = s0 + (2.0 if (r == 7 or r == 10 or S[e, C_BTU] > 0)
                                                else -1.0)
                                     sc = common3(sc, dec, ht, cadd, c)
-                                    n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_FRZSK, e)
+                                    n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_FRZSK, e, sink)
                                     sc = s0 + (2.0 if S[e, C_SHB] != 0 and S[e, C_FRSH] == 0
                                                else -1.0)
                                     sc = common3(sc, dec, ht, cadd, c)
-                                    n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_FRZSH, e)
+                                    n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_FRZSH, e, sink)
     Z[Z_TIES] = nt
     return n
 
@@ -536,7 +544,34 @@ def greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a):
     of options."""
     hp = S[p, C_HP]
     room = S[p, C_MAXHP] - hp
-    return ban_fallback(Z, greedy3_f, (S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room))
+    return ban_fallback(Z, greedy3_f, (S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room,
+                                       None))
+
+
+@njit(cache=True, _nrt=False)
+def turn_options3(S, Z, ip, pp, PT, PID, acts, p, sink):
+    """The search's candidates in v3: every turn option of p (enum3's, in
+    its order) in acts, greedy's score of each in sink (``greedy3_f`` with a
+    sink); returns their number."""
+    hp = S[p, C_HP]
+    room = S[p, C_MAXHP] - hp
+    return ban_fallback(Z, greedy3_f, (S, Z, ip, pp, PT, PID, acts, p, np.int64(D_TURN),
+                                       np.int64(-1), np.int64(0), hp, room, sink))
+
+
+@njit(cache=True, _nrt=False)
+def turn_options12(S, Z, ip, pp, PT, PID, acts, p, sink):
+    """The search's candidates in v1/v2: every turn option of p (random's
+    list, ``enum_plays``) in acts, greedy's score of each in sink (``gscore``
+    with the arguments ``emit`` gives it); returns their number."""
+    n = enum_plays(S, Z, ip, pp, PT, PID, acts, p, np.int64(D_TURN), False)
+    m, jev, hp, room, imm = greedy_ctx(S, Z, ip, pp, p, True)
+    for i in range(n):
+        k = acts[i, 0]
+        sink[i] = gscore(S, Z, pp, PT, np.int64(D_TURN), np.int64(0), np.int64(-1),
+                         sat_mul(PT[k, T_DMG], m), jev, hp, room, imm, k, acts[i, 1], acts[i, 2],
+                         acts[i, 3])
+    return n
 
 
 @njit(cache=True, _nrt=False)

@@ -1,0 +1,152 @@
+"""Magic Elite's search policy (issue 20; balance/rulesets/elite/README.md,
+"Search"; names and budgets: balance/core/search.py).
+
+- Determinism: a batch with search seats gives the same tables on 1 and 2
+  threads and chunked or whole (the search draws from its own
+  counter-based substreams, never from the game's stream).
+- No cheating (shared/rules/README.md, "Hidden information"): from
+  mid-game states, everything the searching seat cannot see (the other
+  hands, the deck order, the mine's position, v2's hidden generals) is
+  dealt again among itself, keeping every count and all public
+  information; the search's choice does not change.
+- Strength: search beats greedy at equal seats (4 players, search and
+  greedy alternating over the seats, both seatings), in v1 and v3: the
+  95 % Wilson interval of search's per-seat win rate lies above greedy's.
+"""
+import numba
+import numpy as np
+import pytest
+
+import balance
+from balance.core import stats
+from balance.core.runner import play_range, setup
+from balance.rulesets.elite import layout as L
+from balance.rulesets.elite.scenario import Table
+
+
+def same(a, b):
+    for f in ("games", "seats", "masks", "counts"):
+        np.testing.assert_array_equal(getattr(a, f), getattr(b, f), err_msg=f)
+
+
+@pytest.mark.parametrize("params", [{"version": 1}, {"version": 2, "teams": True},
+                                    {"version": 3}], ids=["v1", "v2-teams", "v3"])
+def test_search_tables_do_not_depend_on_threads_or_chunks(params):
+    n = 24
+    s = setup("elite", seed=7, players=4, params=params,
+              policies=["search", "greedy", "search_fast", "random"])
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = play_range(s, 0, n, progress=False)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = play_range(s, 0, n, progress=False)
+    finally:
+        numba.set_num_threads(old)
+    same(one, two)
+    same(one, play_range(s, 0, n, progress=False, chunk=n // 3 + 1))
+    part = play_range(s, n // 3, n // 2, progress=False)
+    np.testing.assert_array_equal(part.games, one.games[n // 3:n // 2])
+    np.testing.assert_array_equal(part.seats, one.seats[n // 3:n // 2])
+    # the search plays differently from greedy (it is not greedy under another name)
+    g = play_range(setup("elite", seed=7, players=4, params=params,
+                         policies=["greedy", "greedy", "greedy", "random"]), 0, n,
+                   progress=False)
+    assert not np.array_equal(g.games, one.games)
+
+
+def redeal(t, p, rng):
+    """Deal again, among themselves, the cards seat p cannot see (the other
+    seats' unmarked hand cards and the deck, except a mine p buried), keep
+    every count; draw the mine's position again (unless p buried it); v2:
+    draw the others' unplayed generals again from the identity cards p has
+    not seen. Returns whether anything moved."""
+    S, pile, Z = t.S, t.pile, t.Z
+    P, nd = t.P, int(Z[L.Z_DECK])
+    own = Z[L.Z_MPOS] > 0 and Z[L.Z_MOWN] == p
+    mpos = int(Z[L.Z_MPOS]) - 1
+    before = (S.copy(), pile[0, :nd].copy(), int(Z[L.Z_MPOS]))
+    deck = [i for i in range(nd) if not (own and i == mpos)]
+    pool = [int(pile[0, i]) for i in deck]
+    need = {}
+    for q in range(P):
+        if q != p:
+            for k in range(36):
+                free = int(S[q, L.C_H + k] - S[q, L.C_RM + k])
+                pool += [k] * free
+                S[q, L.C_H + k] -= free
+            need[q] = int(S[q, L.C_HN] - S[q, L.C_H:L.C_H + 36].sum())
+    rng.shuffle(pool)
+    for q, m in need.items():
+        for k in pool[:m]:
+            S[q, L.C_H + k] += 1
+        pool = pool[m:]
+        for s in range(4):
+            S[q, L.C_M + s] = sum(1 << r for r in range(9) if S[q, L.C_H + s * 9 + r] > 0)
+    for i, k in zip(deck, pool):
+        pile[0, i] = k
+    if Z[L.Z_MPOS] > 0 and not own:
+        Z[L.Z_MPOS] = rng.integers(nd) + 1
+    if t.values["version"] == 2:
+        ng = t.values["generals_per_player"]
+        hidden = [(q, g) for q in range(P) if q != p for g in range(S[q, L.C_GEN] + 1, ng)]
+        ids = [int(S[q, L.C_G + g]) for q, g in hidden]
+        unseen = np.full(16, t.values["n_decks"])
+        for q in range(P):
+            for g in range(ng):
+                if q == p or g <= S[q, L.C_GEN]:
+                    unseen[S[q, L.C_G + g]] -= 1
+        ids = [i for i in range(16) for _ in range(unseen[i])]
+        rng.shuffle(ids)
+        for (q, g), i in zip(hidden, ids):
+            S[q, L.C_G + g] = i
+    return not (np.array_equal(before[0], S) and np.array_equal(before[1], pile[0, :nd])
+                and before[2] == Z[L.Z_MPOS])
+
+
+@pytest.mark.parametrize("params", [{"version": 1}, {"version": 2}, {"version": 3}],
+                         ids=["v1", "v2", "v3"])
+def test_search_decision_does_not_depend_on_what_the_seat_cannot_see(params):
+    rng = np.random.default_rng(5)
+    checked = 0
+    for game in range(6):
+        t = Table(players=4, params=params, policies="search", seed=11, game=game)
+        p = int(np.argmax(t.S[:, L.C_KEY]))
+        for _ in range(int(rng.integers(2, 9))):      # greedy turns (M_TURN) to mid-game
+            t.turn(p)
+            if (t.S[:, L.C_ALIVE] == 1).sum() <= 1:
+                break
+            p, _ = t.next_turn(p)
+        if (t.S[:, L.C_ALIVE] == 1).sum() <= 1 or t.S[p, L.C_HN] == 0:
+            continue
+        n, choice = t.search_play(p)
+        if n <= 1:
+            continue
+        for _ in range(3):
+            assert redeal(t, p, rng)
+            assert t.search_play(p) == (n, choice), (params, game)
+        checked += 1
+    assert checked >= 3
+
+
+def seat_rates(params, games, seed):
+    """Per-seat wins and seats of search and greedy, alternating over 4
+    seats, in both seatings."""
+    wins = {"search": 0, "greedy": 0}
+    seats = {"search": 0, "greedy": 0}
+    for pols in (["search", "greedy"] * 2, ["greedy", "search"] * 2):
+        r = balance.simulate("elite", games=games // 2, seed=seed, players=4, policies=pols,
+                             params=params, progress=False)
+        won = r.batch.seats[:, :, L.SI["won"]]
+        for q, pol in enumerate(pols):
+            wins[pol] += int(won[:, q].sum())
+            seats[pol] += won.shape[0]
+    return wins, seats
+
+
+@pytest.mark.parametrize("version", [1, 3])
+def test_search_beats_greedy_at_equal_seats(version):
+    wins, seats = seat_rates({"version": version}, 1200, 3)
+    lo, _ = stats.wilson(wins["search"], seats["search"])
+    _, hi = stats.wilson(wins["greedy"], seats["greedy"])
+    assert lo > hi, (version, wins, seats)
