@@ -129,7 +129,8 @@ def cards_cmd(ruleset, run, mode, correction, kinds, out, summary_only):
 @click.command("matchups")
 @click.argument("ruleset")
 @click.option("--policies", "policy_list", default=None, metavar="A,B,C",
-              help="Policies to pit against each other.", show_default="all of the ruleset's")
+              help="Policies to pit against each other.",
+              show_default="the ruleset's, but its search levels")
 @run_options
 @click.option("--out", "-o", default=None, type=click.Path(file_okay=False),
               help="Write matchups.csv, matchups_matrix.csv, matchups.png here.",
@@ -151,7 +152,8 @@ def matchups_cmd(ruleset, run, policy_list, out, summary_only):
 @click.argument("ruleset")
 @run_options
 @click.option("--policies", "policy_list", default=None, metavar="A,B,C",
-              help="Policies of the matchup matrix.", show_default="all of the ruleset's")
+              help="Policies of the matchup matrix.",
+              show_default="the ruleset's, but its search levels")
 @click.option("--sweep-games", default=None, type=WHOLE,
               help="Games per point of the headline sweeps.", show_default="--games")
 @click.option("--cards-games", default=None, type=WHOLE,
@@ -189,7 +191,7 @@ def report_cmd(ruleset, run, policy_list, sweep_games, cards_games, out, force, 
 @click.command("ladder")
 @click.argument("ruleset")
 @click.option("--policies", "policy_list", default=None, metavar="A,B,C",
-              help="Policies of the ladder.", show_default="all of the ruleset's")
+              help="Policies of the ladder.", show_default="all of the ruleset's, search included")
 @run_options
 @click.option("--out", "-o", default=None, type=click.Path(file_okay=False),
               help="Write ladder.csv, ladder_pairs.csv, ladder.png, ladder.json here; finished "

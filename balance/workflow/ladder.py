@@ -162,6 +162,8 @@ def ladder(ruleset: str, policies=None, games: int = 2_000, seed: int = 0, playe
     """The skill ladder of ``policies`` (default: all of the ruleset's); see
     the module doc."""
     spec = registry.get(ruleset)
+    if policies is None or len(policies) == 0:
+        policies = list(spec.policies)          # search levels included
     m = matchups(ruleset, policies, games, seed, players, params, progress=progress,
                  store=store if store is not None else (Path(out) / ".points" if out else None),
                  summary_only=summary_only)

@@ -14,6 +14,9 @@ the independent unit (the lineups of one deal share their cards): the mean
 over deals of a's share of the deal's games, with a normal interval. Policy
 a *dominates* when, against every other policy, a's share minus the
 opponent's share has a 95% interval above 0.
+
+Without a list, the policies are the ruleset's but its search levels
+(``default_policies``), which take part when named.
 """
 from __future__ import annotations
 
@@ -48,9 +51,19 @@ def lineups(a: str, b: str, n: int) -> list[tuple[str, ...]]:
     return pats
 
 
+def default_policies(spec) -> list[str]:
+    """The default matchup matrix: the ruleset's policies but its search
+    levels (``core.search.LEVELS``: a search seat plays hundreds of games in
+    its head per move), which take part when named (``balance ladder``
+    names them all)."""
+    from ..core.search import LEVELS
+    cheap = [p for p in spec.policies if p not in LEVELS]
+    return cheap if len(cheap) >= 2 else list(spec.policies)
+
+
 def parse_policies(spec, policies) -> list[str]:
     if policies is None or len(policies) == 0:
-        pols = list(spec.policies)
+        pols = default_policies(spec)
     elif isinstance(policies, str):
         pols = [p.strip() for p in policies.split(",") if p.strip()]
     else:
