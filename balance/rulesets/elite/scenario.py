@@ -64,7 +64,7 @@ class Table:
                 banv[rules.card_kinds().index(k)] = BAN_CODES[mode]
         self.ip, self.pp, self.PT, self.PID = kernel_args(self.values, ban_vector(banv, rules.N_KINDS))
         self.st, self.S, self.pile, self.Z, self.acts, _ = kgame.work(players)
-        self.W = kgame.search_work(players, 1)       # the search's scratch (engine.search)
+        self.W = kgame.search_scratch(players, self.pol, 1)    # the search's (or None)
         self.script_rows = np.full((256, 4), -1, np.int64)
         self.n_script = 0
         self.tr = np.zeros((trace, 8), np.int64)

@@ -14,8 +14,24 @@ Modules, each importing only those above it:
 - ``duel``: v3's duel and duel queue;
 - ``exchange``: the OD chains (v1/v2 ``exchange``, v3 ``exchange3``),
   with v1/v2's damage, deaths and Judgment;
-- ``game``: turns, the game loop, records, ``play_blocks``/``run_batch``,
+- ``turn``: a turn, split into its start, decision and play (so that the
+  search plays a chosen candidate with the same code), the turn order,
+  the sides left and the winner;
+- ``search``: the search policy (README "Search"): determinizations,
+  rollouts, ``search_turn``;
+- ``game``: dealing, the game loop, records, ``play_blocks``/``run_batch``,
   ``entry``/``trace_one``, ``KERNELS``.
+
+The search's scratch ``W`` (``search.search_work``) is passed down from
+``play_blocks``/``entry`` to ``run_game``; in a batch without a search seat
+it is None and numba compiles ``run_game`` and its callers without the
+search (the branch on ``W is not None`` is removed at compile time), so
+those batches run and compile the kernel they had before the search. The
+first batch with a search seat compiles the second specialisation. Every
+function numba compiles on its own re-optimises everything it calls once
+linked (numba's final module pass), so the search's own functions are
+inlined into ``search_turn`` (``inline="always"``, one call site each) and
+``game.play_game`` into ``entry``: fewer functions re-optimise the game.
 
 Every module is compiled into the ruleset's cache folder
 (``jit.kernel_cache_begin(RULESET)`` first, ``jit.kernel_cache_end()``

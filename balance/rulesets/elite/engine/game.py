@@ -195,7 +195,11 @@ def run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, c
     ends; fill the game row and seat rows. Returns broken invariants (check
     mode: state checks after every turn; always: negative damage). A seat
     playing a search level plays its turns through ``search.search_turn``
-    (scratch ``W``)."""
+    (scratch ``W``). ``W`` is None in a batch without a search seat: numba
+    then compiles run_game (and every function that calls it) without the
+    search, so greedy and random batches run and compile the kernel they
+    had before it (a second specialisation, with the search, is compiled on
+    the first batch that has a search seat)."""
     maxt = ip[P_MAXT]
     errors = 0
     end = END_CAP
@@ -205,10 +209,13 @@ def run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, c
         turns += 1
         Z[Z_TURN] = turns
         key0 = S[cur, C_KEY]
-        if S[cur, C_SRCH] > 0:
-            search_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, cur,
-                        key0, W, True)
-        else:
+        searched = False
+        if W is not None:        # numba drops this branch when W is None (no search seat)
+            if S[cur, C_SRCH] > 0:
+                search_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID,
+                            cur, key0, W, True)
+                searched = True
+        if not searched:
             turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, cur)
         if check:
             errors += check_state(S, Z)
@@ -335,7 +342,8 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
     game ``game`` of ``seed`` (trace when ``a``) without playing it;
     M_SEARCH: the search's turn play for seat a (a search level) from this
     state as its decision point, in acts[0] (returns the number of options;
-    tests). ``W``: the search's scratch (``search.search_work``)."""
+    tests). ``W``: the search's scratch (``search.search_work``), None
+    without a search seat (``run_game``)."""
     P = S.shape[0]
     if mode == M_GAME or mode == M_BATCH:
         return play_game(seed, game, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script,
@@ -379,8 +387,10 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
         turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, a)
         return 0
     if mode == M_SEARCH:
-        return search_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a,
-                           S[a, C_KEY], W, False)
+        if W is not None:
+            return search_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID,
+                               a, S[a, C_KEY], W, False)
+        return -1
     if mode == M_SAT:
         grow[0] = sat_mul(a, b)
         grow[1] = sat_add(min(a, SAT), min(b, SAT))
@@ -394,7 +404,13 @@ def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, PT, PID, check, game
     spreads the blocks over threads); counts[b] holds block b's card counts."""
     play_blocks(b0, b1, seed, start, n_games, pol, ip, pp, PT, PID, check, games, seats, masks,
                 counts, errors, *work(P), np.zeros((1, 8), np.int64),
-                search_work(P, masks.shape[-1]))
+                search_scratch(P, pol, masks.shape[-1]))
+
+
+def search_scratch(P, pol, words):
+    """The search's scratch when a seat plays a search level, else None
+    (``run_game``)."""
+    return search_work(P, words) if (np.asarray(pol) >= POL_SEARCH0).any() else None
 
 
 @njit(cache=True, nogil=True)
@@ -413,7 +429,7 @@ def play_blocks(b0, b1, seed, start, n_games, pol, ip, pp, PT, PID, check, games
 def trace_one(seed, game, P, pol, ip, pp, PT, PID, games, seats, masks, counts, tr):
     st, S, pile, Z, acts, script = work(P)
     entry(M_GAME, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, tr, masks[0],
-          counts[0], games[0], seats[0], 1, 0, 0, search_work(P, masks.shape[-1]))
+          counts[0], games[0], seats[0], 1, 0, 0, search_scratch(P, pol, masks.shape[-1]))
     return Z[Z_TR]
 
 

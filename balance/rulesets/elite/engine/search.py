@@ -43,7 +43,7 @@ from ..layout import (C_ALIVE, C_DQ, C_G, C_GEN, C_H, C_HN, C_HP, C_KEY, C_M, C_
                       C_RANK, C_RM, C_SRCH, C_TEAM, END_ALLOUT, END_CAP, END_LAST, E_TURN, MAXA,
                       NCAP, NS, NZ, POL_GREEDY, POL_RANDOM, P_DECKS, P_GENS, P_MAXT, P_SDET,
                       P_SROLL, P_SRPOL, P_SRTURNS, P_STOPK, Z_DECK, Z_DISC, Z_MOWN, Z_MPOS, Z_ON,
-                      Z_P, Z_ROUNDS, Z_SKEY, Z_TURN, Z_V)
+                      Z_P, Z_RESP, Z_ROUNDS, Z_SKEY, Z_TURN, Z_V)
 from .duel import resolve_duels
 from .policy import turn_options3, turn_options12
 from .turn import act3, act12, advance, pre3, pre12, sides_left, turn, winner_of
@@ -57,6 +57,8 @@ LEVEL_NUM = (0, 1, 1, 4)
 LEVEL_DEN = (1, 4, 1, 1)
 PK = NCAP                 # pool[PK + kind]: hidden cards per kind; pool[PI + ident]: v2 generals
 PI = NCAP + 36
+PC = NCAP + 52            # pool[PC], [PC + 1], [PC + 2]: rollouts, their turns and responses (counted
+                          # for scripts/bench-style figures; nothing reads them)
 
 
 def search_work(P, words):
@@ -272,6 +274,9 @@ def search_choice(S, pile, Z, tr, script, ip, pp, PT, PID, p, key0, W):
                           PID, p, np.int64(1), np.int64(0))
                 wins[i] += playout(stR, S2, pile2, Z2, tr, masks2, counts2, acts2, script, ip,
                                    pp, PT, PID, p, key0, p)
+                pool[PC] += 1
+                pool[PC + 1] += Z2[Z_TURN] - Z1[Z_TURN]
+                pool[PC + 2] += Z2[Z_RESP] - Z1[Z_RESP]
     return n, keep[best_of(wins, keep, 0, m, stD)]
 
 
