@@ -502,13 +502,22 @@ def board_events(S, Z, tr):
 
 
 @njit(cache=True, inline="always")
-def turn(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+def front(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+    """The turn up to placement: its start (``begin``), then, unless that
+    ended the game, preparation and the draw."""
     begin(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
     if not Z[Z_DONE]:
         prepare(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
         for _ in range(ip[P_DRAW]):
             if draw(S, Z, pile, masks, counts, tr, p, False) < 0:
                 break
+
+
+@njit(cache=True, inline="always")
+def turn(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+    """One turn of seat p."""
+    front(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
+    if not Z[Z_DONE]:
         placement(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
         if not Z[Z_DONE]:
             attack_phase(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
@@ -651,6 +660,42 @@ def finish(S, Z, tr, winner, end, turns, rounds, grow, srow):
             srow[q, j] = S[q, C_STATS + j]
 
 
+@njit(cache=True, inline="always")
+def turn_head(S, Z, tr, cur, turns):
+    """Before turn number ``turns`` (seat cur's): the turn's globals."""
+    Z[Z_TURN] = turns
+    Z[Z_FIRST] = 1 if turns == 1 else 0
+    Z[Z_HPCH] = 0
+    if Z[Z_ON]:
+        ev(tr, Z, E_TURN, cur, (turns + 1) // 2, S[0, C_HP], S[1, C_HP],
+           popc(S[cur, C_HAND]), 0)
+
+
+@njit(cache=True, inline="always")
+def turn_tail(Z, stale):
+    """After a turn: END_HP when an HP check ended the game, END_STALE after
+    ``stale`` turns in a row without an HP change, else -1 (play on)."""
+    if Z[Z_DONE]:
+        return END_HP
+    if Z[Z_HPCH]:
+        Z[Z_STALE] = 0
+    else:
+        Z[Z_STALE] += 1
+        if Z[Z_STALE] >= stale:
+            return END_STALE
+    return -1
+
+
+@njit(cache=True, inline="always")
+def outcome(S, end):
+    """(winner or -1, end reason) of a game that ended for ``end``."""
+    if end == END_HP:
+        if S[0, C_HP] <= 0 and S[1, C_HP] <= 0:
+            return -1, END_DRAW
+        return (0 if S[1, C_HP] <= 0 else 1), END_HP
+    return -1, end
+
+
 @njit(sig(I64, I64, B1, A1, A2, ret=nt.int64), cache=True, _nrt=False)
 def play_on(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, cur, turns,
             check, grow, srow):
@@ -662,32 +707,16 @@ def play_on(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tm
     end = END_CAP
     while turns < maxt:
         turns += 1
-        Z[Z_TURN] = turns
-        Z[Z_FIRST] = 1 if turns == 1 else 0
-        Z[Z_HPCH] = 0
-        if Z[Z_ON]:
-            ev(tr, Z, E_TURN, cur, (turns + 1) // 2, S[0, C_HP], S[1, C_HP],
-               popc(S[cur, C_HAND]), 0)
+        turn_head(S, Z, tr, cur, turns)
         turn(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, cur)
         if check:
             errors += broken_invariants(S, Z, pile, ip)
-        if Z[Z_DONE]:
-            end = END_HP
+        e = turn_tail(Z, stale)
+        if e >= 0:
+            end = e
             break
-        if Z[Z_HPCH]:
-            Z[Z_STALE] = 0
-        else:
-            Z[Z_STALE] += 1
-            if Z[Z_STALE] >= stale:
-                end = END_STALE
-                break
         cur = 1 - cur
-    winner = -1
-    if end == END_HP:
-        if S[0, C_HP] <= 0 and S[1, C_HP] <= 0:
-            end = END_DRAW
-        else:
-            winner = 0 if S[1, C_HP] <= 0 else 1
+    winner, end = outcome(S, end)
     finish(S, Z, tr, winner, end, turns, (turns + 1) // 2, grow, srow)
     return errors
 
