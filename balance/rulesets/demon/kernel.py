@@ -57,9 +57,9 @@ from .layout import (A_BIG, A_END, A_FACE, A_HEART, A_PAIR, A_ROW, A_SLOT, A_SMA
                      E_BROW, E_BSEAT, E_BSLOT, E_DEAL, E_DISCARD, E_DRAW, E_END, E_FACE, E_HEART,
                      E_JFX, E_KOPT, E_NODRAW, E_PAIR, E_ROW, E_SLOT, E_SMALL, E_TURN, FACE_ACTIVE,
                      F_FACE, F_HEART, F_PAIR, F_ROW, F_SLOT, H_J, H_REPLY, NO, NS, NSCRIPT, NSEAT,
-                     NZ, POL_RANDOM, Z_ATT, Z_CLASH, Z_DEC, Z_DESTR, Z_DONE, Z_FIRST, Z_FLAGS,
-                     Z_FORBID, Z_HPCH, Z_LASTC, Z_NC, Z_NOATK, Z_ON, Z_SACT, Z_SCARD, Z_SOWN,
-                     Z_STALE, Z_TR, Z_TURN)
+                     NZ, POL_RANDOM, POL_SEARCH_FAST, POL_SEARCH_STRONG, Z_ATT, Z_CLASH, Z_DEC,
+                     Z_DESTR, Z_DONE, Z_FIRST, Z_FLAGS, Z_FORBID, Z_HPCH, Z_LASTC, Z_NC, Z_NOATK,
+                     Z_ON, Z_SACT, Z_SCARD, Z_SOWN, Z_STALE, Z_TR, Z_TURN)
 from .layout import NG as _NG
 from .rules import BIG, SMALL
 
@@ -515,7 +515,8 @@ def front(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
 
 @njit(cache=True, inline="always")
 def turn(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
-    """One turn of seat p."""
+    """One turn of seat p (``search.search_turn`` plays the same steps with
+    the search's choices)."""
     front(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
     if not Z[Z_DONE]:
         placement(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
@@ -700,7 +701,8 @@ def outcome(S, end):
 def play_on(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, cur, turns,
             check, grow, srow):
     """Play from the start of seat cur's turn (after ``turns`` turns) to the
-    end of the game; returns the number of broken invariants (check mode)."""
+    end of the game; returns the number of broken invariants (check mode).
+    ``search.play_search_on`` is the same loop for games with a search seat."""
     maxt = ip[P_MAXT]
     stale = 2 * ip[P_STALE]
     errors = 0
@@ -739,10 +741,23 @@ def work():
             np.zeros((NSCRIPT, 6), np.int64), np.zeros(64, np.int64))
 
 
+def searching(pol) -> bool:
+    """Does a seat of ``pol`` play a search level?"""
+    return bool(((pol >= POL_SEARCH_FAST) & (pol <= POL_SEARCH_STRONG)).any())
+
+
 def run_batch(b0, b1, seed, start_, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
               counts, errors):
     """Blocks [b0, b1) of a batch (``core.parallel.run_blocks`` spreads the
-    blocks over threads); counts[b] holds block b's card counts."""
+    blocks over threads); counts[b] holds block b's card counts. A batch
+    with a search seat runs ``search``'s kernel (compiled on its first use,
+    so that the heuristics' kernel does not compile the search)."""
+    if searching(pol):
+        from .search import search_blocks, search_work
+        search_blocks(b0, b1, seed, start_, n_games, pol, ip, pp, ban, check, games, seats,
+                      masks, counts, errors, *work(), np.zeros((1, 8), np.int64),
+                      search_work(masks.shape[-1], counts.shape[-1]))
+        return
     play_blocks(b0, b1, seed, start_, n_games, pol, ip, pp, ban, check, games, seats, masks,
                 counts, errors, *work(), np.zeros((1, 8), np.int64))
 
@@ -760,6 +775,10 @@ def play_blocks(b0, b1, seed, start_, n_games, pol, ip, pp, ban, check, games, s
 
 def trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr):
     """Play one game with its event trace in ``tr``; returns the trace length."""
+    if searching(pol):
+        from .search import search_work, trace_search
+        return trace_search(seed, game, pol, ip, pp, ban, games, seats, masks, counts, tr,
+                            *work(), search_work(masks.shape[-1], counts.shape[-1]))
     return _trace_one(seed, game, pol, ip, pp, ban, games, seats, masks, counts, tr, *work())
 
 
