@@ -1,9 +1,20 @@
 """Demon Faction 魔族阵营 (contract: shared/rules/demon.md)."""
 import numpy as np
 
+from ...core.params import to_kernel
 from ...core.spec import RulesetSpec
 from . import layout, rules
 from .replay import format_trace
+
+
+def kernel_args(values, ban):
+    """The kernel's arrays after the policy ids: the int rule parameters
+    followed by the int policy parameters (the search budgets, at
+    ``rules.N_RULE_INTS + rules.PIDX[name]``), the float policy parameters,
+    the ban codes."""
+    ip, pp = SPEC.space.vectors(values)
+    pi = to_kernel(SPEC.space.policy(values))[0]
+    return np.concatenate([ip, pi]), pp, ban
 
 
 # (label, seat column): each face-card effect, joker option and clash choice
@@ -86,12 +97,13 @@ SPEC = RulesetSpec.from_package(
     version=lambda values: "1",
     players=(2, 2),
     kernel="balance.rulesets.demon.kernel",
+    kernel_args=kernel_args,
     format_trace=format_trace,
     docs="balance/rulesets/demon/README.md",
     ban_modes=("remove", "forbid"),
     summary=_summary,
     check_values=lambda values, n: _check(values),
-    compile_time="about 25 s",
+    compile_time="about 25 s; a search policy about 90 s more on its first use",
     headline=("hp", "passive_damage", "big_joker_heal"),
     bench=({"label": "demon 2p greedy", "players": 2, "policies": ["greedy"]},
            {"label": "demon 2p random", "players": 2, "policies": ["random"]}),
@@ -105,4 +117,4 @@ def _check(values):
                            f"({values['hand_trigger']})")
 
 
-__all__ = ["SPEC", "np"]
+__all__ = ["SPEC", "kernel_args", "np"]

@@ -16,7 +16,7 @@ from .layout import (C_BJ, C_FACE, C_FACT, C_GRAVE, C_HP, C_KPTS, C_POW, C_ROW, 
                      E_FACEGONE, E_GONE, E_HP, E_JOKERGONE, GAME_COLUMNS, H_HEAL, H_PASSIVE,
                      POL_DEFENSIVE, POL_RANDOM, POL_SCRIPT, ST, Z_DEC, Z_DONE, Z_HPCH, Z_LASTC,
                      Z_ON, Z_SACT, Z_SCARD, Z_SERR, Z_SOWN, Z_SPOS)
-from .rules import BIG, IDX, PIDX
+from .rules import BIG, IDX, N_RULE_INTS, PIDX
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
@@ -46,6 +46,11 @@ Q_SMALL = PIDX["small_value"]
 Q_MARGIN = PIDX["reply_margin"]
 Q_KMIN = PIDX["k_revive_min"]
 Q_GUARD = PIDX["guard_bonus"]
+# the int policy parameters follow the rule ints in ip (__init__.kernel_args)
+S_TOPK = N_RULE_INTS + PIDX["search_top_k"]
+S_DET = N_RULE_INTS + PIDX["search_determinizations"]
+S_ROLL = N_RULE_INTS + PIDX["search_rollouts"]
+S_RPOL = N_RULE_INTS + PIDX["search_rollout_policy"]
 
 GI = index(GAME_COLUMNS)
 G_WINNER, G_TURNS, G_ROUNDS, G_END = GI["winner"], GI["turns"], GI["rounds"], GI["end_reason"]

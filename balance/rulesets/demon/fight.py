@@ -274,20 +274,34 @@ def attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp
 
 
 @njit(cache=True, inline="always")
-def attack_phase(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+def no_first_attack(Z, tr, p):
+    """True (and the trace says so) in the first player's first turn."""
     if Z[Z_FIRST]:
         if Z[Z_ON]:
             ev(tr, Z, E_NOATTACK, p, 1, 0, 0, 0, 0)
-        return
-    n = list_attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
-    i = choose_i(st, Z, pol[p], script, rows, sc, n, D_ATTACK)
-    r = rows[i, 1]
+        return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def attack_choice(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r,
+                  t, mode, n):
+    """Carry out the attack row (r, t, mode) chosen among n (r < 0: none)."""
     if r < 0:
         if Z[Z_ON]:
             ev(tr, Z, E_NOATTACK, p, 0 if n > 1 else 2, 0, 0, 0, 0)
         return
-    attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r,
-           rows[i, 2], rows[i, 3])
+    attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r, t, mode)
+
+
+@njit(cache=True, inline="always")
+def attack_phase(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+    if no_first_attack(Z, tr, p):
+        return
+    n = list_attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
+    i = choose_i(st, Z, pol[p], script, rows, sc, n, D_ATTACK)
+    attack_choice(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p,
+                  rows[i, 1], rows[i, 2], rows[i, 3], n)
 
 
 jit.kernel_cache_end()

@@ -57,9 +57,9 @@ from .layout import (A_BIG, A_END, A_FACE, A_HEART, A_PAIR, A_ROW, A_SLOT, A_SMA
                      E_BROW, E_BSEAT, E_BSLOT, E_DEAL, E_DISCARD, E_DRAW, E_END, E_FACE, E_HEART,
                      E_JFX, E_KOPT, E_NODRAW, E_PAIR, E_ROW, E_SLOT, E_SMALL, E_TURN, FACE_ACTIVE,
                      F_FACE, F_HEART, F_PAIR, F_ROW, F_SLOT, H_J, H_REPLY, NO, NS, NSCRIPT, NSEAT,
-                     NZ, POL_RANDOM, Z_ATT, Z_CLASH, Z_DEC, Z_DESTR, Z_DONE, Z_FIRST, Z_FLAGS,
-                     Z_FORBID, Z_HPCH, Z_LASTC, Z_NC, Z_NOATK, Z_ON, Z_SACT, Z_SCARD, Z_SOWN,
-                     Z_STALE, Z_TR, Z_TURN)
+                     NZ, POL_RANDOM, POL_SEARCH_FAST, POL_SEARCH_STRONG, Z_ATT, Z_CLASH, Z_DEC,
+                     Z_DESTR, Z_DONE, Z_FIRST, Z_FLAGS, Z_FORBID, Z_HPCH, Z_LASTC, Z_NC, Z_NOATK,
+                     Z_ON, Z_SACT, Z_SCARD, Z_SOWN, Z_STALE, Z_TR, Z_TURN)
 from .layout import NG as _NG
 from .rules import BIG, SMALL
 
@@ -502,13 +502,23 @@ def board_events(S, Z, tr):
 
 
 @njit(cache=True, inline="always")
-def turn(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+def front(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+    """The turn up to placement: its start (``begin``), then, unless that
+    ended the game, preparation and the draw."""
     begin(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
     if not Z[Z_DONE]:
         prepare(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
         for _ in range(ip[P_DRAW]):
             if draw(S, Z, pile, masks, counts, tr, p, False) < 0:
                 break
+
+
+@njit(cache=True, inline="always")
+def turn(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+    """One turn of seat p (``search.search_turn`` plays the same steps with
+    the search's choices)."""
+    front(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
+    if not Z[Z_DONE]:
         placement(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
         if not Z[Z_DONE]:
             attack_phase(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
@@ -651,43 +661,64 @@ def finish(S, Z, tr, winner, end, turns, rounds, grow, srow):
             srow[q, j] = S[q, C_STATS + j]
 
 
+@njit(cache=True, inline="always")
+def turn_head(S, Z, tr, cur, turns):
+    """Before turn number ``turns`` (seat cur's): the turn's globals."""
+    Z[Z_TURN] = turns
+    Z[Z_FIRST] = 1 if turns == 1 else 0
+    Z[Z_HPCH] = 0
+    if Z[Z_ON]:
+        ev(tr, Z, E_TURN, cur, (turns + 1) // 2, S[0, C_HP], S[1, C_HP],
+           popc(S[cur, C_HAND]), 0)
+
+
+@njit(cache=True, inline="always")
+def turn_tail(Z, stale):
+    """After a turn: END_HP when an HP check ended the game, END_STALE after
+    ``stale`` turns in a row without an HP change, else -1 (play on)."""
+    if Z[Z_DONE]:
+        return END_HP
+    if Z[Z_HPCH]:
+        Z[Z_STALE] = 0
+    else:
+        Z[Z_STALE] += 1
+        if Z[Z_STALE] >= stale:
+            return END_STALE
+    return -1
+
+
+@njit(cache=True, inline="always")
+def outcome(S, end):
+    """(winner or -1, end reason) of a game that ended for ``end``."""
+    if end == END_HP:
+        if S[0, C_HP] <= 0 and S[1, C_HP] <= 0:
+            return -1, END_DRAW
+        return (0 if S[1, C_HP] <= 0 else 1), END_HP
+    return -1, end
+
+
 @njit(sig(I64, I64, B1, A1, A2, ret=nt.int64), cache=True, _nrt=False)
 def play_on(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, cur, turns,
             check, grow, srow):
     """Play from the start of seat cur's turn (after ``turns`` turns) to the
-    end of the game; returns the number of broken invariants (check mode)."""
+    end of the game; returns the number of broken invariants (check mode).
+    ``search.play_search_on`` is the same loop for games with a search seat."""
     maxt = ip[P_MAXT]
     stale = 2 * ip[P_STALE]
     errors = 0
     end = END_CAP
     while turns < maxt:
         turns += 1
-        Z[Z_TURN] = turns
-        Z[Z_FIRST] = 1 if turns == 1 else 0
-        Z[Z_HPCH] = 0
-        if Z[Z_ON]:
-            ev(tr, Z, E_TURN, cur, (turns + 1) // 2, S[0, C_HP], S[1, C_HP],
-               popc(S[cur, C_HAND]), 0)
+        turn_head(S, Z, tr, cur, turns)
         turn(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, cur)
         if check:
             errors += broken_invariants(S, Z, pile, ip)
-        if Z[Z_DONE]:
-            end = END_HP
+        e = turn_tail(Z, stale)
+        if e >= 0:
+            end = e
             break
-        if Z[Z_HPCH]:
-            Z[Z_STALE] = 0
-        else:
-            Z[Z_STALE] += 1
-            if Z[Z_STALE] >= stale:
-                end = END_STALE
-                break
         cur = 1 - cur
-    winner = -1
-    if end == END_HP:
-        if S[0, C_HP] <= 0 and S[1, C_HP] <= 0:
-            end = END_DRAW
-        else:
-            winner = 0 if S[1, C_HP] <= 0 else 1
+    winner, end = outcome(S, end)
     finish(S, Z, tr, winner, end, turns, (turns + 1) // 2, grow, srow)
     return errors
 
@@ -710,10 +741,23 @@ def work():
             np.zeros((NSCRIPT, 6), np.int64), np.zeros(64, np.int64))
 
 
+def searching(pol) -> bool:
+    """Does a seat of ``pol`` play a search level?"""
+    return bool(((pol >= POL_SEARCH_FAST) & (pol <= POL_SEARCH_STRONG)).any())
+
+
 def run_batch(b0, b1, seed, start_, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
               counts, errors):
     """Blocks [b0, b1) of a batch (``core.parallel.run_blocks`` spreads the
-    blocks over threads); counts[b] holds block b's card counts."""
+    blocks over threads); counts[b] holds block b's card counts. A batch
+    with a search seat runs ``search``'s kernel (compiled on its first use,
+    so that the heuristics' kernel does not compile the search)."""
+    if searching(pol):
+        from .search import search_blocks, search_work
+        search_blocks(b0, b1, seed, start_, n_games, pol, ip, pp, ban, check, games, seats,
+                      masks, counts, errors, *work(), np.zeros((1, 8), np.int64),
+                      search_work(masks.shape[-1], counts.shape[-1]))
+        return
     play_blocks(b0, b1, seed, start_, n_games, pol, ip, pp, ban, check, games, seats, masks,
                 counts, errors, *work(), np.zeros((1, 8), np.int64))
 
@@ -731,6 +775,10 @@ def play_blocks(b0, b1, seed, start_, n_games, pol, ip, pp, ban, check, games, s
 
 def trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr):
     """Play one game with its event trace in ``tr``; returns the trace length."""
+    if searching(pol):
+        from .search import search_work, trace_search
+        return trace_search(seed, game, pol, ip, pp, ban, games, seats, masks, counts, tr,
+                            *work(), search_work(masks.shape[-1], counts.shape[-1]))
     return _trace_one(seed, game, pol, ip, pp, ban, games, seats, masks, counts, tr, *work())
 
 

@@ -93,6 +93,11 @@ A_END, A_ROW, A_SLOT, A_PAIR, A_FACE, A_HEART, A_BIG, A_SMALL = range(8)
 POL_RANDOM = 0
 POL_GREEDY = 1
 POL_DEFENSIVE = 2
+POL_SEARCH_FAST = 3     # the search levels (core/search.py LEVELS), consecutive ids
+POL_SEARCH = 4
+POL_SEARCH_STRONG = 5
+LEVEL_NUM = (1, 1, 4)   # determinizations x num // den, per level from POL_SEARCH_FAST
+LEVEL_DEN = (4, 1, 1)
 POL_SCRIPT = 9      # scenario tests only: scripted choices, greedy where the script is silent
 
 # --- trace events: row = [type, turn, seat, a, b, c, d, e] -----------------

@@ -9,10 +9,13 @@ A=1 .. 10, J=11, Q=12, K=13; then the big joker (52) and the small joker
 (53). Each player has its own 54-card deck, so a card id names one card of
 a seat: every zone of a seat is a 54-bit mask.
 """
+import dataclasses
 from dataclasses import dataclass
 
+from ...core import search
 from ...core.params import kernel_index, param
-from .layout import END_REASONS, POL_DEFENSIVE, POL_GREEDY, POL_RANDOM  # noqa: F401
+from .layout import (END_REASONS, LEVEL_DEN, LEVEL_NUM, POL_DEFENSIVE, POL_GREEDY,  # noqa: F401
+                     POL_RANDOM, POL_SEARCH_FAST, POL_SEARCH, POL_SEARCH_STRONG)
 
 SUITS = ("diamond", "spade", "club", "heart")
 SUIT_SYM = ("♦", "♠", "♣", "♥")
@@ -84,12 +87,33 @@ class PolicyParams:
                                 "least this value", bounds=(0.0, 11.0), sweep=(1.0, 7.0, 10.0))
     guard_bonus: float = param(10.0, doc="defensive: placement bonus for filling an empty "
                                "row 1", bounds=(0.0, 100.0), sweep=(0.0, 5.0, 10.0))
+    # search (core/search.py): ints, passed to the kernel after the rule ints (kernel_args)
+    search_top_k: int = param(4, doc="search: candidates per decision, the best by greedy's "
+                              "score (0: every distinct legal action)", bounds=(0, 64),
+                              sweep=(0, 2, 4, 8))
+    search_determinizations: int = param(16, doc="search: determinizations per candidate (the "
+                                         "opponent's hand and both deck orders dealt again); "
+                                         "search_fast x1/4, search_strong x4, at least 1",
+                                         bounds=(1, 4096), sweep=(4, 8, 16, 32, 64))
+    search_rollouts: int = param(1, doc="search: rollouts to the end per determinization and "
+                                 "candidate", bounds=(1, 1024), sweep=(1, 2, 4))
+    search_rollout_policy: int = param(0, doc="search: the policy of every seat in a rollout "
+                                       "(0 greedy, 1 random)", bounds=(0, 1), sweep=(0, 1))
 
 
 IDX = kernel_index(Params)
 PIDX = kernel_index(PolicyParams)
+# the kernel's int vector: the rule ints, then the policy ints (``__init__.kernel_args``)
+N_RULE_INTS = sum(1 for f in dataclasses.fields(Params) if not isinstance(f.default, float))
 
-POLICIES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "defensive": POL_DEFENSIVE}
+SEARCH_POLICIES = {"search_fast": POL_SEARCH_FAST, "search": POL_SEARCH,
+                   "search_strong": POL_SEARCH_STRONG}
+# the kernel's copy of the level factors (layout.LEVEL_NUM / LEVEL_DEN) is core.search's
+assert {n: (LEVEL_NUM[i - POL_SEARCH_FAST], LEVEL_DEN[i - POL_SEARCH_FAST])
+        for n, i in SEARCH_POLICIES.items()} == search.LEVELS
+
+POLICIES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "defensive": POL_DEFENSIVE,
+            **SEARCH_POLICIES}
 POLICY_DOCS = {
     "random": "uniform over the distinct legal actions at every choice, exactly as the rules "
               "file defines it (the yardstick)",
@@ -97,6 +121,7 @@ POLICY_DOCS = {
               "attacks the target that deals most damage, uses jokers and face cards when "
               "their immediate value is positive",
     "defensive": "greedy, plus a bonus (guard_bonus) for keeping row 1 occupied",
+    **{n: search.DOCS[n] for n in SEARCH_POLICIES},
 }
 
 
