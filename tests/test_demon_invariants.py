@@ -42,9 +42,15 @@ def test_no_broken_invariant_and_every_game_ends(spec, pols):
                                     {"start_hand": 0, "draw_per_turn": 4, "hand_trigger": 3,
                                      "hand_keep": 1}])
 def test_invariants_hold_under_other_parameters(spec, params):
+    from balance.core.search import LEVELS
     values = spec.space.resolve(params)
-    for pol in spec.policies.values():
-        b = spec.simulate_range(values, 3, 0, 500, 2, [pol, pol], True)
+    # the search levels at the smallest budget and fewer games: these are
+    # checks of the rules under other parameters, not of search's strength
+    # (at its default budget a search seat costs about a hundred greedy ones)
+    small = spec.space.resolve({**params, "search_determinizations": 1, "search_top_k": 2})
+    for name, pol in spec.policies.items():
+        v, n = (small, 60) if name in LEVELS else (values, 500)
+        b = spec.simulate_range(v, 3, 0, n, 2, [pol, pol], True)
         assert b.errors.sum() == 0
     if params == {"max_turns": 6}:
         assert (b.games[:, 3] == spec.end_reasons.index("turn_cap")).any()
