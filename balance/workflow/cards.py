@@ -38,7 +38,7 @@ from ..core.records import mask_bit
 from ..core.runner import check_count, setup, shares_wins, sole_wins, won_matrix
 from ..core.stats import points as pp
 from .outcome import Outcome, Pieces, open_store, play_outcome, play_result, text_table
-from .sums import by_pieces, play_piece
+from .sums import by_pieces, part, play_piece, sum_key
 
 OBS_COLS = ("wr_drawn", "improvement_drawn", "improvement_drawn_low", "improvement_drawn_high",
             "wr_played", "improvement_played", "improvement_played_low",
@@ -273,7 +273,7 @@ def cards(ruleset: str, games: int = 10_000, seed: int = 0, players=None, polici
         long.loc[idx, "p_adjusted"] = adj
         long.loc[idx, "significant"] = rej
     main = long[(long["group"] == "holders") & (long["key"] == "all")].drop(columns=["group", "key"])
-    base_sums = summary.Summary(base, _part(agg, "base"), 0)
+    base_sums = summary.Summary(base, part(agg, "base"), 0)
     obs = base_sums.cards.set_index("kind")[list(OBS_COLS)]
     main = main.join(obs, on="kind")
     main = add_power(main)
@@ -282,14 +282,6 @@ def cards(ruleset: str, games: int = 10_000, seed: int = 0, players=None, polici
     if out is not None:
         res.save(out)
     return res
-
-
-def _key(*parts) -> str:
-    return "|".join(str(p) for p in parts)
-
-
-def _part(agg: dict, tag: str) -> dict:
-    return {k[len(tag) + 1:]: v for k, v in agg.items() if k.startswith(tag + "|")}
 
 
 def _groups(base, held):
@@ -315,7 +307,7 @@ def cards_sums(base, setups: dict, kinds, batch0, outcome) -> dict:
     all_kinds = base.spec.card_kinds(base.values)
     won0 = won_matrix(base.spec, batch0)
     sole0 = sole_wins(won0)
-    d = {_key("base", k): v for k, v in summary.reduce(base.spec, base.values, batch0).items()}
+    d = {sum_key("base", k): v for k, v in summary.reduce(base.spec, base.values, batch0).items()}
     d["n"] = np.array(batch0.n, np.int64)
     shared = shares_wins(base.spec)
     for k in kinds:
@@ -323,9 +315,9 @@ def cards_sums(base, setups: dict, kinds, batch0, outcome) -> dict:
         held = mask_bit(batch0.masks, 0, all_kinds.index(k))
         for g, key, m in _groups(base, held):
             c = m.sum(axis=1)
-            d[_key("ban", k, g, key)] = stats.gram((o.won & m).sum(1), c, (won0 & m).sum(1), c)
+            d[sum_key("ban", k, g, key)] = stats.gram((o.won & m).sum(1), c, (won0 & m).sum(1), c)
             if shared:
-                d[_key("sole", k, g, key)] = np.array([(sole0 & m).sum(), (o.sole & m).sum()],
+                d[sum_key("sole", k, g, key)] = np.array([(sole0 & m).sum(), (o.sole & m).sum()],
                                                       np.int64)
     return d
 
@@ -335,9 +327,9 @@ def _rows(base, kinds, use, agg) -> list[dict]:
     rows = []
     for k in kinds:
         for name, G in agg.items():
-            if not name.startswith(_key("ban", k, "")):
+            if not name.startswith(sum_key("ban", k, "")):
                 continue
-            g, key = name[len(_key("ban", k, "")):].split("|", 1)
+            g, key = name[len(sum_key("ban", k, "")):].split("|", 1)
             d, lo, hi, se = stats.paired_ratio_diff_g(G)
             n = int(G[0, 2])
             rows.append({"kind": k, "mode": use, "group": g, "key": key, "holders": n,
@@ -346,7 +338,7 @@ def _rows(base, kinds, use, agg) -> list[dict]:
                          "change": d, "change_low": lo, "change_high": hi,
                          "p_value": float(stats.z_pvalue(d, se))})
             if shared:
-                so = agg[_key("sole", k, g, key)]
+                so = agg[sum_key("sole", k, g, key)]
                 rows[-1]["sole_base"] = int(so[0]) / n if n else np.nan
                 rows[-1]["sole_ban"] = int(so[1]) / n if n else np.nan
     return rows

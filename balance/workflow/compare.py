@@ -27,7 +27,7 @@ from ..core.store import PointStore
 from ..core.params import parse_assignment
 from . import adaptive
 from .outcome import Outcome, Pieces, text_table
-from .sums import by_pieces, fix_games, play_piece
+from .sums import by_pieces, fix_games, part, play_piece, sum_key
 
 
 def parse_variant(items) -> dict:
@@ -166,10 +166,6 @@ def _ratio(x) -> str:
     return f"{x:.2f}" if np.isfinite(x) else "-"
 
 
-def _key(*parts) -> str:
-    return "|".join(str(p) for p in parts)
-
-
 def compare_sums(sa, sb, ba, bb) -> dict:
     """The sums of games [a, b) of both variants (Batches ``ba``, ``bb`` of
     the same games) that compare's tables need: per group the moment matrix
@@ -188,17 +184,17 @@ def compare_sums(sa, sb, ba, bb) -> dict:
         if key not in gb:
             continue
         (wa, ca), (wb, cb) = ga[key], gb[key]
-        d[_key("rate", *key)] = stats.gram(wb, cb, wa, ca)
+        d[sum_key("rate", *key)] = stats.gram(wb, cb, wa, ca)
         if shared:
-            d[_key("sole", *key)] = stats.gram(sb_[key][0], cb, sa_[key][0], ca)
+            d[sum_key("sole", *key)] = stats.gram(sb_[key][0], cb, sa_[key][0], ca)
     for name, (x, y) in _metrics(oa, ob).items():
-        d[_key("len", name)] = stats.gram(y, x)
+        d[sum_key("len", name)] = stats.gram(y, x)
     kinds, ia, ib = _kinds(sa, sb)
     d["cards"] = paired_kind_moments(np.ascontiguousarray(ba.masks),
                                      np.ascontiguousarray(bb.masks), 1, ia, ib)
     for tag, s, b in (("a", sa, ba), ("b", sb, bb)):
         for k, v in summary.reduce(s.spec, s.values, b).items():
-            d[_key(tag, k)] = v
+            d[sum_key(tag, k)] = v
     return d
 
 
@@ -223,17 +219,13 @@ def _kinds(sa, sb):
     return kinds, ia, ib
 
 
-def _part(agg: dict, tag: str) -> dict:
-    return {k[len(tag) + 1:]: v for k, v in agg.items() if k.startswith(tag + "|")}
-
-
 def _rates(agg: dict, shared: bool) -> pd.DataFrame:
     """Per seat, policy and role: win rates of A and B and the paired
     difference; where wins can be shared also the sole-win rates (the seat
     was the only winner) and their paired difference."""
     n = int(agg["n"])
     rows = []
-    for key, G in _part(agg, "rate").items():
+    for key, G in part(agg, "rate").items():
         G = fix_games(G, n)
         kb, nb, ka, na = (int(x) for x in G[0, 1:5])
         if na == 0 or nb == 0:          # a role no seat held in these games
@@ -247,7 +239,7 @@ def _rates(agg: dict, shared: bool) -> pd.DataFrame:
                      "width_ratio": (hi - lo) / (uhi - ulo) if uhi > ulo and hi > lo else np.nan,
                      "p_value": float(stats.z_pvalue(d, se))})
         if shared:
-            S = fix_games(agg[_key("sole", key)], n)
+            S = fix_games(agg[sum_key("sole", key)], n)
             sd, slo, shi, _ = stats.paired_ratio_diff_g(S)
             rows[-1].update({"sole_a": int(S[0, 3]) / na, "sole_b": int(S[0, 1]) / nb,
                              "sole_diff": sd, "sole_low": slo, "sole_high": shi})
@@ -258,7 +250,7 @@ def _length(agg: dict) -> pd.DataFrame:
     rows = []
     units = {"turns_mean": "turns", "rounds_mean": "rounds"}
     n = int(agg["n"])
-    for name, G in _part(agg, "len").items():
+    for name, G in part(agg, "len").items():
         d, lo, hi, _ = stats.mean_diff_g(G, paired=True)
         _, ulo, uhi, _ = stats.mean_diff_g(G, paired=False)
         rows.append({"metric": name, "unit": units.get(name, "points"),
@@ -277,8 +269,8 @@ def _cards(sa, sb, agg: dict) -> pd.DataFrame:
     P = sa.n_players
     n = int(agg["n"])
     M = agg["cards"]
-    ca = summary.Summary(sa, _part(agg, "a"), 0).cards.set_index("kind")
-    cb = summary.Summary(sb, _part(agg, "b"), 0).cards.set_index("kind")
+    ca = summary.Summary(sa, part(agg, "a"), 0).cards.set_index("kind")
+    cb = summary.Summary(sb, part(agg, "b"), 0).cards.set_index("kind")
     for j, kind in enumerate(kinds):
         row = {"kind": kind}
         row["played_a"] = int(M[0, j]) / n / P if ia[j] >= 0 else np.nan

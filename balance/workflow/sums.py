@@ -63,6 +63,16 @@ def by_pieces(store, what: str, setups, start: int, stop: int, reduce, pieces=No
     return acc
 
 
+def sum_key(*parts) -> str:
+    """The name of one sum in a piece's dict: its parts joined by '|'."""
+    return "|".join(str(p) for p in parts)
+
+
+def part(agg: dict, tag: str) -> dict:
+    """The sums named ``tag|...``, with the tag taken off their names."""
+    return {k[len(tag) + 1:]: v for k, v in agg.items() if k.startswith(tag + "|")}
+
+
 def fix_games(G: np.ndarray, n: int) -> np.ndarray:
     """A moment matrix summed over pieces where its group was absent from
     some: those games are rows of zeros, which only count in ``G[0, 0]``."""
