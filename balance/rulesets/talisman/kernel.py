@@ -23,7 +23,10 @@ numba compiles a version per combination of constant arguments). The
 per-game helpers ``start``, ``turn`` and ``finish`` (one call site each) are
 compiled on their own but carry LLVM's ``alwaysinline``
 (``forceinline=True``): as plain calls, start and finish cost greedy ~2 %;
-numba's ``inline="always"`` on ``turn`` doubled the cold compile. Workspaces are
+numba's ``inline="always"`` on ``turn`` doubled the cold compile. The start
+and the end of a turn, ``begin_turn`` and ``end_turn``, are compiled the same
+way: ``turn`` calls them and so do the search policies, and numba would
+compile each inline copy again. Workspaces are
 allocated in Python (``work``); the batch entry ``run_batch`` plays blocks
 of games on one thread and ``core.parallel.run_blocks`` runs it on several.
 """
@@ -569,16 +572,19 @@ def choose_discard(pol, st, S, hand, p, NB, V, sizes, acts, ip, pp):
 
 
 @njit(cache=True, inline="always")
-def choose_random(st, S, hand, p, P, NB, sizes, acts, ban):
-    """Uniform over the distinct legal actions, listed in this order: place
-    each basic card (hand order), cast each special kind (x each living
-    opponent for thunder and steal), fire each combo type (x each living
-    opponent for generating, overcoming and chaos).
+def list_actions(S, hand, p, P, NB, acts, ban):
+    """The distinct legal actions of p in ``acts[:n]``, returns n (0: only
+    passing is legal), in this order: place each basic card (hand order),
+    cast each special kind (x each living opponent for thunder and steal),
+    fire each combo type (x each living opponent for generating, overcoming
+    and chaos). An action is coded kind * 4096 + arg * 16 + target + 1
+    (``action_parts``). The random policy picks among them; search
+    evaluates them.
 
     Written without data-dependent branches: every candidate is written to
     ``acts`` and the count advances only when it is legal (random hands make
-    branches unpredictable, and mispredictions were most of this function's
-    time). An action is coded kind * 4096 + arg * 16 + target + 1."""
+    branches unpredictable, and mispredictions were most of the random
+    policy's time)."""
     na = 0
     for i in range(S[p, C_HN]):
         c = hand[p, i]
@@ -604,12 +610,25 @@ def choose_random(st, S, hand, p, P, NB, sizes, acts, ban):
         else:
             acts[na] = A_COMBO * 4096 + ct * 16
             na += has
+    return na
+
+
+@njit(cache=True, inline="always")
+def action_parts(a):
+    """(kind, arg, target) of an action coded by ``list_actions``."""
+    return a >> 12, (a >> 4) & 255, (a & 15) - 1
+
+
+@njit(cache=True, inline="always")
+def choose_random(st, S, hand, p, P, NB, sizes, acts, ban):
+    """Uniform over the distinct legal actions (``list_actions``)."""
+    na = list_actions(S, hand, p, P, NB, acts, ban)
     if na == 0:
         return A_PASS, 0, -1
     a = acts[below(st, na)]
     if a >> 12 == A_COMBO:
         combo_sizes_apart(S, p, sizes)      # the turn then fires the combo with these sizes
-    return a >> 12, (a >> 4) & 255, (a & 15) - 1
+    return action_parts(a)
 
 
 @njit(cache=True, inline="always")
@@ -867,25 +886,28 @@ def resolve(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes,
     return 0
 
 
-@njit(nt.int64(U1, A2, A2, A2, A1, U3, A2, A2, B1, B1, A1, F1, A1, A1, A1, A1, A1, I64, I64, I64,
-               I64), cache=True, _nrt=False, forceinline=True)
-def turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, pp, ban, pol, sizes, acts,
-         spbest, P, V, NB, p):
-    """Seat p's turn when not skipped: draw, discard down to the hand
-    limit, choose an action and resolve it. Returns the number of broken
-    invariants found (check mode)."""
+@njit(nt.void(U1, A2, A2, A2, A1, U3, A2, A2, B1, A1, F1, I64, A1, A1, I64, I64, I64), cache=True,
+      _nrt=False, forceinline=True)
+def begin_turn(st, S, hand, pile, Z, masks, counts, tr, on, ip, pp, pol_p, sizes, acts, NB, V,
+               p):
+    """The start of p's turn: draw, then discard down to the hand limit
+    (by policy ``pol_p``'s rule)."""
     draw(st, S, hand, pile, Z, p, masks, counts, tr, on, False)
     while S[p, C_HN] > ip[P_LIMIT]:
-        i = choose_discard(pol[p], st, S, hand, p, NB, V, sizes, acts, ip, pp)
+        i = choose_discard(pol_p, st, S, hand, p, NB, V, sizes, acts, ip, pp)
         c = take_from_hand(S, hand, p, i)
         to_discard(pile, Z, c)
         if on:
             ev(tr, Z, E_DISCARD, p, c, 0, 0, 0, 0)
-    if pol[p] == POL_RANDOM:
-        kind, arg, tgt = choose_random(st, S, hand, p, P, NB, sizes, acts, ban)
-    else:
-        kind, arg, tgt = choose_greedy(pol[p], st, S, hand, p, P, NB, V, sizes, acts, ip, pp,
-                                      ban, spbest)
+
+
+@njit(nt.int64(U1, A2, A2, A2, A1, U3, A2, A2, B1, B1, A1, I64, I64, A1, I64, I64, I64, I64),
+      cache=True, _nrt=False, forceinline=True)
+def end_turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes, p, kind, arg,
+             tgt):
+    """The end of p's turn: resolve the chosen action (``sizes`` holds p's
+    combo sizes when it is a combo). Returns the number of broken
+    invariants found (check mode)."""
     hp0 = S[p, C_HP]
     errors = resolve(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes, p,
                      kind, arg, tgt)
@@ -895,6 +917,23 @@ def turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, pp, ban, pol, s
         if ip[P_CAP] > 0 and S[p, C_HP] > hp0 and S[p, C_HP] > ip[P_CAP]:
             errors += 1
     return errors
+
+
+@njit(nt.int64(U1, A2, A2, A2, A1, U3, A2, A2, B1, B1, A1, F1, A1, A1, A1, A1, A1, I64, I64, I64,
+               I64), cache=True, _nrt=False, forceinline=True)
+def turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, pp, ban, pol, sizes, acts,
+         spbest, P, V, NB, p):
+    """Seat p's turn when not skipped, for the random, greedy and patient
+    policies: draw, discard down to the hand limit, choose an action and
+    resolve it. Returns the number of broken invariants found (check mode)."""
+    begin_turn(st, S, hand, pile, Z, masks, counts, tr, on, ip, pp, pol[p], sizes, acts, NB, V, p)
+    if pol[p] == POL_RANDOM:
+        kind, arg, tgt = choose_random(st, S, hand, p, P, NB, sizes, acts, ban)
+    else:
+        kind, arg, tgt = choose_greedy(pol[p], st, S, hand, p, P, NB, V, sizes, acts, ip, pp,
+                                      ban, spbest)
+    return end_turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes, p, kind,
+                    arg, tgt)
 
 
 @njit(cache=True, inline="always")
