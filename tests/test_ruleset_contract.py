@@ -13,7 +13,10 @@ columns; zero invariant violations in check mode for every policy; every
 declared parameter's bounds (lower and upper) enforced by the CLI (one
 line, exit 2); every card kind banned in each supported mode (removed:
 never drawn; forbidden: still drawn, never played); every workflow command
-completes on a tiny run and writes its files.
+completes on a tiny run and writes its files. Game counts are divided by
+the costliest policy's ``spec.policy_cost`` (``scaled``: a search policy
+simulates hundreds of decisions per decision it makes), so every policy
+costs a check about the same.
 """
 import json
 import os
@@ -50,6 +53,14 @@ def coin_registered():
 
 def games_for(name):
     return 300 if name == "elite" else 1000
+
+
+def scaled(spec, n, policies, least=16):
+    """``n`` games divided by the costliest policy's ``policy_cost`` (the
+    decisions a search policy simulates per decision it makes), at least
+    ``least``: a check costs about the same whichever policies it plays,
+    and still plays whole games of every policy."""
+    return max(least, int(n // spec.cost(policies)))
 
 
 def mixed(spec, players):
@@ -98,9 +109,10 @@ def same(a, b):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_threads_chunks_and_ranges_do_not_change_tables(name):
-    n = games_for(name)
+    spec = registry.get(name)
     old = numba.get_num_threads()
     for players, pols, params in configs(name):
+        n = scaled(spec, games_for(name), pols)
         s = setup(name, seed=99, players=players, policies=pols, params=params)
         try:
             numba.set_num_threads(1)
@@ -114,8 +126,8 @@ def test_threads_chunks_and_ranges_do_not_change_tables(name):
         part = play_range(s, n // 3, n // 2, progress=False)
         np.testing.assert_array_equal(part.games, one.games[n // 3:n // 2])
         np.testing.assert_array_equal(part.seats, one.seats[n // 3:n // 2])
-    spec = registry.get(name)
     for P in sorted({spec.players[0], spec.players[1]}):
+        n = scaled(spec, games_for(name), mixed(spec, P))
         kw = dict(seed=5, players=P, policies=mixed(spec, P))
         whole = balance.simulate(name, games=n, **kw)
         merged = Result.merge([balance.simulate(name, start=a, stop=b, **kw)
@@ -183,7 +195,8 @@ def test_check_mode_finds_no_broken_invariant_for_any_policy(name):
     values = spec.space.defaults()
     for pol in spec.policies:
         for P in sorted({spec.players[0], spec.players[1]}):
-            b = spec.simulate_range(values, 3, 0, 400, P, [spec.policies[pol]] * P, True)
+            b = spec.simulate_range(values, 3, 0, scaled(spec, 400, [pol]), P,
+                                    [spec.policies[pol]] * P, True)
             assert b.errors is not None and b.errors.sum() == 0, (pol, P)
             assert (b.games[:, 1] >= 1).all()
 
@@ -277,6 +290,8 @@ def test_a_bad_spec_fails_at_registration_naming_the_field():
         RulesetSpec(**{**fields, "bench": ({"label": "x", "players": 2, "policies": ["z"]},)})
     with pytest.raises(SpecError, match="game_columns"):
         RulesetSpec(**{**fields, "game_columns": ("turns", "winner", "rounds", "end_reason")})
+    with pytest.raises(SpecError, match="policy_cost.*unknown policy 'z'"):
+        RulesetSpec(**{**fields, "policy_cost": {"z": 5}})
 
 
 @pytest.mark.parametrize("name", NAMES)

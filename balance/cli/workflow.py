@@ -120,7 +120,8 @@ def cards_cmd(ruleset, run, mode, correction, kinds, out):
 @click.command("matchups")
 @click.argument("ruleset")
 @click.option("--policies", "policy_list", default=None, metavar="A,B,C",
-              help="Policies to pit against each other.", show_default="all of the ruleset's")
+              help="Policies to pit against each other.",
+              show_default="the ruleset's, but search policies")
 @run_options
 @click.option("--out", "-o", default=None, type=click.Path(file_okay=False),
               help="Write matchups.csv, matchups_matrix.csv, matchups.png here.",
@@ -141,7 +142,8 @@ def matchups_cmd(ruleset, run, policy_list, out):
 @click.argument("ruleset")
 @run_options
 @click.option("--policies", "policy_list", default=None, metavar="A,B,C",
-              help="Policies of the matchup matrix.", show_default="all of the ruleset's")
+              help="Policies of the matchup matrix.",
+              show_default="the ruleset's, but search policies")
 @click.option("--sweep-games", default=None, type=WHOLE,
               help="Games per point of the headline sweeps.", show_default="--games")
 @click.option("--cards-games", default=None, type=WHOLE,

@@ -41,6 +41,8 @@ from .errors import BalanceError
 from .records import BAN_CODES, Batch, alloc, ban_vector
 
 FIRST_GAME_COLUMNS = ("winner", "turns", "rounds", "end_reason")
+COSTLY = 10     # a policy simulating more decisions than this per decision is left out of
+                # the default matchup matrix (``spec.policy_cost``; name it to include it)
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,10 @@ class RulesetSpec:
     turn_order: str = _opt("seat 0 moves first, then seat order", "how the rules decide who "
                            "moves first (a 'first_seat' game column records it when not seat 0)")
     trace_rows: int = _opt(1 << 14, "first size of the trace buffer (it grows until a game fits)")
+    policy_cost: dict = _opt({}, "policy name -> rough decisions it simulates per decision it "
+                             "makes (a search policy's rollouts; 1 when absent): the contract "
+                             "test divides its game counts by it, and the default matchup "
+                             "matrix leaves out policies above COSTLY")
 
     def __post_init__(self):
         name = self.name if self.name is not _REQUIRED else "?"
@@ -160,6 +166,11 @@ class RulesetSpec:
             for k in cfg.get("params", {}):
                 if k not in self.space.infos:
                     bad("bench", f"{cfg['label']!r}: unknown parameter {k!r}")
+        for p, c in self.policy_cost.items():
+            if p not in self.policies:
+                bad("policy_cost", f"unknown policy {p!r}")
+            if not c >= 1:
+                bad("policy_cost", f"{p!r}: {c} is below 1 (one decision per decision)")
         for m in self.ban_modes:
             if m not in BAN_CODES:
                 bad("ban_modes", f"{m!r} is not one of {sorted(BAN_CODES)}")
@@ -171,6 +182,16 @@ class RulesetSpec:
     # --- derived ----------------------------------------------------------------------
     def n_kinds(self, values: dict) -> int:
         return len(self.card_kinds(values))
+
+    def cost(self, policies) -> float:
+        """The largest ``policy_cost`` among ``policies`` (1 for plain heuristics)."""
+        return max((self.policy_cost.get(p, 1) for p in policies), default=1)
+
+    def matchup_policies(self) -> list[str]:
+        """The default matchup matrix: every policy but the costly ones
+        (``policy_cost`` above ``COSTLY``), or all when fewer than two are left."""
+        cheap = [p for p in self.policies if self.policy_cost.get(p, 1) <= COSTLY]
+        return cheap if len(cheap) >= 2 else list(self.policies)
 
     def role_names(self, values: dict) -> dict:
         """role code -> slug, the name tables and options use ("7 glutton"

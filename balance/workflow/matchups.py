@@ -14,6 +14,10 @@ the independent unit (the lineups of one deal share their cards): the mean
 over deals of a's share of the deal's games, with a normal interval. Policy
 a *dominates* when, against every other policy, a's share minus the
 opponent's share has a 95% interval above 0.
+
+Without a list, the policies are the ruleset's but the costly ones
+(``spec.matchup_policies``: a search policy plays hundreds of games in its
+head per move), which take part when named.
 """
 from __future__ import annotations
 
@@ -49,7 +53,7 @@ def lineups(a: str, b: str, n: int) -> list[tuple[str, ...]]:
 
 def parse_policies(spec, policies) -> list[str]:
     if policies is None or len(policies) == 0:
-        pols = list(spec.policies)
+        pols = spec.matchup_policies()          # search policies only when named
     elif isinstance(policies, str):
         pols = [p.strip() for p in policies.split(",") if p.strip()]
     else:
