@@ -21,6 +21,10 @@ Figures printed:
 - search (issue 20), for every ruleset with a `search` policy: ms per game
   with one search seat against the main heuristic on one thread, against a
   game of the heuristic alone, and search decisions per second;
+- talisman's search in detail (with --quick and --ruleset talisman too): ms
+  per 2-player game of search against greedy on one thread (and of
+  search_fast and search_strong), search decisions per second, and ns per
+  rollout decision against greedy's ns per decision (target: within 1.5x);
 - speed-up of the kernel over the pure-Python reference implementation.
 
 The machines are shared and noisy: compare figures as ratios within one run.
@@ -99,6 +103,79 @@ def search_speed(name, games=200):
     (ts, ds), (tp, _) = out["search"], out["plain"]
     return {"heuristic": h, "players": P, "ms_per_game": ts * 1e3, "plain_ms": tp * 1e3,
             "search_decisions_per_s": ds / P / ts}
+
+
+def talisman_search(repeats=5, games=400):
+    """talisman's search policy at its default budget, on one thread.
+
+    - ms per 2-player game, search against greedy (seat 0 searching), and
+      of search_fast and search_strong likewise;
+    - on positions of 2-player greedy games (turns 2, 6, ..., 38 of 100
+      games), the time of one search decision each (``kernel.search_decision``,
+      one workspace): decisions per second, and ns per rollout decision,
+      that time over the rollout turns played (so it carries the copies,
+      the sampling and the candidate's own move too);
+    - greedy's ns per decision in whole games (as the table above).
+    The greedy games and the search decisions alternate, best of ``repeats``
+    each, so their ratio is taken under the same load."""
+    from balance.rulesets.talisman import SPEC
+    from balance.rulesets.talisman import kernel as K
+    from balance.rulesets.talisman.layout import W_STATS
+    numba.set_num_threads(1)
+    values = SPEC.space.resolve({})
+    nk = SPEC.n_kinds(values)
+    ip, pp, ban = SPEC.kernel_arrays(values, np.zeros(nk, np.int64))
+    greedy = np.full(2, SPEC.policies["greedy"], np.int64)
+    pos = []
+    for g in range(100):
+        for t in range(2, 42, 4):
+            cur, *state = K.position(12345, g, 2, greedy, ip, pp, ban, t)
+            if cur >= 0:
+                pos.append((g, cur, state))
+    ws = K.search_work(2, 1, nk)
+    sg = setup("talisman", seed=12345, players=2, policies=["greedy"])
+    runs = {p: setup("talisman", seed=12345, players=2, policies=[p, "greedy"])
+            for p in ("search_fast", "search", "search_strong")}
+    play_range(sg, 0, 2000, progress=False)
+    play_range(runs["search"], 0, 20, progress=False)          # compile / warm up
+    best = {}
+
+    def keep(key, value):
+        best[key] = min(best.get(key, value), value)
+
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        b = play_range(sg, 0, 20_000, progress=False)
+        keep("greedy", (time.perf_counter() - t0) / decisions("talisman", b) * 1e9)
+        t0 = time.perf_counter()
+        play_range(runs["search"], 0, games, progress=False)
+        keep("search", (time.perf_counter() - t0) / games * 1e3)
+        ws[4][:] = 0
+        t0 = time.perf_counter()
+        for g, cur, (S, hand, pile, Z) in pos:
+            K.search_decision(12345, g, 2, ip, pp, ban, K.LEVEL_SEARCH, S, hand, pile, Z, cur, ws)
+        dt = time.perf_counter() - t0
+        keep("decision", dt / len(pos))
+        keep("rollout", dt / ws[4][W_STATS + 2] * 1e9)
+    searched, rollouts, turns, cands = ws[4][W_STATS:W_STATS + 4]
+    other = {}
+    for p, n in (("search_fast", games), ("search_strong", games // 4)):
+        t0 = time.perf_counter()
+        play_range(runs[p], 0, n, progress=False)
+        other[p] = (time.perf_counter() - t0) / n * 1e3
+    q = {k: values[k] for k in ("search_top_k", "search_determinizations", "search_rollouts",
+                                "search_rollout_policy")}
+    print(f"talisman search, default budget {q}, 1 thread, best of {repeats}:")
+    print(f"  2-player game against greedy: search {best['search']:.2f} ms "
+          f"({games} games; target: under 5 ms), search_fast {other['search_fast']:.2f} ms, "
+          f"search_strong {other['search_strong']:.2f} ms (once)")
+    print(f"  search decisions: {1 / best['decision']:,.0f}/s on {len(pos)} positions of "
+          f"2-player greedy games ({searched / len(pos):.0%} with a choice; per searched "
+          f"decision {cands / searched:.1f} candidates, {rollouts / searched:.0f} rollouts, "
+          f"{turns / searched:.0f} rollout decisions)")
+    print(f"  rollout decision: {best['rollout']:.1f} ns (the whole search time over its "
+          f"rollout decisions) vs greedy {best['greedy']:.1f} ns per decision in whole games: "
+          f"{best['rollout'] / best['greedy']:.2f}x (target: within 1.5x)")
 
 
 def run_process(args, env=None):
@@ -206,6 +283,8 @@ def main():
                   f"({sp['ms_per_game'] / sp['plain_ms']:,.0f}x a game of {sp['heuristic']} "
                   f"alone, {sp['plain_ms']:.3f} ms); {sp['search_decisions_per_s']:,.0f} search "
                   f"decisions/s")
+    if "talisman" in (args.ruleset or registry.names()):
+        talisman_search()
     if args.quick or args.ruleset:
         return
 

@@ -17,6 +17,10 @@ from __future__ import annotations
 # policy name -> multiplier of the declared budget (numerator, denominator)
 LEVELS = {"search_fast": (1, 4), "search": (1, 1), "search_strong": (4, 1)}
 
+# search variants that see what their seat cannot (an ``oracle``): yardsticks
+# only, under that name; the default matchup matrix and ladder leave them out
+YARDSTICKS = ("oracle",)
+
 DOCS = {
     "search_fast": "search with a quarter of the determinizations (a weaker level)",
     "search": "determinized flat Monte Carlo: per candidate action, sample what the seat "

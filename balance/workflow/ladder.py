@@ -163,7 +163,8 @@ def ladder(ruleset: str, policies=None, games: int = 2_000, seed: int = 0, playe
     the module doc."""
     spec = registry.get(ruleset)
     if policies is None or len(policies) == 0:
-        policies = list(spec.policies)          # search levels included
+        from ..core.search import YARDSTICKS    # search levels included, an oracle not
+        policies = [p for p in spec.policies if p not in YARDSTICKS]
     m = matchups(ruleset, policies, games, seed, players, params, progress=progress,
                  store=store if store is not None else (Path(out) / ".points" if out else None),
                  summary_only=summary_only)

@@ -55,9 +55,9 @@ def default_policies(spec) -> list[str]:
     """The default matchup matrix: the ruleset's policies but its search
     levels (``core.search.LEVELS``: a search seat plays hundreds of games in
     its head per move), which take part when named (``balance ladder``
-    names them all)."""
-    from ..core.search import LEVELS
-    cheap = [p for p in spec.policies if p not in LEVELS]
+    names them all but a cheating yardstick, ``core.search.YARDSTICKS``)."""
+    from ..core.search import LEVELS, YARDSTICKS
+    cheap = [p for p in spec.policies if p not in LEVELS and p not in YARDSTICKS]
     return cheap if len(cheap) >= 2 else list(spec.policies)
 
 

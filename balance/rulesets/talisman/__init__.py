@@ -1,7 +1,20 @@
 """Talisman Poker 符咒游戏 (contract: shared/rules/talisman.md)."""
+import numpy as np
+
+from ...core.params import to_kernel
 from ...core.spec import RulesetSpec
 from . import layout, rules
 from .replay import format_trace
+
+
+def kernel_args(values, ban):
+    """The kernel's arrays after the policy ids: the int rule parameters
+    followed by the int policy parameters (the search budget; slots
+    ``rules.QIDX``), the float policy parameters, the ban code of each card
+    kind."""
+    ip, pp = SPEC.space.vectors(values)
+    qi = to_kernel(SPEC.space.policy(values))[0]
+    return np.concatenate([ip, qi]), pp, ban
 
 
 def _summary(result):
@@ -17,11 +30,12 @@ SPEC = RulesetSpec.from_package(
     version=lambda values: "1",
     players=(2, 4),
     kernel="balance.rulesets.talisman.kernel",
+    kernel_args=kernel_args,
     format_trace=format_trace,
     docs="balance/rulesets/talisman/README.md",
     ban_modes=("remove", "forbid"),
     summary=_summary,
-    compile_time="about 20 s",
+    compile_time="about 1.5 minutes",
     card_groups=("element", "value"),
     headline=("hp", "thunder_damage", "generating_per_card"),
     bench=({"label": "talisman 2p greedy", "players": 2, "policies": ["greedy"]},

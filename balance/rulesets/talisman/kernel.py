@@ -14,6 +14,9 @@ bitmask of values per element: bit v-1 of ``S[p, C_BITS + e]``.
 
 Random numbers come in a fixed order from the game's own stream (see
 ``core/rng.py``); ``reference.py`` replays the same order in plain Python.
+The search policies (README, "search") draw only from streams of their own,
+keyed by (seed, game, seat, turn), and play their rollouts with ``turn`` on
+copies of the state in a per-thread search workspace (``search_work``).
 
 Speed: every function a game runs is compiled without reference counting
 (``_nrt=False``: none creates an array; views taken inside cost nothing),
@@ -23,7 +26,10 @@ numba compiles a version per combination of constant arguments). The
 per-game helpers ``start``, ``turn`` and ``finish`` (one call site each) are
 compiled on their own but carry LLVM's ``alwaysinline``
 (``forceinline=True``): as plain calls, start and finish cost greedy ~2 %;
-numba's ``inline="always"`` on ``turn`` doubled the cold compile. Workspaces are
+numba's ``inline="always"`` on ``turn`` doubled the cold compile. The start
+and the end of a turn, ``begin_turn`` and ``end_turn``, are compiled the same
+way: ``turn`` calls them and so do the search policies, and numba would
+compile each inline copy again. Workspaces are
 allocated in Python (``work``); the batch entry ``run_batch`` plays blocks
 of games on one thread and ``core.parallel.run_blocks`` runs it on several.
 """
@@ -33,18 +39,19 @@ from numba import types as nt
 
 from ...core import jit
 from ...core.kernel import BAN_FORBID, BAN_REMOVE, ev, setbit  # before kernel_cache_begin
-from ...core.records import BLOCK
-from ...core.rng import below, game_state, shuffle
+from ...core.records import BLOCK, mask_words
+from ...core.rng import below, game_state, mix64, shuffle
 from ...core.layout import index
 from .layout import (A_CAST, A_COMBO, A_PASS, A_PLACE, C_ALIVE, C_ARRN, C_BITS, C_CASTS,
                      C_COMBOS, C_DMG, C_GUARDS, C_HEALED, C_HN, C_HP, C_JUNK, C_NB, C_OUT,
                      C_SKIPS, C_SPEC, E_CAST, E_COMBO, E_DAMAGE, E_DEAL, E_DESTROY, E_DISCARD,
                      E_DRAW, E_END, E_GAMBLE, E_GUARD, E_HEAL, E_OUT, E_PASS, E_PLACE,
                      E_RESHUFFLE, E_SKIP, E_STEAL, E_TURN, E_WIND, END_CAP, END_LAST,
-                     GAME_COLUMNS, HCAP, NC_MAX, NS, NZ, POL_PATIENT, POL_RANDOM, SEAT_COLUMNS,
-                     Z_DECK, Z_DISC, Z_NC, Z_TR, Z_TURN)
+                     GAME_COLUMNS, HCAP, NC_MAX, NIW, NS, NZ, POL_GREEDY, POL_PATIENT, POL_RANDOM,
+                     POL_SEARCH_FAST, SEAT_COLUMNS, W_ACTS, W_CAND, W_CNT, W_POOL, W_RPOL, W_SIZES,
+                     W_STATS, W_WINS, Z_DECK, Z_DISC, Z_NC, Z_TR, Z_TURN)
 from .rules import (CHAOS, FLUSH, FOUR, GEN_TABLE, GENERATING, GUARD, IDX, OVER_TABLE,
-                    OVERCOMING, PIDX, STEAL, THUNDER, WIND)
+                    OVERCOMING, PIDX, QIDX, STEAL, THUNDER, WIND)
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
@@ -69,6 +76,12 @@ Q_GUARD = PIDX["value_guard"]
 Q_GAMBLE = PIDX["value_gamble"]
 Q_DESTROY = PIDX["destroy_value"]
 Q_HEALV = PIDX["heal_value"]
+# the int policy parameters follow the int rule parameters (``__init__.kernel_args``)
+R_TOPK = QIDX["search_top_k"]
+R_DET = QIDX["search_determinizations"]
+R_ROLL = QIDX["search_rollouts"]
+R_RPOL = QIDX["search_rollout_policy"]
+R_CAP = QIDX["search_rollout_turns"]
 
 # --- record columns, by name (layout) -----------------------------------------
 GI = index(GAME_COLUMNS)
@@ -97,7 +110,9 @@ SM = 8            # offset of the array summary in the per-game int buffer
 I64 = nt.int64
 A1, A2 = nt.int64[::1], nt.int64[:, ::1]
 F1, U1, U3 = nt.float64[::1], nt.uint64[::1], nt.uint64[:, :, ::1]
+A3, U64 = nt.int64[:, :, ::1], nt.uint64
 B1 = nt.boolean
+I3 = nt.UniTuple(nt.int64, 3)
 
 
 # --- combos --------------------------------------------------------------
@@ -569,16 +584,19 @@ def choose_discard(pol, st, S, hand, p, NB, V, sizes, acts, ip, pp):
 
 
 @njit(cache=True, inline="always")
-def choose_random(st, S, hand, p, P, NB, sizes, acts, ban):
-    """Uniform over the distinct legal actions, listed in this order: place
-    each basic card (hand order), cast each special kind (x each living
-    opponent for thunder and steal), fire each combo type (x each living
-    opponent for generating, overcoming and chaos).
+def list_actions(S, hand, p, P, NB, acts, ban):
+    """The distinct legal actions of p in ``acts[:n]``, returns n (0: only
+    passing is legal), in this order: place each basic card (hand order),
+    cast each special kind (x each living opponent for thunder and steal),
+    fire each combo type (x each living opponent for generating, overcoming
+    and chaos). An action is coded kind * 4096 + arg * 16 + target + 1
+    (``action_parts``). The random policy picks among them; search
+    evaluates them.
 
     Written without data-dependent branches: every candidate is written to
     ``acts`` and the count advances only when it is legal (random hands make
-    branches unpredictable, and mispredictions were most of this function's
-    time). An action is coded kind * 4096 + arg * 16 + target + 1."""
+    branches unpredictable, and mispredictions were most of the random
+    policy's time)."""
     na = 0
     for i in range(S[p, C_HN]):
         c = hand[p, i]
@@ -604,12 +622,25 @@ def choose_random(st, S, hand, p, P, NB, sizes, acts, ban):
         else:
             acts[na] = A_COMBO * 4096 + ct * 16
             na += has
+    return na
+
+
+@njit(cache=True, inline="always")
+def action_parts(a):
+    """(kind, arg, target) of an action coded by ``list_actions``."""
+    return a >> 12, (a >> 4) & 255, (a & 15) - 1
+
+
+@njit(cache=True, inline="always")
+def choose_random(st, S, hand, p, P, NB, sizes, acts, ban):
+    """Uniform over the distinct legal actions (``list_actions``)."""
+    na = list_actions(S, hand, p, P, NB, acts, ban)
     if na == 0:
         return A_PASS, 0, -1
     a = acts[below(st, na)]
     if a >> 12 == A_COMBO:
         combo_sizes_apart(S, p, sizes)      # the turn then fires the combo with these sizes
-    return a >> 12, (a >> 4) & 255, (a & 15) - 1
+    return action_parts(a)
 
 
 @njit(cache=True, inline="always")
@@ -867,25 +898,28 @@ def resolve(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes,
     return 0
 
 
-@njit(nt.int64(U1, A2, A2, A2, A1, U3, A2, A2, B1, B1, A1, F1, A1, A1, A1, A1, A1, I64, I64, I64,
-               I64), cache=True, _nrt=False, forceinline=True)
-def turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, pp, ban, pol, sizes, acts,
-         spbest, P, V, NB, p):
-    """Seat p's turn when not skipped: draw, discard down to the hand
-    limit, choose an action and resolve it. Returns the number of broken
-    invariants found (check mode)."""
+@njit(nt.void(U1, A2, A2, A2, A1, U3, A2, A2, B1, A1, F1, I64, A1, A1, I64, I64, I64), cache=True,
+      _nrt=False, forceinline=True)
+def begin_turn(st, S, hand, pile, Z, masks, counts, tr, on, ip, pp, pol_p, sizes, acts, NB, V,
+               p):
+    """The start of p's turn: draw, then discard down to the hand limit
+    (by policy ``pol_p``'s rule)."""
     draw(st, S, hand, pile, Z, p, masks, counts, tr, on, False)
     while S[p, C_HN] > ip[P_LIMIT]:
-        i = choose_discard(pol[p], st, S, hand, p, NB, V, sizes, acts, ip, pp)
+        i = choose_discard(pol_p, st, S, hand, p, NB, V, sizes, acts, ip, pp)
         c = take_from_hand(S, hand, p, i)
         to_discard(pile, Z, c)
         if on:
             ev(tr, Z, E_DISCARD, p, c, 0, 0, 0, 0)
-    if pol[p] == POL_RANDOM:
-        kind, arg, tgt = choose_random(st, S, hand, p, P, NB, sizes, acts, ban)
-    else:
-        kind, arg, tgt = choose_greedy(pol[p], st, S, hand, p, P, NB, V, sizes, acts, ip, pp,
-                                      ban, spbest)
+
+
+@njit(nt.int64(U1, A2, A2, A2, A1, U3, A2, A2, B1, B1, A1, I64, I64, A1, I64, I64, I64, I64),
+      cache=True, _nrt=False, forceinline=True)
+def end_turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes, p, kind, arg,
+             tgt):
+    """The end of p's turn: resolve the chosen action (``sizes`` holds p's
+    combo sizes when it is a combo). Returns the number of broken
+    invariants found (check mode)."""
     hp0 = S[p, C_HP]
     errors = resolve(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes, p,
                      kind, arg, tgt)
@@ -895,6 +929,23 @@ def turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, pp, ban, pol, s
         if ip[P_CAP] > 0 and S[p, C_HP] > hp0 and S[p, C_HP] > ip[P_CAP]:
             errors += 1
     return errors
+
+
+@njit(nt.int64(U1, A2, A2, A2, A1, U3, A2, A2, B1, B1, A1, F1, A1, A1, A1, A1, A1, I64, I64, I64,
+               I64), cache=True, _nrt=False, forceinline=True)
+def turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, pp, ban, pol, sizes, acts,
+         spbest, P, V, NB, p):
+    """Seat p's turn when not skipped, for the random, greedy and patient
+    policies: draw, discard down to the hand limit, choose an action and
+    resolve it. Returns the number of broken invariants found (check mode)."""
+    begin_turn(st, S, hand, pile, Z, masks, counts, tr, on, ip, pp, pol[p], sizes, acts, NB, V, p)
+    if pol[p] == POL_RANDOM:
+        kind, arg, tgt = choose_random(st, S, hand, p, P, NB, sizes, acts, ban)
+    else:
+        kind, arg, tgt = choose_greedy(pol[p], st, S, hand, p, P, NB, V, sizes, acts, ip, pp,
+                                      ban, spbest)
+    return end_turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes, p, kind,
+                    arg, tgt)
 
 
 @njit(cache=True, inline="always")
@@ -952,15 +1003,268 @@ def finish(S, Z, tr, on, P, end, turns, rounds, grow, srow):
         srow[q, S_GUARDS] = S[q, C_GUARDS]
 
 
+# --- search (README, "Policies": search) ----------------------------------
+# Determinized flat Monte Carlo. A searching seat evaluates each candidate
+# action by playing the game out from samples of what it cannot see, on
+# copies of the state in its thread's search workspace (``search_work``),
+# with the plain policies' own ``turn``; the real game's stream, records,
+# masks, counts and trace are never touched.
+SEARCH_SALT = np.uint64(0x5EA2C4D1E7A9B3F1)   # the search's streams, apart from the game's
+LEVEL_FAST, LEVEL_SEARCH, LEVEL_STRONG, LEVEL_ORACLE = range(4)   # policy id - POL_SEARCH_FAST
+
+
+@njit(I3(U1, A2, A2, A2, A1, U3, A2, A2, A1, F1, A1, A1, A1, A1, A1, I64, I64, I64, I64, I64,
+         I64), cache=True, _nrt=False)
+def play_turns(st, S, hand, pile, Z, masks, counts, tr, ip, pp, ban, pol, sizes, acts, spbest,
+               P, V, NB, cur, alive, stop):
+    """Play on from seat ``cur``'s turn (turn Z[Z_TURN] + 1), as
+    ``play_game``'s loop does but untraced and unchecked, with the plain
+    policies ``pol`` (random, greedy or patient), until turn ``stop`` has
+    been played or at most one seat is left. Returns (the seat whose turn
+    comes next, the seats left, the turns played that were not skipped)."""
+    played = 0
+    t = Z[Z_TURN]
+    while t < stop and alive > 1:
+        t += 1
+        Z[Z_TURN] = t
+        if S[cur, C_SKIPS] > 0:             # wind
+            S[cur, C_SKIPS] -= 1
+        else:
+            turn(st, S, hand, pile, Z, masks, counts, tr, False, False, ip, pp, ban, pol, sizes,
+                 acts, spbest, P, V, NB, cur)
+            played += 1
+            alive -= eliminate(S, hand, pile, Z, tr, False, P, V)
+        if alive > 1:
+            cur = next_alive(S, cur, P)
+    return cur, alive, played
+
+
+@njit(cache=True, inline="always")
+def search_key(seed, game, p, t):
+    """The root of seat p's search streams at turn t of game ``game`` of
+    run ``seed``: a function of (seed, game, seat, turn) alone. The search
+    never draws from the game's own stream, so the real game's draws do not
+    depend on how much was searched, nor on anything hidden."""
+    return game_state(mix64(game_state(seed, game) ^ SEARCH_SALT), p * 4294967296 + t)
+
+
+@njit(nt.void(A2, A2, A2, A1, A2, A2, A2, A1, I64), cache=True, _nrt=False)
+def copy_state(S, hand, pile, Z, S2, hand2, pile2, Z2, P):
+    """A game's state into another workspace (the cards in use only)."""
+    for q in range(P):
+        for j in range(NS):
+            S2[q, j] = S[q, j]
+        for j in range(S[q, C_HN]):
+            hand2[q, j] = hand[q, j]
+    for j in range(Z[Z_DECK]):
+        pile2[0, j] = pile[0, j]
+    for j in range(Z[Z_DISC]):
+        pile2[1, j] = pile[1, j]
+    for j in range(NZ):
+        Z2[j] = Z[j]
+
+
+@njit(nt.void(U1, A2, A2, A2, A1, I64, I64, I64, A1, A1), cache=True, _nrt=False)
+def determinize(sst, S, hand, pile, Z, P, p, NK, pool, cnt):
+    """Sample again what seat p cannot see: the cards of the opponents'
+    hands and of the deck are pooled in card-id order (so their real
+    places are never read), shuffled from the search stream ``sst`` and
+    dealt back, each hand keeping its size and the deck its size. p's hand,
+    every array, the discard pile (face up), HP, guards and skips stay."""
+    for c in range(NK):
+        cnt[c] = 0
+    for q in range(P):
+        if q != p:
+            for j in range(S[q, C_HN]):
+                cnt[hand[q, j]] += 1
+    for j in range(Z[Z_DECK]):
+        cnt[pile[0, j]] += 1
+    n = 0
+    for c in range(NK):
+        for _ in range(cnt[c]):
+            pool[n] = c
+            n += 1
+    shuffle(sst, pool, n)
+    k = 0
+    for q in range(P):
+        if q != p:
+            m = S[q, C_HN]
+            empty_hand(S, q)
+            for _ in range(m):
+                to_hand(S, hand, q, pool[k])
+                k += 1
+    for j in range(Z[Z_DECK]):
+        pile[0, j] = pool[k]
+        k += 1
+
+
+@njit(cache=True, inline="always")
+def greedy_score(S, hand, p, P, V, a, sizes, ip, pp):
+    """greedy's immediate score of p's action ``a`` (``sizes``: p's combo
+    sizes and array summary, ``combo_sizes``), in greedy's order of
+    preference: a combo of value > 0, then a special of value > 0, then a
+    placement, then the rest; within each, greedy's value (combo value,
+    special value, placement score), then the target of lower HP."""
+    kind, arg, t = action_parts(a)
+    if kind == A_COMBO:
+        v = combo_value(S, p, P, arg, combo_amount(arg, sizes[arg], ip), t if t >= 0 else p,
+                        ip, pp)
+        tier = 3.0 if v > 0.0 else 0.0
+    elif kind == A_CAST:
+        v = special_value(arg, ip, pp)
+        tier = 2.0 if v > 0.0 else 0.0
+    else:
+        v = float(placement_score(S, p, hand[p, arg], V, sizes, ip))
+        tier = 1.0
+    sc = tier * 1e12 + v * 1e3
+    if t >= 0:
+        sc -= S[t, C_HP]
+    return sc
+
+
+@njit(nt.void(A2, A2, I64, I64, I64, A1, I64, A1, A1, F1, F1), cache=True, _nrt=False)
+def best_first(S, hand, p, P, V, cand, na, sizes, ip, pp, score):
+    """Order the candidates cand[:na] by greedy's immediate score
+    (``greedy_score``), best first; equal scores keep their order."""
+    combo_sizes_apart(S, p, sizes)
+    for i in range(na):
+        score[i] = greedy_score(S, hand, p, P, V, cand[i], sizes, ip, pp)
+    for i in range(1, na):              # stable insertion sort
+        a = cand[i]
+        x = score[i]
+        j = i - 1
+        while j >= 0 and score[j] < x:
+            cand[j + 1] = cand[j]
+            score[j + 1] = score[j]
+            j -= 1
+        cand[j + 1] = a
+        score[j + 1] = x
+
+
+@njit(cache=True, inline="always")
+def rollout(rst, S, hand, pile, Z, masks, counts, tr, ip, pp, ban, rpol, sizes, acts, spbest,
+            P, V, NB, p, a, stop):
+    """In a copied state: seat p plays action ``a``, then every seat plays
+    ``rpol`` until one seat (or none) is left or turn ``stop`` is played.
+    Returns 2 x the turns played after p's + 1 when p alone is left."""
+    kind, arg, tgt = action_parts(a)
+    if kind == A_COMBO:
+        combo_sizes_apart(S, p, sizes)
+    end_turn(rst, S, hand, pile, Z, masks, counts, tr, False, False, ip, P, V, sizes, p, kind, arg,
+             tgt)
+    alive = 0
+    for q in range(P):
+        alive += S[q, C_ALIVE]
+    alive -= eliminate(S, hand, pile, Z, tr, False, P, V)
+    played = 0
+    if alive > 1:
+        _, alive, played = play_turns(rst, S, hand, pile, Z, masks, counts, tr, ip, pp, ban, rpol,
+                                      sizes, acts, spbest, P, V, NB, next_alive(S, p, P), alive,
+                                      stop)
+    return 2 * played + np.int64(alive == 1 and S[p, C_ALIVE] == 1)
+
+
+@njit(I3(U64, I64, A2, A2, A2, A1, A1, F1, A1, A1, I64, I64, I64, I64, I64, A3, A3, A3, A2, A1,
+         F1, U1, U3, A2, A2), cache=True, _nrt=False)
+def choose_search(seed, game, S, hand, pile, Z, ip, pp, ban, spbest, P, V, NB, p, level,
+                  SW, HW, PW, ZW, IW, FW, UW, MW, CW, TW):
+    """The search policies' choice for seat p (README, "Policies"); reads
+    the real state, changes nothing in it. ``level``: LEVEL_FAST,
+    LEVEL_SEARCH, LEVEL_STRONG (determinizations /4, x1, x4) or
+    LEVEL_ORACLE (x1, the real hidden cards instead of samples).
+
+    Candidates: the distinct legal actions (``list_actions``), in an order
+    shuffled from the search stream (every tie below goes to the earlier
+    one: a uniform tie-break), kept to the ``search_top_k`` of best greedy
+    score. Each determinization d (the same ones for every candidate) and
+    each rollout r give a rollout stream seeded by (d, r) alone, so the
+    candidates are compared on common random numbers. The candidate with
+    the most rollout wins is chosen."""
+    cand = IW[W_CAND:W_CAND + 64]
+    na = list_actions(S, hand, p, P, NB, cand, ban)
+    if na == 0:
+        return A_PASS, 0, -1
+    if na == 1:
+        return action_parts(cand[0])
+    sst = UW[0:1]
+    rst = UW[1:2]
+    sub = search_key(seed, game, p, Z[Z_TURN])
+    sst[0] = sub ^ SEARCH_SALT
+    shuffle(sst, cand, na)
+    sizes = IW[W_SIZES:W_SIZES + SM + 16]
+    k = ip[R_TOPK]
+    if k > 0 and na > k:
+        best_first(S, hand, p, P, V, cand, na, sizes, ip, pp, FW)
+        na = k
+    D = ip[R_DET]
+    if level == LEVEL_FAST:
+        D = max(1, D // 4)
+    elif level == LEVEL_STRONG:
+        D *= 4
+    R = ip[R_ROLL]
+    stop = min(ip[P_MAXT], Z[Z_TURN] + ip[R_CAP])
+    wins = IW[W_WINS:W_WINS + 64]
+    rpol = IW[W_RPOL:W_RPOL + P]
+    acts = IW[W_ACTS:W_ACTS + 64]
+    pool = IW[W_POOL:W_POOL + NC_MAX]
+    cnt = IW[W_CNT:W_CNT + 72]
+    for q in range(P):
+        rpol[q] = POL_RANDOM if ip[R_RPOL] == 1 else POL_GREEDY
+    for c in range(na):
+        wins[c] = 0
+    played = 0
+    for d in range(D):
+        copy_state(S, hand, pile, Z, SW[0], HW[0], PW[0], ZW[0], P)
+        if level != LEVEL_ORACLE:
+            determinize(sst, SW[0], HW[0], PW[0], ZW[0], P, p, NB + 5, pool, cnt)
+        for c in range(na):
+            for r in range(R):
+                rst[0] = game_state(sub, d * R + r)
+                copy_state(SW[0], HW[0], PW[0], ZW[0], SW[1], HW[1], PW[1], ZW[1], P)
+                res = rollout(rst, SW[1], HW[1], PW[1], ZW[1], MW, CW, TW, ip, pp, ban, rpol,
+                              sizes, acts, spbest, P, V, NB, p, cand[c], stop)
+                wins[c] += res & 1
+                played += res >> 1
+    best = 0
+    for c in range(1, na):
+        if wins[c] > wins[best]:
+            best = c
+    IW[W_STATS] += 1
+    IW[W_STATS + 1] += D * R * na
+    IW[W_STATS + 2] += played
+    IW[W_STATS + 3] += na
+    return action_parts(cand[best])
+
+
+@njit(nt.int64(U64, I64, U1, A2, A2, A2, A1, U3, A2, A2, B1, B1, A1, F1, A1, A1, A1, A1, I64, I64,
+               I64, I64, I64, A3, A3, A3, A2, A1, F1, U1, U3, A2, A2), cache=True, _nrt=False)
+def search_turn(seed, game, st, S, hand, pile, Z, masks, counts, tr, on, check, ip, pp, ban,
+                sizes, acts, spbest, P, V, NB, p, level, SW, HW, PW, ZW, IW, FW, UW, MW, CW, TW):
+    """A searching seat's turn when not skipped: draw and discard down to
+    the hand limit as greedy does, choose by search, resolve. Returns the
+    number of broken invariants found (check mode)."""
+    begin_turn(st, S, hand, pile, Z, masks, counts, tr, on, ip, pp, POL_GREEDY, sizes, acts, NB,
+               V, p)
+    kind, arg, tgt = choose_search(seed, game, S, hand, pile, Z, ip, pp, ban, spbest, P, V, NB, p,
+                                   level, SW, HW, PW, ZW, IW, FW, UW, MW, CW, TW)
+    if kind == A_COMBO:
+        combo_sizes_apart(S, p, sizes)      # the real array's sizes, for fire
+    return end_turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes, p, kind,
+                    arg, tgt)
+
+
 @njit(cache=True, _nrt=False)
 def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts, spbest,
-              games, seats, gmasks, g, bcounts, b, tr, on, check):
+              games, seats, gmasks, g, bcounts, b, tr, on, check, ws):
     """Play one game; fill its game row ``games[g]``, seat rows ``seats[g]``
     and ``gmasks[g]``; add card counts to ``bcounts[b]``. (Whole arrays and
     indices rather than row views: a view per game costs reference counting,
     and this function is compiled without it, ``_nrt=False``, so the views
     taken here cost nothing.) Returns the number of broken invariants found
-    (always 0 unless ``check``)."""
+    (always 0 unless ``check``). ``ws``: the search workspace
+    (``search_work``) when a seat plays a search policy, else None: numba
+    then compiles a version without the search and its arguments (with
+    them, greedy games were 6-7 % slower)."""
     masks = gmasks[g]
     counts = bcounts[b]
     st[0] = game_state(seed, game)
@@ -983,6 +1287,13 @@ def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts
             S[cur, C_SKIPS] -= 1
             if on:
                 ev(tr, Z, E_SKIP, cur, S[cur, C_SKIPS], 0, 0, 0, 0)
+        elif ws is not None and pol[cur] >= POL_SEARCH_FAST:
+            SW, HW, PW, ZW, IW, FW, UW, MW, CW, TW = ws
+            errors += search_turn(seed, game, st, S, hand, pile, Z, masks, counts, tr, on, check,
+                                  ip, pp, ban, sizes, acts, spbest, P, V, NB, cur,
+                                  pol[cur] - POL_SEARCH_FAST, SW, HW, PW, ZW, IW, FW, UW, MW, CW,
+                                  TW)
+            alive -= eliminate(S, hand, pile, Z, tr, on, P, V)
         else:
             errors += turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, pp, ban, pol,
                            sizes, acts, spbest, P, V, NB, cur)
@@ -1000,6 +1311,15 @@ def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts
     return errors
 
 
+@njit(nt.boolean(A1, I64), cache=True)
+def has_search(pol, P):
+    """Does a seat play a search policy?"""
+    for q in range(P):
+        if pol[q] >= POL_SEARCH_FAST:
+            return True
+    return False
+
+
 def work(P):
     """One thread's workspace (allocated in Python: the kernels then allocate
     nothing, which keeps them simple to compile)."""
@@ -1009,41 +1329,129 @@ def work(P):
             np.zeros((1, 8), np.int64), np.zeros(32, np.int64))
 
 
+def search_work(P, W, NK):
+    """One thread's search workspace, for ``W`` mask words and ``NK`` card
+    kinds: the determinized state and the rollout's copy of it (S, hand,
+    pile, Z, two of each), the int buffer (``layout.W_*``), the candidates'
+    scores, the two search streams, and the masks, counts and trace rows
+    the rollouts write into instead of the game's."""
+    return (np.zeros((2, P, NS), np.int64), np.zeros((2, P, HCAP), np.int64),
+            np.zeros((2, 2, NC_MAX), np.int64), np.zeros((2, NZ), np.int64),
+            np.zeros(NIW, np.int64), np.zeros(64, np.float64), np.zeros(2, np.uint64),
+            np.zeros((P, 2, W), np.uint64), np.zeros((2, NK), np.int64),
+            np.zeros((1, 8), np.int64))
+
+
 def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
               counts, errors):
     """Blocks [b0, b1) of a batch (``core.parallel.run_blocks`` spreads the
     blocks over threads); counts[b] holds block b's card counts."""
     play_blocks(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
-                counts, errors, *work(int(P)))
+                counts, errors, *work(int(P)),
+                *search_work(int(P), masks.shape[-1], counts.shape[-1]))
 
 
 @njit(cache=True, nogil=True)
 def play_blocks(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
-                counts, errors, S, hand, pile, Z, sizes, acts, st, tr, spbest):
+                counts, errors, S, hand, pile, Z, sizes, acts, st, tr, spbest, SW, HW, PW, ZW,
+                IW, FW, UW, MW, CW, TW):
     fill_special_table(ip, pp, spbest)
     fill_deck(ip, ban, pile, Z)
+    search = has_search(pol, P)
+    ws = (SW, HW, PW, ZW, IW, FW, UW, MW, CW, TW)
     for b in range(b0, b1):
         hi = min(n_games, (b + 1) * BLOCK)
         for g in range(b * BLOCK, hi):
-            errors[g] = play_game(seed, start + g, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes,
-                                  acts, spbest, games, seats, masks, g, counts, b, tr, False, check)
+            if search:
+                errors[g] = play_game(seed, start + g, P, pol, ip, pp, ban, st, S, hand, pile, Z,
+                                      sizes, acts, spbest, games, seats, masks, g, counts, b, tr,
+                                      False, check, ws)
+            else:
+                errors[g] = play_game(seed, start + g, P, pol, ip, pp, ban, st, S, hand, pile, Z,
+                                      sizes, acts, spbest, games, seats, masks, g, counts, b, tr,
+                                      False, check, None)
 
 
 def trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr):
     """Play one game with its event trace in ``tr``; returns the trace length."""
     S, hand, pile, Z, sizes, acts, st, _, spbest = work(int(P))
     return _trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr,
-                      S, hand, pile, Z, sizes, acts, st, spbest)
+                      S, hand, pile, Z, sizes, acts, st, spbest,
+                      *search_work(int(P), masks.shape[-1], counts.shape[-1]))
 
 
 @njit(cache=True)
 def _trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr,
-               S, hand, pile, Z, sizes, acts, st, spbest):
+               S, hand, pile, Z, sizes, acts, st, spbest, SW, HW, PW, ZW, IW, FW, UW, MW, CW, TW):
     fill_special_table(ip, pp, spbest)
     fill_deck(ip, ban, pile, Z)
-    play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts, spbest,
-              games, seats, masks, 0, counts, 0, tr, True, False)
+    if has_search(pol, P):
+        play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts, spbest,
+                  games, seats, masks, 0, counts, 0, tr, True, False,
+                  (SW, HW, PW, ZW, IW, FW, UW, MW, CW, TW))
+    else:
+        play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts, spbest,
+                  games, seats, masks, 0, counts, 0, tr, True, False, None)
     return Z[Z_TR]
+
+
+# --- one search decision on its own (tests, bench) ---------------------------
+def position(seed, game, P, pol, ip, pp, ban, stop):
+    """Game ``game`` of ``seed`` played with the plain policies ``pol``
+    (a search seat plays greedy here) up to turn ``stop``, stopped after
+    that turn's draw and discards (as greedy, a searching seat's rule):
+    (the seat to decide, or -1 when the game ended before or the turn is
+    skipped, S, hand, pile, Z)."""
+    S, hand, pile, Z, sizes, acts, st, tr, spbest = work(int(P))
+    nk = len(ban)
+    masks = np.zeros((int(P), 2, mask_words(nk)), np.uint64)
+    counts = np.zeros((2, nk), np.int64)
+    cur = _position(np.uint64(seed), np.int64(game), np.int64(P), pol, ip, pp, ban,
+                    np.int64(stop), S, hand, pile, Z, sizes, acts, st, tr, spbest, masks, counts)
+    return int(cur), S, hand, pile, Z
+
+
+@njit(cache=True)
+def _position(seed, game, P, pol, ip, pp, ban, stop, S, hand, pile, Z, sizes, acts, st, tr,
+              spbest, masks, counts):
+    fill_special_table(ip, pp, spbest)
+    fill_deck(ip, ban, pile, Z)
+    st[0] = game_state(seed, game)
+    start(st, S, hand, pile, Z, masks, counts, tr, False, ip, P)
+    V = ip[P_V]
+    cur, alive, _ = play_turns(st, S, hand, pile, Z, masks, counts, tr, ip, pp, ban, pol, sizes,
+                               acts, spbest, P, V, 5 * V, 0, P, stop - 1)
+    if alive <= 1 or Z[Z_TURN] != stop - 1 or S[cur, C_SKIPS] > 0:
+        return -1
+    Z[Z_TURN] = stop
+    begin_turn(st, S, hand, pile, Z, masks, counts, tr, False, ip, pp, POL_GREEDY, sizes, acts,
+               5 * V, V, cur)
+    return cur
+
+
+def search_decision(seed, game, P, ip, pp, ban, level, S, hand, pile, Z, p, ws=None):
+    """The action (kind, arg, target) search at ``level`` (LEVEL_*) chooses
+    for seat p in the given state (after its draw and discards, at turn
+    Z[Z_TURN] of game ``game`` of ``seed``: the search streams' key), and
+    the search counters (``layout.W_STATS``: decisions searched, rollouts,
+    rollout turns played, candidates; they add up over the calls given the
+    same workspace ``ws``, ``search_work``). The state is not changed."""
+    nk = len(ban)
+    if ws is None:
+        ws = search_work(int(P), mask_words(nk), nk)
+    spbest = np.zeros(32, np.int64)
+    kind, arg, tgt = _search_decision(np.uint64(seed), np.int64(game), S, hand, pile, Z, ip, pp,
+                                      ban, spbest, np.int64(P), np.int64(p), np.int64(level), *ws)
+    return (int(kind), int(arg), int(tgt)), ws[4][W_STATS:W_STATS + 4].copy()
+
+
+@njit(cache=True)
+def _search_decision(seed, game, S, hand, pile, Z, ip, pp, ban, spbest, P, p, level,
+                     SW, HW, PW, ZW, IW, FW, UW, MW, CW, TW):
+    fill_special_table(ip, pp, spbest)
+    V = ip[P_V]
+    return choose_search(seed, game, S, hand, pile, Z, ip, pp, ban, spbest, P, V, 5 * V, p,
+                         level, SW, HW, PW, ZW, IW, FW, UW, MW, CW, TW)
 
 
 # what core.jit watches for the first-compile notice (spec.kernels())

@@ -45,6 +45,17 @@ assert len({Z_DECK, Z_DISC, Z_TURN, Z_TR, Z_NC}) == NZ
 HCAP = 40                   # hand capacity (hand_limit <= 20, plus the draw and steals)
 NC_MAX = 12 * 5 + 5 * 12    # deck capacity: 12 values x 5 elements + 5 specials x 12 copies
 
+# --- search workspace: one thread's int64 buffer IW, by offset ---------------
+W_SIZES = 0                 # 24: the rollouts' combo sizes and array summary (kernel.SM + 16)
+W_ACTS = 24                 # 64: the rollouts' action scratch
+W_CAND = 88                 # 64: the candidate actions of the decision being searched
+W_WINS = 152                # 64: rollout wins of each candidate
+W_POOL = 216                # NC_MAX: the hidden cards of a determinization
+W_CNT = 336                 # 72: copies of each card kind among them
+W_RPOL = 408                # 4: the rollout policy of each seat
+W_STATS = 412               # 4: searched decisions, rollouts, rollout turns played, candidates
+NIW = 416
+
 # --- actions: a policy's choice is (kind, arg, target) -----------------------
 A_PASS = 0          # arg 0, target -1
 A_PLACE = 1         # arg = the card's index in hand
@@ -55,6 +66,10 @@ A_COMBO = 3         # arg = combo type (rules.FLUSH..CHAOS)
 POL_RANDOM = 0
 POL_GREEDY = 1
 POL_PATIENT = 2
+POL_SEARCH_FAST = 3     # the search policies: search_fast, search, search_strong, oracle,
+POL_SEARCH = 4          # in this order (the kernel's budget level is the id - POL_SEARCH_FAST)
+POL_SEARCH_STRONG = 5
+POL_ORACLE = 6
 
 # --- trace events: row = [type, turn, seat, a, b, c, d, e] -----------------
 E_TURN = 1          # a = round, b = HP, c = hand size, d = guards

@@ -82,6 +82,8 @@ from .rules import (CHAOS, COMBOS, FLUSH, FOUR, GAMBLE, GENERATING, GENERATING_C
 # opponent's seat or -1.
 PASS, PLACE, CAST, COMBO = range(4)
 
+# The search policies (rules.SEARCH_POLICIES) are not implemented here: their
+# rollouts are the kernel's own random and greedy turns, which these check.
 POLICY_NAMES = ("random", "greedy", "patient")
 
 

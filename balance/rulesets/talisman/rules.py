@@ -8,12 +8,13 @@ order metal 金, wood 木, water 水, fire 火, earth 土 and values 1..V
 (``V = values_per_element``); the five specials follow at ``5V + s`` for
 s = thunder, wind, guard, steal, gamble. A card id is also its card kind.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
 from ...core.params import kernel_index, param
-from .layout import END_REASONS, POL_GREEDY, POL_PATIENT, POL_RANDOM  # noqa: F401  (END_REASONS: the spec's)
+from .layout import (END_REASONS, POL_GREEDY, POL_ORACLE, POL_PATIENT,  # noqa: F401  (END_REASONS: the spec's)
+                     POL_RANDOM, POL_SEARCH, POL_SEARCH_FAST, POL_SEARCH_STRONG)
 
 ELEMENTS = ("metal", "wood", "water", "fire", "earth")
 ELEMENTS_ZH = ("金", "木", "水", "火", "土")
@@ -77,17 +78,49 @@ class PolicyParams:
                                  bounds=(0.0, 100.0), sweep=(0.0, 1.0, 2.0))
     heal_value: float = param(1.0, doc="greedy/patient: value of one HP healed (one damage = 1)",
                               bounds=(0.0, 100.0), sweep=(0.0, 0.5, 1.0, 2.0))
+    search_top_k: int = param(4, doc="search: evaluate only the k candidate actions greedy scores "
+                                     "best (0 = every distinct legal action)",
+                              bounds=(0, 64), sweep=(0, 2, 4, 6, 10))
+    search_determinizations: int = param(8, doc="search: samples of the hidden cards (opponents' "
+                                                "hands, deck order) per decision; search_fast /4, "
+                                                "search_strong x4",
+                                         bounds=(1, 1024), sweep=(1, 2, 4, 8, 16, 32))
+    search_rollouts: int = param(1, doc="search: games played to the end per determinization "
+                                        "and candidate",
+                                 bounds=(1, 1024), sweep=(1, 2, 4))
+    search_rollout_policy: int = param(0, doc="search: policy of every seat in the rollouts "
+                                              "(0 = greedy, 1 = random)",
+                                       bounds=(0, 1), choices=(0, 1), sweep=(0, 1))
+    search_rollout_turns: int = param(200, doc="search: a rollout still running this many turns "
+                                               "after the decision stops and counts as no win",
+                                      bounds=(1, 100_000), sweep=(20, 50, 200, 1000))
 
 
 IDX = kernel_index(Params)
 PIDX = kernel_index(PolicyParams)
+# The kernel's int vector holds the int rule parameters, then the int policy
+# parameters (``__init__.kernel_args``): slot of each int policy parameter.
+N_INT_RULES = sum(not isinstance(f.default, float) for f in fields(Params))
+QIDX = {f.name: N_INT_RULES + PIDX[f.name] for f in fields(PolicyParams)
+        if not isinstance(f.default, float)}
 
-POLICIES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "patient": POL_PATIENT}
+POLICIES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "patient": POL_PATIENT,
+            "search_fast": POL_SEARCH_FAST, "search": POL_SEARCH,
+            "search_strong": POL_SEARCH_STRONG, "oracle": POL_ORACLE}
+SEARCH_POLICIES = ("search_fast", "search", "search_strong", "oracle")   # README "Policies"
 POLICY_DOCS = {
     "random": "uniform over the distinct legal actions; random discards; pass only when nothing is legal",
     "greedy": "best combo by immediate value, else best special, else the placement keeping most combos; "
               "targets the lowest-HP opponent",
     "patient": "greedy, but holds a combo until its value >= min_combo_value unless it kills now",
+    "search_fast": "search at a quarter of its budget (search_determinizations / 4, at least 1)",
+    "search": "determinized flat Monte Carlo: each candidate action (top search_top_k by greedy's "
+              "score) is played out search_rollouts times in each of search_determinizations "
+              "samples of the hidden cards, with search_rollout_policy at every seat; the most "
+              "rollout wins is played (draws and capped rollouts count 0); discards like greedy",
+    "search_strong": "search at four times its budget (search_determinizations x 4)",
+    "oracle": "search that cheats: its rollouts see the real opponents' hands and deck order "
+              "(a yardstick, not a fair player)",
 }
 
 
