@@ -192,4 +192,9 @@ SPEC = RulesetSpec(
     card_groups=("suit", "rank"),
     headline=("reflect_multiplier", "rampage_multiplier", "kingkong_multiplier",
               "dragon_multiplier"),
+    # the character each headline multiplier belongs to: the report's skill
+    # section follows its win rate at the sweep's end points (the reflect
+    # question: is the Glutton overpowered at x10000?)
+    headline_roles={"reflect_multiplier": "glutton", "rampage_multiplier": "rampage",
+                    "kingkong_multiplier": "king_kong"},
 )
