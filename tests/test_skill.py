@@ -56,3 +56,21 @@ def test_the_strongest_level_that_fits_the_budget_is_chosen(monkeypatch):
     assert p == "greedy" and n == skill.MIN_GAMES and "no level fits" in why
     p, n, why = skill.choose("talisman", 1, 2, {}, 3, 100, 0, 1)
     assert p is None and "--skill-seconds 0" in why
+
+
+def test_a_level_chosen_by_the_time_budget_is_named_in_the_recorded_command(tmp_path,
+                                                                            monkeypatch):
+    # the choice depends on the machine's speed, so the regenerating command
+    # must name the level and its games; stand-in levels as above, and a
+    # budget that fits the "stronger" one
+    from balance.workflow import skill
+    monkeypatch.setattr(skill, "LEVELS", {"greedy": (1, 1), "patient": (4, 1)})
+    out = tmp_path / "r"
+    r = CliRunner().invoke(cli, ["report", "talisman", "--games", "200", "--players", "2",
+                                 "--policy", "greedy", "--policies", "greedy,random",
+                                 "--skill-seconds", "1000", "--skill-games", "200",
+                                 "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    md = (out / "report.md").read_text()
+    assert "--skill-games 200 --skill-policy patient --out" in md
+    assert "--skill-seconds" not in md
