@@ -47,8 +47,10 @@ def test_ladder_command_writes_its_files(tmp_path):
     assert r.exit_code == 0, r.output
     assert "skill depth" in r.output
     assert {p.name for p in out.iterdir()} >= {"ladder.csv", "ladder_pairs.csv", "ladder.png",
-                                                "ladder.json"}
+                                                "ladder.json", "ladder.md"}
     d = json.loads((out / "ladder.json").read_text())
+    assert d["command"] == f"balance ladder talisman --games 300 --seed 2 --players 2 --out {out}"
+    assert d["command"] in (out / "ladder.md").read_text()
     ratings = {x["policy"]: x for x in d["ratings"]}
     assert ratings["random"]["elo"] == 0
     assert ratings["greedy"]["elo_low"] > 0          # greedy is far above random in talisman

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -98,6 +99,7 @@ class LadderResult(Published):
     depth: int
     chain: list                    # [(lower, higher, beats)] in rating order
     files: list = field(default_factory=list)
+    command: str = ""              # the balance ladder line that regenerates it
 
     def figure(self):
         fig, axes = plots.figure(6.4, 3.8)
@@ -136,7 +138,10 @@ class LadderResult(Published):
             "setup": self.setup, "games_per_lineup": self.games, "depth": self.depth,
             "chain": [{"lower": a, "higher": b, "beats": bool(x)} for a, b, x in self.chain],
             "ratings": self.ratings.to_dict("records"), "method": METHOD,
-            "depth_method": DEPTH_METHOD}, indent=2, default=str))
+            "depth_method": DEPTH_METHOD, "command": self.command}, indent=2, default=str))
+        files.append(out / "ladder.md")
+        files[-1].write_text(f"# Skill ladder: {self.ruleset}\n\n```\n" + "\n".join(self.lines())
+                             + f"\n```\n\nRegenerate with:\n\n```\n{self.command}\n```\n")
         self.files = files
         return files
 
@@ -156,12 +161,28 @@ class LadderResult(Published):
         return out
 
 
+def command_line(ruleset, policies, games, seed, players, params, out, summary_only) -> str:
+    """The ``balance ladder`` line of these arguments."""
+    parts = ["balance", "ladder", ruleset]
+    if policies:
+        parts += ["--policies", policies if isinstance(policies, str) else ",".join(policies)]
+    parts += ["--games", str(games), "--seed", str(seed), "--players", str(players)]
+    for k, v in (params or {}).items():
+        parts += ["--set", f"{k}={v}"]
+    if summary_only:
+        parts.append("--summary-only")
+    if out is not None:
+        parts += ["--out", str(out)]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
 def ladder(ruleset: str, policies=None, games: int = 2_000, seed: int = 0, players=None,
            params: dict | None = None, *, out=None, progress: bool | None = None,
            store=None, summary_only: bool = False) -> LadderResult:
     """The skill ladder of ``policies`` (default: all of the ruleset's); see
     the module doc."""
     spec = registry.get(ruleset)
+    asked = policies
     if policies is None or len(policies) == 0:
         from ..core.search import YARDSTICKS    # search levels included, an oracle not
         policies = [p for p in spec.policies if p not in YARDSTICKS]
@@ -186,7 +207,9 @@ def ladder(ruleset: str, policies=None, games: int = 2_000, seed: int = 0, playe
     order = list(bt["policy"])[::-1]                 # worst first
     adv = t.set_index(["policy", "opponent"])["advantage_low"]
     chain = [(a, b, bool(adv.loc[(b, a)] > 0)) for a, b in zip(order, order[1:])]
-    res = LadderResult(ruleset, m.setup, games, bt, t, sum(x for _, _, x in chain), chain)
+    res = LadderResult(ruleset, m.setup, games, bt, t, sum(x for _, _, x in chain), chain,
+                       command=command_line(ruleset, asked, games, seed, m.setup["players"],
+                                            params, out, summary_only))
     if out is not None:
         res.save(out)
     return res
