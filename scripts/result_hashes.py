@@ -7,7 +7,7 @@ speed change leaves every result identical.
 Covers elite v1/v2/v3 at 2-4 players, greedy/random/mixed seats, teams,
 10**12 multipliers, ``six_j_adjacent``, bans in both modes, ``max_exchange=5``
 and check mode on and off (32 configurations), talisman at 2-4 players
-with every policy and bans (14), and demon with every policy, mixed seats,
+with every policy, bans and the search levels (16), and demon with every policy, mixed seats,
 check mode, bans in both modes and changed rule numbers (11). Each hash
 covers the game and seat tables, the draw/play masks, the card counts and,
 in check mode, the error counts.
@@ -56,6 +56,9 @@ TALISMAN += [
     ("3p random hp=40 check", 3, ["random"], {"hp": 40}, None, True),
     ("2p greedy forbid", 2, ["greedy"], {}, {"thunder": "forbid"}, False),
     ("2p greedy remove", 2, ["greedy"], {}, {"steal": "remove"}, False),
+    ("2p search greedy", 2, ["search", "greedy"], {}, None, False),
+    ("3p search_fast oracle random check", 3, ["search_fast", "oracle", "random"],
+     {"search_determinizations": 2}, None, True),
 ]
 DEMON = [(f"2p {pol}", 2, [pol], {}, None, False) for pol in ("greedy", "defensive", "random")]
 DEMON += [

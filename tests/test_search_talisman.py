@@ -183,3 +183,15 @@ def test_search_beats_greedy_with_seats_alternated():
         wins += int((b.games[:, 0] == seat).sum())
     lo, hi = stats.wilson(wins, 2 * n)
     assert lo > 0.5, (wins / (2 * n), float(lo), float(hi))
+
+
+def test_a_batch_without_a_search_seat_runs_the_kernel_without_the_search():
+    # the search workspace is None there, so numba compiles (and a greedy run
+    # loads from its cache) a specialisation without the search's code
+    play_range(setup("talisman", seed=1, players=2, policies=["greedy", "random"]), 0, 10,
+               progress=False)
+    assert any(str(sig[-1]) == "none" for sig in K.play_blocks.signatures)
+    assert K.search_scratch(2, ids(["greedy", "random"]), np.zeros((1, 2, 1)),
+                            np.zeros((1, NK))) is None
+    ws = K.search_scratch(2, ids(["greedy", "search"]), np.zeros((1, 2, 1)), np.zeros((1, NK)))
+    assert ws is not None and len(ws) == 10

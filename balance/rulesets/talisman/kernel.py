@@ -22,7 +22,9 @@ Speed: every function a game runs is compiled without reference counting
 (``_nrt=False``: none creates an array; views taken inside cost nothing),
 small helpers and the policies are inlined by numba (``inline="always"``),
 and functions compiled on their own have explicit signatures (otherwise
-numba compiles a version per combination of constant arguments). The
+numba compiles a version per combination of constant arguments), but the
+search's: those compile only when a table has a searching seat (the batch
+entries get ``ws=None`` otherwise, ``search_scratch``). The
 per-game helpers ``start``, ``turn`` and ``finish`` (one call site each) are
 compiled on their own but carry LLVM's ``alwaysinline``
 (``forceinline=True``): as plain calls, start and finish cost greedy ~2 %;
@@ -1013,8 +1015,7 @@ SEARCH_SALT = np.uint64(0x5EA2C4D1E7A9B3F1)   # the search's streams, apart from
 LEVEL_FAST, LEVEL_SEARCH, LEVEL_STRONG, LEVEL_ORACLE = range(4)   # policy id - POL_SEARCH_FAST
 
 
-@njit(I3(U1, A2, A2, A2, A1, U3, A2, A2, A1, F1, A1, A1, A1, A1, A1, I64, I64, I64, I64, I64,
-         I64), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def play_turns(st, S, hand, pile, Z, masks, counts, tr, ip, pp, ban, pol, sizes, acts, spbest,
                P, V, NB, cur, alive, stop):
     """Play on from seat ``cur``'s turn (turn Z[Z_TURN] + 1), as
@@ -1048,7 +1049,7 @@ def search_key(seed, game, p, t):
     return game_state(mix64(game_state(seed, game) ^ SEARCH_SALT), p * 4294967296 + t)
 
 
-@njit(nt.void(A2, A2, A2, A1, A2, A2, A2, A1, I64), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def copy_state(S, hand, pile, Z, S2, hand2, pile2, Z2, P):
     """A game's state into another workspace (the cards in use only)."""
     for q in range(P):
@@ -1064,7 +1065,7 @@ def copy_state(S, hand, pile, Z, S2, hand2, pile2, Z2, P):
         Z2[j] = Z[j]
 
 
-@njit(nt.void(U1, A2, A2, A2, A1, I64, I64, I64, A1, A1), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def determinize(sst, S, hand, pile, Z, P, p, NK, pool, cnt):
     """Sample again what seat p cannot see: the cards of the opponents'
     hands and of the deck are pooled in card-id order (so their real
@@ -1122,7 +1123,7 @@ def greedy_score(S, hand, p, P, V, a, sizes, ip, pp):
     return sc
 
 
-@njit(nt.void(A2, A2, I64, I64, I64, A1, I64, A1, A1, F1, F1), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def best_first(S, hand, p, P, V, cand, na, sizes, ip, pp, score):
     """Order the candidates cand[:na] by greedy's immediate score
     (``greedy_score``), best first; equal scores keep their order."""
@@ -1164,8 +1165,7 @@ def rollout(rst, S, hand, pile, Z, masks, counts, tr, ip, pp, ban, rpol, sizes, 
     return 2 * played + np.int64(alive == 1 and S[p, C_ALIVE] == 1)
 
 
-@njit(I3(U64, I64, A2, A2, A2, A1, A1, F1, A1, A1, I64, I64, I64, I64, I64, A3, A3, A3, A2, A1,
-         F1, U1, U3, A2, A2), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def choose_search(seed, game, S, hand, pile, Z, ip, pp, ban, spbest, P, V, NB, p, level,
                   SW, HW, PW, ZW, IW, FW, UW, MW, CW, TW):
     """The search policies' choice for seat p (README, "Policies"); reads
@@ -1236,8 +1236,7 @@ def choose_search(seed, game, S, hand, pile, Z, ip, pp, ban, spbest, P, V, NB, p
     return action_parts(cand[best])
 
 
-@njit(nt.int64(U64, I64, U1, A2, A2, A2, A1, U3, A2, A2, B1, B1, A1, F1, A1, A1, A1, A1, I64, I64,
-               I64, I64, I64, A3, A3, A3, A2, A1, F1, U1, U3, A2, A2), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def search_turn(seed, game, st, S, hand, pile, Z, masks, counts, tr, on, check, ip, pp, ban,
                 sizes, acts, spbest, P, V, NB, p, level, SW, HW, PW, ZW, IW, FW, UW, MW, CW, TW):
     """A searching seat's turn when not skipped: draw and discard down to
@@ -1311,15 +1310,6 @@ def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts
     return errors
 
 
-@njit(nt.boolean(A1, I64), cache=True)
-def has_search(pol, P):
-    """Does a seat play a search policy?"""
-    for q in range(P):
-        if pol[q] >= POL_SEARCH_FAST:
-            return True
-    return False
-
-
 def work(P):
     """One thread's workspace (allocated in Python: the kernels then allocate
     nothing, which keeps them simple to compile)."""
@@ -1347,29 +1337,30 @@ def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, s
     """Blocks [b0, b1) of a batch (``core.parallel.run_blocks`` spreads the
     blocks over threads); counts[b] holds block b's card counts."""
     play_blocks(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
-                counts, errors, *work(int(P)),
-                *search_work(int(P), masks.shape[-1], counts.shape[-1]))
+                counts, errors, *work(int(P)), search_scratch(P, pol, masks, counts))
+
+
+def search_scratch(P, pol, masks, counts):
+    """The search workspace when a seat plays a search policy, else None:
+    the kernels are then compiled without the search (a batch of greedy or
+    random seats compiles and loads only that; the search's specialisation
+    is compiled on the first batch that has a search seat)."""
+    if not (np.asarray(pol)[:int(P)] >= POL_SEARCH_FAST).any():
+        return None
+    return search_work(int(P), masks.shape[-1], counts.shape[-1])
 
 
 @njit(cache=True, nogil=True)
 def play_blocks(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
-                counts, errors, S, hand, pile, Z, sizes, acts, st, tr, spbest, SW, HW, PW, ZW,
-                IW, FW, UW, MW, CW, TW):
+                counts, errors, S, hand, pile, Z, sizes, acts, st, tr, spbest, ws):
     fill_special_table(ip, pp, spbest)
     fill_deck(ip, ban, pile, Z)
-    search = has_search(pol, P)
-    ws = (SW, HW, PW, ZW, IW, FW, UW, MW, CW, TW)
     for b in range(b0, b1):
         hi = min(n_games, (b + 1) * BLOCK)
         for g in range(b * BLOCK, hi):
-            if search:
-                errors[g] = play_game(seed, start + g, P, pol, ip, pp, ban, st, S, hand, pile, Z,
-                                      sizes, acts, spbest, games, seats, masks, g, counts, b, tr,
-                                      False, check, ws)
-            else:
-                errors[g] = play_game(seed, start + g, P, pol, ip, pp, ban, st, S, hand, pile, Z,
-                                      sizes, acts, spbest, games, seats, masks, g, counts, b, tr,
-                                      False, check, None)
+            errors[g] = play_game(seed, start + g, P, pol, ip, pp, ban, st, S, hand, pile, Z,
+                                  sizes, acts, spbest, games, seats, masks, g, counts, b, tr,
+                                  False, check, ws)
 
 
 def trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr):
@@ -1377,21 +1368,16 @@ def trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr):
     S, hand, pile, Z, sizes, acts, st, _, spbest = work(int(P))
     return _trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr,
                       S, hand, pile, Z, sizes, acts, st, spbest,
-                      *search_work(int(P), masks.shape[-1], counts.shape[-1]))
+                      search_scratch(P, pol, masks, counts))
 
 
 @njit(cache=True)
 def _trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr,
-               S, hand, pile, Z, sizes, acts, st, spbest, SW, HW, PW, ZW, IW, FW, UW, MW, CW, TW):
+               S, hand, pile, Z, sizes, acts, st, spbest, ws):
     fill_special_table(ip, pp, spbest)
     fill_deck(ip, ban, pile, Z)
-    if has_search(pol, P):
-        play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts, spbest,
-                  games, seats, masks, 0, counts, 0, tr, True, False,
-                  (SW, HW, PW, ZW, IW, FW, UW, MW, CW, TW))
-    else:
-        play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts, spbest,
-                  games, seats, masks, 0, counts, 0, tr, True, False, None)
+    play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts, spbest,
+              games, seats, masks, 0, counts, 0, tr, True, False, ws)
     return Z[Z_TR]
 
 
