@@ -25,6 +25,7 @@ def test_report_rechecks_its_findings_under_another_policy(tmp_path):
     md = (out / "report.md").read_text()
     assert "## Findings under skilled play" in md and "`patient` at every seat" in md
     assert "--skill-policy patient" in md        # in the regenerating command
+    assert "seats play different policies (greedy, random)" in md   # greedy vs random seats
     assert "Under skilled play (`patient` at every seat, 200 games a run)" in r.output
 
 

@@ -627,6 +627,11 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
               f"fair share; a change up, down or flat; a card that helps, hurts or has no "
               f"effect (95% intervals). It changes when the classes differ and the two "
               f"intervals do not overlap; it is unclear when they differ but overlap.")
+        if len(set(base.policies)) > 1:
+            doc.p(f"The heuristics' seats play different policies ({', '.join(base.policies)}), "
+                  f"so there a seat's win rate is also its policy's; under `{sk['policy']}` "
+                  f"every seat plays alike. A seat finding (and a sweep's, which follows one "
+                  f"seat) that changes may only say that the seats' policies differed.")
         doc.table(sk["rows"])
     doc.h(2, "Provenance")
     defaults = spec.space.defaults()
