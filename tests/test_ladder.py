@@ -42,14 +42,17 @@ def test_search_budgets():
 
 def test_ladder_command_writes_its_files(tmp_path):
     out = tmp_path / "l"
-    r = CliRunner().invoke(cli, ["ladder", "talisman", "--games", "300", "--seed", "2",
+    # a tiny search budget (the ladder's code paths, not the levels' strength)
+    tiny = ["--set", "search_determinizations=1", "--set", "search_rollout_turns=20"]
+    r = CliRunner().invoke(cli, ["ladder", "talisman", "--games", "300", "--seed", "2", *tiny,
                                  "--out", str(out)])
     assert r.exit_code == 0, r.output
     assert "skill depth" in r.output
     assert {p.name for p in out.iterdir()} >= {"ladder.csv", "ladder_pairs.csv", "ladder.png",
                                                 "ladder.json", "ladder.md"}
     d = json.loads((out / "ladder.json").read_text())
-    assert d["command"] == f"balance ladder talisman --games 300 --seed 2 --players 2 --out {out}"
+    assert d["command"] == (f"balance ladder talisman --games 300 --seed 2 --players 2 --set "
+                            f"search_determinizations=1 --set search_rollout_turns=20 --out {out}")
     assert d["command"] in (out / "ladder.md").read_text()
     ratings = {x["policy"]: x for x in d["ratings"]}
     assert ratings["random"]["elo"] == 0

@@ -1,4 +1,7 @@
-"""The coin-flip kernel (tests only): the contract's run_batch, trace_one, KERNELS."""
+"""The coin-flip kernel (tests only): the contract's run_batch, trace_one, KERNELS.
+
+Cached (``cache=True``) like a real ruleset's, so the unmocked first-compile
+notice test (tests/test_outputs_designer.py) can run on it in seconds."""
 import numpy as np
 from numba import njit
 
@@ -9,7 +12,7 @@ from balance.core.rng import below, game_state
 NG, NSEAT = 4, 1
 
 
-@njit
+@njit(cache=True)
 def play(seed, game, pol, ip, grow, srow, masks, counts, tr, on):
     st, Z, P = np.full(1, game_state(seed, game)), np.zeros(4, np.int64), len(pol)
     for t in range(ip[1]):
@@ -31,14 +34,14 @@ def play(seed, game, pol, ip, grow, srow, masks, counts, tr, on):
     return Z[3]
 
 
-@njit(nogil=True)
+@njit(cache=True, nogil=True)
 def run_batch(b0, b1, seed, start, n, P, pol, ip, check, games, seats, masks, counts, errors):
     tr = np.zeros((1, 8), np.int64)
     for g in range(b0 * BLOCK, min(n, b1 * BLOCK)):
         play(seed, start + g, pol, ip, games[g], seats[g], masks[g], counts[g // BLOCK], tr, False)
 
 
-@njit
+@njit(cache=True)
 def trace_one(seed, game, P, pol, ip, games, seats, masks, counts, tr):
     return play(seed, game, pol, ip, games[0], seats[0], masks[0], counts[0], tr, True)
 
