@@ -47,10 +47,10 @@ def test_on_disk_unknown_is_not_a_compile():
     assert not jit.needs_compile(type("D", (), {"overloads": {}})())
 
 
-@pytest.mark.parametrize("name", ["talisman", "elite"])
+@pytest.mark.parametrize("name", registry.names())
 def test_notice_once_per_kernel(name, monkeypatch):
     spec = registry.get(name)
-    assert set(spec.kernels()) == {"run", "replay"}
+    assert set(spec.kernels()) == {"run", "replay", "search"}
     monkeypatch.setattr(jit, "_told", set())
     monkeypatch.setattr(jit, "needs_compile", lambda d: True)
     out = io.StringIO()
@@ -60,6 +60,8 @@ def test_notice_once_per_kernel(name, monkeypatch):
     text = out.getvalue()
     assert text.count(f"compiling the {name} kernel") == 2
     assert spec.compile_time in text
+    assert jit.notice(spec, "search", out)    # the search's own entry, compiled on demand
+    assert f"compiling the {name} search policies" in out.getvalue()
     monkeypatch.setattr(jit, "needs_compile", lambda d: False)
     monkeypatch.setattr(jit, "_told", set())
     assert not jit.notice(spec, "run", out)
@@ -78,3 +80,15 @@ def test_kernels_cached_by_ruleset_fingerprint(name):
     assert folder.name == f"balance-{name}-{registry.fingerprint(name)}"
     assert K.play_blocks._cache._cache_path.startswith(str(folder))
     assert numba.config.CACHE_DIR != str(folder)
+
+
+def test_a_table_with_a_searching_seat_tells_of_the_search_compile(monkeypatch, capsys):
+    # told once, before the first piece, only where a seat searches
+    from balance.core.runner import play_range, setup
+    monkeypatch.setattr(jit, "_told", set())
+    monkeypatch.setattr(jit, "needs_compile", lambda d: True)
+    play_range(setup("talisman", seed=1, players=2, policies=["greedy"]), 0, 5, progress=False)
+    assert "search policies" not in capsys.readouterr().err
+    play_range(setup("talisman", seed=1, players=2, policies=["search_fast", "greedy"],
+                     params={"search_determinizations": 1}), 0, 5, progress=False)
+    assert capsys.readouterr().err.count("compiling the talisman search policies") == 1

@@ -4,7 +4,9 @@ A ruleset's kernels are compiled by numba on their first use on a machine
 (elite: about two minutes) and loaded from numba's on-disk cache afterwards.
 Without a word, that first run looks hung. A ruleset's kernel module lists
 its kernels in ``KERNELS``, {use: dispatcher} ("run" for batches, "replay"
-for traced games; read through ``spec.kernels()``, so that the registry
+for traced games, "search" for the search policies' entry, compiled only
+for a table with a searching seat; a dispatcher or a function returning
+one; read through ``spec.kernels()``, so that the registry
 never imports a kernel module), and the spec gives the rough compile time
 (``spec.compile_time``); :func:`notice` prints one line to standard error
 when a kernel has neither been compiled in this process nor cached on disk
@@ -85,12 +87,16 @@ def notice(spec, use: str, stream=None) -> bool:
     if (spec.name, use) in _told:
         return False
     d = spec.kernels().get(use)
+    if d is not None and not hasattr(d, "overloads"):
+        d = d()             # a module loaded on demand (demon's search): its dispatcher
     if d is None or not needs_compile(d):
         return False
     global compiles
     _told.add((spec.name, use))
     compiles += 1
-    print(f"balance: compiling the {spec.name} kernel for this machine ({spec.compile_time}, "
-          f"first use only; "
-          f"later runs load it from numba's cache)", file=stream or sys.stderr, flush=True)
+    what = (f"kernel for this machine ({spec.compile_time}, first use only" if use != "search"
+            else "search policies for this machine (first table with a searching seat only; "
+                 "it can take several minutes")
+    print(f"balance: compiling the {spec.name} {what}; later runs load it from numba's cache)",
+          file=stream or sys.stderr, flush=True)
     return True

@@ -33,6 +33,8 @@ uniformly (the contract's two steps), ``greedy`` and ``defensive`` the best
 score with ties broken uniformly from the game's stream. Random numbers come
 in a fixed order from the game's own stream (``core/rng.py``).
 """
+import importlib
+
 import numpy as np
 from numba import njit
 from numba import types as nt
@@ -836,7 +838,8 @@ def entry(mode, a, b, seed, game, st, S, Z, pile, masks, counts, tr, ip, pp, pol
 
 
 # what core.jit watches for the first-compile notice (spec.kernels())
-KERNELS = {"run": play_blocks, "replay": _trace_one}
+KERNELS = {"run": play_blocks, "replay": _trace_one,
+           "search": lambda: importlib.import_module(".search", __package__).search_blocks}
 
 
 jit.kernel_cache_end()

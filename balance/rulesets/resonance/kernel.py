@@ -142,6 +142,6 @@ def _trace_one_s(seed, game, pol, ip, pp, ban, M, games, seats, masks, counts, t
 
 
 # what core.jit watches for the first-compile notice (spec.kernels())
-KERNELS = {"run": play_blocks, "replay": _trace_one}
+KERNELS = {"run": play_blocks, "replay": _trace_one, "search": play_from_s}
 
 jit.kernel_cache_end()

@@ -508,7 +508,7 @@ def _trace_one(seed, game, P, pol, spol, ip, pp, ban, games, seats, masks, count
 
 
 # what core.jit watches for the first-compile notice (spec.kernels())
-KERNELS = {"run": play_blocks, "replay": _trace_one}
+KERNELS = {"run": play_blocks, "replay": _trace_one, "search": search_turn}
 
 
 jit.kernel_cache_end()

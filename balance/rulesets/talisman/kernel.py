@@ -1441,6 +1441,6 @@ def _search_decision(seed, game, S, hand, pile, Z, ip, pp, ban, spbest, P, p, le
 
 
 # what core.jit watches for the first-compile notice (spec.kernels())
-KERNELS = {"run": play_blocks, "replay": _trace_one}
+KERNELS = {"run": play_blocks, "replay": _trace_one, "search": search_turn}
 
 jit.kernel_cache_end()

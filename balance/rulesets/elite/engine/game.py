@@ -434,6 +434,6 @@ def trace_one(seed, game, P, pol, ip, pp, PT, PID, games, seats, masks, counts, 
 
 
 # what core.jit watches for the first-compile notice (spec.kernels())
-KERNELS = {"run": play_blocks, "replay": entry}
+KERNELS = {"run": play_blocks, "replay": entry, "search": search_turn}
 
 jit.kernel_cache_end()
