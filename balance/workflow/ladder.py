@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from matplotlib.ticker import NullLocator
 import pandas as pd
 
 from ..core import plots, registry, stats
@@ -114,6 +115,9 @@ class LadderResult(Published):
             for x, y, name in zip(s["budget"], s["elo"], s["policy"]):
                 ax.annotate(name, (x, y), textcoords="offset points", xytext=(4, 4), fontsize=7)
             ax.set_xscale("log")
+            ticks = sorted(int(b) for b in s["budget"].unique())      # the budgets, plainly
+            ax.set_xticks(ticks, [f"{b:,}" for b in ticks])
+            ax.xaxis.set_minor_locator(NullLocator())
         for i, row in enumerate(h.itertuples()):
             ax.axhline(row.elo, color=f"C{i + 1}", lw=1, ls="--", label=row.policy)
             ax.axhspan(row.elo_low, row.elo_high, color=f"C{i + 1}", alpha=0.12)
