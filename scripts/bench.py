@@ -13,7 +13,11 @@ Figures printed:
   on all threads, and the scaling between them;
 - talisman: 1,000,000 greedy 2-player games, wall time after compilation;
 - cold compile (empty numba cache) and cached start of a whole
-  ``balance run talisman --games 1000`` process;
+  ``balance run talisman --games 1000`` process; with ``--compile`` only,
+  that of every ruleset (elite per version) and the commands that must
+  compile nothing (``rulesets``, ``params``, ``--help``);
+- elite v1-v3 (4 players, greedy, one thread) against talisman 2p greedy
+  in ns per decision (target: at most 2.5x);
 - peak memory (max RSS) of a ``balance run talisman --games 1000000`` process;
 - the whole ``balance run`` process against its kernel's time;
 - a LocalCluster run against the embedded path (Dask; issue 18), and
@@ -33,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -248,12 +251,54 @@ def cluster_overhead(s, nthreads, games):
           f"{(t_far / t_here - 1) * 100:+.1f} % (aim: under 10 %); tables identical: {same}")
 
 
+def cache_files(d) -> int:
+    return sum(len(f) for _, _, f in os.walk(d))
+
+
+def compile_figures():
+    """Cold compile as a whole process, for every ruleset (elite: per
+    version), each with an empty numba cache of its own:
+    ``balance run RULESET --games 1000 --policy <heuristic>``; and the
+    commands that must compile nothing (``rulesets``, ``params``, ``--help``:
+    no file in the cache afterwards)."""
+    runs = []
+    for name in registry.names():
+        if name == "elite":
+            runs += [(f"elite v{v}", ["elite", "--players", "4", "--set", f"version={v}"])
+                     for v in (1, 2, 3)]
+        else:
+            runs.append((name, [name]))
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(tmp, "none"))
+        for args in (["rulesets"], ["params", "elite"], ["--help"], ["run", "--help"]):
+            t = run_process(["balance", *args], env)
+            print(f"`balance {' '.join(args)}`: {t:.2f} s, "
+                  f"{cache_files(os.path.join(tmp, 'none'))} files compiled into the cache "
+                  f"(target: 0)")
+        for i, (label, args) in enumerate(runs):
+            env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(tmp, f"c{i}"))
+            h = heuristic(registry.get(args[0]))
+            out = os.path.join(tmp, f"o{i}")
+            cold = run_process(["balance", "run", *args, "--games", "1000", "--policy", h,
+                                "--out", out], env)
+            warm = run_process(["balance", "run", *args, "--games", "1000", "--policy", h,
+                                "--out", out + "w"], env)
+            target = {"talisman": " (target: under 12 s)"}.get(label, " (target: under 45 s)"
+                                                               if label.startswith("elite") else "")
+            print(f"cold compile `balance run {' '.join(args)} --games 1000 --policy {h}`: "
+                  f"{cold:.1f} s as a whole process (cached start {warm:.1f} s){target}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200_000, help="games per kernel measurement")
     ap.add_argument("--quick", action="store_true", help="kernel speeds only")
     ap.add_argument("--ruleset", action="append", choices=registry.names(),
                     help="kernel speeds of this ruleset only (repeatable; implies --quick)")
+    ap.add_argument("--compile", action="store_true",
+                    help="only the cold-compile figures (every ruleset; elite per version)")
+    ap.add_argument("--no-search", action="store_true",
+                    help="leave out the search figures (each ruleset's search compiles apart)")
     ap.add_argument("--summary-games", type=int, default=100_000_000,
                     help="games of the --summary-only peak-memory measurement")
     ap.add_argument("--cluster-games", type=int, default=10_000_000,
@@ -266,24 +311,35 @@ def main():
           f" {'ns/dec':>9} {'dec/turn':>10}")
     print("(ns/dec: ns per decision, one policy choice: a ruleset's `decisions` column, or "
           "elite's plays and exchange responses, or one per turn)")
+    if args.compile:
+        compile_figures()
+        return
+    per_decision = {}
     for name in args.ruleset or registry.names():
         spec = registry.get(name)
         for cfg in spec.bench:
             g = min(args.games, cfg.get("games", args.games))
             r1 = kernel_speed(name, cfg, g, 1)
+            per_decision[cfg["label"]] = r1[4]
             rn = kernel_speed(name, cfg, g, nthreads)
             for t, r in ((1, r1), (nthreads, rn)):
                 print(f"{cfg['label']:<28} {t:>7} {r[0]:>12,.0f} {r[1]:>9.1f} {r[3]:>10.1f}"
                       f" {r[4]:>9.1f} {r[1] / r[4]:>10.2f}")
             print(f"{'':<28} scaling 1 -> {nthreads} threads: {rn[0] / r1[0]:.2f}x")
-        sp = search_speed(name)
+        sp = None if args.no_search else search_speed(name)
         if sp is not None:
             print(f"{name} search (default budget), {sp['players']} players, one search seat "
                   f"against {sp['heuristic']}, 1 thread: {sp['ms_per_game']:.2f} ms per game "
                   f"({sp['ms_per_game'] / sp['plain_ms']:,.0f}x a game of {sp['heuristic']} "
                   f"alone, {sp['plain_ms']:.3f} ms); {sp['search_decisions_per_s']:,.0f} search "
                   f"decisions/s")
-    if "talisman" in (args.ruleset or registry.names()):
+    base = per_decision.get("talisman 2p greedy")
+    if base:
+        for label, ns in per_decision.items():
+            if label.startswith("elite") and "4p greedy" in label:
+                print(f"{label}: {ns / base:.2f}x talisman 2p greedy's ns per decision on 1 "
+                      f"thread (target: at most 2.5x)")
+    if "talisman" in (args.ruleset or registry.names()) and not args.no_search:
         talisman_search()
     if args.quick or args.ruleset:
         return
