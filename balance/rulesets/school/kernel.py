@@ -200,7 +200,7 @@ def play_round(st, r, P, pol, spol, ip, pp, ban, S, hand, fate, B, Z, pile, card
     S[sage, S_SAGE] += 1
     if on:
         ev(tr, Z, E_ROUND, sage, r, 0, 0, 0, 0)
-    if spol[sage] >= POL_SEARCH_FAST:
+    if SX is not None and spol[sage] >= POL_SEARCH_FAST:
         inv = search_option(np.int64(SK_NAME), sage, P, spol[sage] - POL_SEARCH_FAST, ip, pp, ban,
                             F, S, hand, fate, B, Z, pile, cards, KN, KF, opts, np.int64(0), tied,
                             SX)
@@ -212,7 +212,7 @@ def play_round(st, r, P, pol, spol, ip, pp, ban, S, hand, fate, B, Z, pile, card
     S[inv, S_INVR] += 1
     if on:
         ev(tr, Z, E_INVISIBLE, sage, inv, 0, 0, 0, 0)
-    if spol[inv] >= POL_SEARCH_FAST:
+    if SX is not None and spol[inv] >= POL_SEARCH_FAST:
         cl = search_option(np.int64(SK_CLOAK), inv, P, spol[inv] - POL_SEARCH_FAST, ip, pp, ban,
                            F, S, hand, fate, B, Z, pile, cards, KN, KF, opts, np.int64(0), tied,
                            SX)
@@ -238,7 +238,7 @@ def play_round(st, r, P, pol, spol, ip, pp, ban, S, hand, fate, B, Z, pile, card
     for _ in range(P):
         if q != inv:
             Z[Z_TURN] += 1
-            if spol[q] >= POL_SEARCH_FAST:
+            if SX is not None and spol[q] >= POL_SEARCH_FAST:
                 search_turn(st, q, P, spol[q] - POL_SEARCH_FAST, ip, pp, ban, F, S, hand, fate, B,
                             Z, pile, cards, KN, KF, out, masks, counts, tr, on, SX)
             else:
@@ -252,7 +252,7 @@ def play_round(st, r, P, pol, spol, ip, pp, ban, S, hand, fate, B, Z, pile, card
                     if n > 1:
                         for v in range(P):
                             votes[v] = -1
-                            if v != inv and spol[v] >= POL_SEARCH_FAST:
+                            if SX is not None and v != inv and spol[v] >= POL_SEARCH_FAST:
                                 votes[v] = search_option(
                                     np.int64(SK_VOTE), v, P, spol[v] - POL_SEARCH_FAST, ip, pp,
                                     ban, F, S, hand, fate, B, Z, pile, cards, KN, KF, opts, n,
@@ -261,7 +261,7 @@ def play_round(st, r, P, pol, spol, ip, pp, ban, S, hand, fate, B, Z, pile, card
                                               tr, on, opts, n, tally, tied, votes, fs, buf)
                         if k > 1:
                             win = -1
-                            if spol[sage] >= POL_SEARCH_FAST:
+                            if SX is not None and spol[sage] >= POL_SEARCH_FAST:
                                 win = search_option(
                                     np.int64(SK_TIE), sage, P, spol[sage] - POL_SEARCH_FAST, ip,
                                     pp, ban, F, S, hand, fate, B, Z, pile, cards, KN, KF, opts,
@@ -445,7 +445,17 @@ def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, s
     blocks over threads); counts[b] holds block b's card counts."""
     play_blocks(b0, b1, seed, start, n_games, P, base_policies(pol), pol, ip, pp, ban, check,
                 games, seats, masks, counts, errors, np.zeros((1, 8), np.int64), *work(int(P)),
-                search_work(int(P)))
+                search_scratch(P, pol))
+
+
+def search_scratch(P, pol):
+    """The search's scratch when a seat plays a search level, else None:
+    numba then compiles the batch and the round without the search (the
+    branches on ``SX is not None`` are pruned), so a table of informed and
+    random seats neither compiles nor runs any of it."""
+    if not (np.asarray(pol)[:int(P)] >= POL_SEARCH_FAST).any():
+        return None
+    return search_work(int(P))
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -454,9 +464,6 @@ def play_blocks(b0, b1, seed, start, n_games, P, pol, spol, ip, pp, ban, check, 
                 script, out, opts, tally, tied, votes, fs, ix, buf, SX):
     fill_deck(ip, ban, P, cards, Z)
     F = ip[P_FATE]
-    searching = False
-    for p in range(P):
-        searching |= spol[p] >= POL_SEARCH_FAST
     for b in range(b0, b1):
         hi = min(n_games, (b + 1) * BLOCK)
         for g in range(b * BLOCK, hi):
@@ -464,7 +471,7 @@ def play_blocks(b0, b1, seed, start, n_games, P, pol, spol, ip, pp, ban, check, 
             # each njit level compiles its whole call tree once more)
             init_game(seed, start + g, P, pol, ip, S, hand, fate, B, Z, pile, cards, KN, KF, st,
                       pst, script, masks[g], counts[b], tr, False, buf)
-            if searching:
+            if SX is not None:
                 for p in range(P):
                     SX[33][p] = search_base(seed, start + g, p)
             if check:
@@ -487,7 +494,7 @@ def play_blocks(b0, b1, seed, start, n_games, P, pol, spol, ip, pp, ban, check, 
 def trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr):
     """Play one game with its event trace in ``tr``; returns the trace length."""
     return _trace_one(seed, game, P, base_policies(pol), pol, ip, pp, ban, games, seats, masks,
-                      counts, tr, *work(int(P)), search_work(int(P)))
+                      counts, tr, *work(int(P)), search_scratch(P, pol))
 
 
 @njit(cache=True, _nrt=False)
@@ -497,8 +504,9 @@ def _trace_one(seed, game, P, pol, spol, ip, pp, ban, games, seats, masks, count
     fill_deck(ip, ban, P, cards, Z)
     init_game(seed, game, P, pol, ip, S, hand, fate, B, Z, pile, cards, KN, KF, st, pst, script,
               masks[0], counts[0], tr, True, buf)
-    for p in range(P):
-        SX[33][p] = search_base(seed, game, p)
+    if SX is not None:
+        for p in range(P):
+            SX[33][p] = search_base(seed, game, p)
     for r in range(1, 7):
         play_round(st, r, P, pol, spol, ip, pp, ban, S, hand, fate, B, Z, pile, cards, KN, KF,
                    pst, script, masks[0], counts[0], tr, True, False, out, opts, tally, tied,
