@@ -290,8 +290,8 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
             else:
                 yield a, b
     ban = s.ban_vector
-    from .search import LEVELS, YARDSTICKS
-    searching = any(p in LEVELS or p in YARDSTICKS for p in s.policies)
+    from .search import is_search
+    searching = any(is_search(p) for p in s.policies)
     engine = cluster.current()
     try:
         if engine is None:

@@ -21,6 +21,11 @@ LEVELS = {"search_fast": (1, 4), "search": (1, 1), "search_strong": (4, 1)}
 # only, under that name; the default matchup matrix and ladder leave them out
 YARDSTICKS = ("oracle",)
 
+
+def is_search(policy: str) -> bool:
+    """A search level or a yardstick: a policy that simulates games per move."""
+    return policy in LEVELS or policy in YARDSTICKS
+
 DOCS = {
     "search_fast": "search with a quarter of the determinizations (a weaker level)",
     "search": "determinized flat Monte Carlo: per candidate action, sample what the seat "

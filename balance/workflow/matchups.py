@@ -56,8 +56,8 @@ def default_policies(spec) -> list[str]:
     levels (``core.search.LEVELS``: a search seat plays hundreds of games in
     its head per move), which take part when named (``balance ladder``
     names them all but a cheating yardstick, ``core.search.YARDSTICKS``)."""
-    from ..core.search import LEVELS, YARDSTICKS
-    cheap = [p for p in spec.policies if p not in LEVELS and p not in YARDSTICKS]
+    from ..core.search import is_search
+    cheap = [p for p in spec.policies if not is_search(p)]
     return cheap if len(cheap) >= 2 else list(spec.policies)
 
 

@@ -314,10 +314,6 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     # pieces an earlier (interrupted) report left: the one resume line counts these,
     # not the points the sweeps share within this run
     before = {p.name for p in points.glob("*.npz")}
-    given = command
-    command = command or command_line(ruleset, out, games, seed, players, policies, params,
-                           matchup_policies, sweep_games, cards_games, summary_only,
-                           skill_games, skill_seconds, skill_policy)
     P = base.n_players
 
     # --- main run -----------------------------------------------------------
@@ -470,12 +466,14 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
                                    else min(games, SKILL_GAMES)),
                  seconds=skill_budget() if skill_seconds is None else float(skill_seconds),
                  store=st, progress=progress, policy=skill_policy)
-    if sk["policy"] is not None and skill_policy is None and given is None:
-        # the level a time budget picked depends on the machine: the recorded
-        # command names it (and its games), so that it regenerates the same section
-        command = command_line(ruleset, out, games, seed, players, policies, params,
-                               matchup_policies, sweep_games, cards_games, summary_only,
-                               sk["games"], None, sk["policy"])
+    # the level a time budget picked depends on the machine: the recorded
+    # command names it (and its games), so that it regenerates the same section
+    auto = sk["policy"] is not None and skill_policy is None
+    command = command or command_line(ruleset, out, games, seed, players, policies, params,
+                                      matchup_policies, sweep_games, cards_games, summary_only,
+                                      sk["games"] if auto else skill_games,
+                                      None if auto else skill_seconds,
+                                      sk["policy"] if auto else skill_policy)
     if sk["policy"] is not None:
         t = sk["rows"]
         t.to_csv(w / "skill_recheck.csv", index=False)
