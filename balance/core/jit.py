@@ -64,6 +64,35 @@ def kernel_cache_end() -> None:
     config.CACHE_DIR = _saved.pop()
 
 
+def skip_blas_probe() -> None:
+    """Let numba start without importing scipy.linalg (0.15-0.25 s of a
+    run's start, measured on talisman's cached kernel load: 0.61 -> 0.42 s).
+
+    When numba loads its first kernel it imports ``numba.np.arraymath``,
+    whose ``_HAVE_BLAS = _check_blas()`` imports ``scipy.linalg.cython_blas``
+    only to learn whether BLAS is there. No kernel here uses linear algebra,
+    and nothing is lost if one does: numba's ``np.dot`` and ``np.linalg``
+    import scipy again when they are compiled (``ensure_blas``); the flag
+    itself only picks a fallback inner product in ``np.cov``. The module is
+    hidden for that one import and restored at once, so scipy imports
+    normally afterwards (``core.stats`` uses it). Called before a kernel
+    module is first imported (:func:`notice`) and by ``core.tally``; does
+    nothing once numba has loaded ``arraymath``."""
+    if "numba.np.arraymath" in sys.modules:
+        return
+    name = "scipy.linalg.cython_blas"
+    missing = object()
+    saved = sys.modules.get(name, missing)
+    sys.modules[name] = None            # `import` of it raises ImportError
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        if saved is missing:
+            del sys.modules[name]
+        else:
+            sys.modules[name] = saved
+
+
 def on_disk(dispatcher) -> bool | None:
     """Does numba's cache hold ``dispatcher`` compiled from its current
     source for this machine? None when that cannot be told."""
@@ -86,6 +115,7 @@ def notice(spec, use: str, stream=None) -> bool:
     ``use`` is being compiled; returns whether it printed."""
     if (spec.name, use) in _told:
         return False
+    skip_blas_probe()
     d = spec.kernels().get(use)
     if d is not None and not hasattr(d, "overloads"):
         d = d()             # a module loaded on demand (demon's search): its dispatcher

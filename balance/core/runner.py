@@ -209,7 +209,10 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     :func:`checkpoint_seconds` (5 s; ``BALANCE_CHECKPOINT_SECONDS``), and on
     Ctrl-C: a run shorter than that writes none (a 1,000,000-game talisman
     run spent a quarter of its kernel time compressing chunks it then
-    deleted), and a killed one loses at most that much work. With a Dask engine in use (``core.cluster``),
+    deleted), and a killed one loses at most that much work. The clock
+    starts when the first chunk is in, so that loading or compiling the
+    kernel does not count as play (it did, and a 4-second talisman run
+    loaded on a busy machine compressed 12 of its 16 chunks). With a Dask engine in use (``core.cluster``),
     the chunks not in the store are played on its workers.
 
     ``summary_only``: no table is kept; each chunk is reduced to its integer
@@ -235,12 +238,15 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     want_bar = progress is not False and stop - start > chunk
     bar = None
     done = {"reused": 0, "played": 0}
-    after, t_start = checkpoint_seconds(), time.perf_counter()
+    after, t_start = checkpoint_seconds(), None
     unsaved = []                         # (a, b, arrays) played here, not yet stored
 
     def keep(a, b, d):
+        nonlocal t_start
         if store is not None:
             unsaved.append((a, b, d))
+            if t_start is None:          # the clock starts once the first chunk is in:
+                t_start = time.perf_counter()    # loading or compiling the kernel is no work lost
             if time.perf_counter() - t_start >= after:
                 flush()
 
@@ -563,15 +569,26 @@ class Result:
         meta = json.dumps(self.setup.describe(), default=str)
 
         def write(d):
+            from concurrent.futures import ThreadPoolExecutor
+
             import pyarrow as pa
             import pyarrow.parquet as pq
-            for name, df in (("games", self.games), ("seats", self.seats)):
-                table = pa.Table.from_pandas(df, preserve_index=False)
-                table = table.replace_schema_metadata({**(table.schema.metadata or {}),
-                                                       b"balance": meta.encode()})
-                pq.write_table(table, d / f"{name}.parquet")
-            self.cards.to_csv(d / "cards.csv", index=False)
-            (d / "summary.json").write_text(json.dumps(self.summary, indent=2, default=_json))
+            # pyarrow encodes without the GIL: each file is written on a
+            # thread as soon as its table is built, while this one builds the
+            # next and tallies the cards and the summary (a 1,000,000-game
+            # talisman save: 1.9 s in turn, the Parquet 1.0 s of it)
+            with ThreadPoolExecutor(2) as pool:
+                writing = []
+                for name, df in (("games", self.games), ("seats", self.seats)):
+                    table = pa.Table.from_pandas(df, preserve_index=False)
+                    table = table.replace_schema_metadata(
+                        {**(table.schema.metadata or {}), b"balance": meta.encode()})
+                    writing.append(pool.submit(pq.write_table, table, d / f"{name}.parquet"))
+                self.cards.to_csv(d / "cards.csv", index=False)
+                (d / "summary.json").write_text(json.dumps(self.summary, indent=2,
+                                                           default=_json))
+                for f in writing:
+                    f.result()
         publish(out, write, keep=(".partial",))
         return Path(out)
 

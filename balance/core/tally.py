@@ -9,6 +9,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .jit import skip_blas_probe
+
+skip_blas_probe()         # before numba loads its first compiled function (see there)
+
 
 _DB = np.uint64(0x022FDD63CC95386D)          # de Bruijn sequence B(2, 6)
 _DEBRUIJN = np.zeros(64, np.int64)          # (lowest bit * _DB) >> 58 -> its index
