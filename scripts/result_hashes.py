@@ -6,7 +6,7 @@ speed change leaves every result identical.
 
 Covers elite v1/v2/v3 at 2-4 players, greedy/random/mixed seats, teams,
 10**12 multipliers, ``six_j_adjacent``, bans in both modes, ``max_exchange=5``
-and check mode on and off (32 configurations), talisman at 2-4 players
+check mode on and off, and the search in each version (35 configurations), talisman at 2-4 players
 with every policy, bans and the search levels (16), and demon with every policy, mixed seats,
 check mode, bans in both modes and changed rule numbers (11). Each hash
 covers the game and seat tables, the draw/play masks, the card counts and,
@@ -45,7 +45,14 @@ ELITE += [
     ("v3 4p greedy forbid", 4, ["greedy"], {"version": 3}, {"club-5": "forbid"}, False),
     ("v2 3p greedy six_j_adjacent", 3, ["greedy"], {"version": 2, "six_j_adjacent": True},
      None, False),
+    # the search (SEARCH_GAMES games each): every version, teams, check mode
+    ("v1 2p search_fast greedy", 2, ["search_fast", "greedy"], {"version": 1}, None, False),
+    ("v2 4p search_fast random teams", 4, ["search_fast", "random", "greedy", "random"],
+     {"version": 2, "teams": True, "search_determinizations": 4}, None, False),
+    ("v3 4p search greedy check", 4, ["search", "greedy", "random", "greedy"],
+     {"version": 3, "search_determinizations": 2}, None, True),
 ]
+SEARCH_GAMES = 40
 TALISMAN = []
 for P in (2, 3, 4):
     for pol in ("greedy", "patient", "random"):
@@ -94,7 +101,10 @@ def hashes(rulesets) -> dict:
                 kinds = registry.get(name).card_kinds(registry.get(name).space.resolve(params))
                 ban = {k: m for k, m in ban.items() if k in kinds}
             s = runner.setup(name, seed=7, players=P, policies=pols, params=params, ban=ban)
-            b = runner.play_range(s, 0, GAMES[name], progress=False, check=check)
+            n = GAMES[name]
+            if name == "elite" and any(p.startswith("search") for p in pols):
+                n = SEARCH_GAMES
+            b = runner.play_range(s, 0, n, progress=False, check=check)
             out[f"{name} {label}"] = digest(b)
             print(f"{name} {label}: {out[f'{name} {label}']}", flush=True)
     return out

@@ -104,7 +104,8 @@ def test_draw_one_five_in_last_play_leaves_ten():
 def test_draw_arithmetic():
     """General 5(2) ①②: refill 5 + 5 per 5 played: one 5 -> 10, two 5s ->
     15, three -> 20 (a single run holds at most one 5, see README)."""
-    from balance.rulesets.elite.engine.cards import draws_after_play
+    from balance.rulesets.elite.kernel import engine
+    draws_after_play = engine(3, "cards").draws_after_play
     ip = Table(players=2).ip
     assert draws_after_play(0, 1, ip) == 10
     assert draws_after_play(0, 2, ip) == 15

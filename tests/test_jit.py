@@ -78,7 +78,13 @@ def test_kernels_cached_by_ruleset_fingerprint(name):
     K = importlib.import_module(registry.get(name).kernel)     # the module of run_batch
     folder = jit.cache_dir(f"balance.rulesets.{name}")
     assert folder.name == f"balance-{name}-{registry.fingerprint(name)}"
-    assert K.play_blocks._cache._cache_path.startswith(str(folder))
+    if name == "elite":       # one engine variant per version group, each in its subfolder
+        for version, sub in ((1, "v12"), (2, "v12"), (3, "v3")):
+            blocks = K.engine(version).play_blocks
+            assert blocks._cache._cache_path.startswith(str(folder / sub))
+        assert K.engine(1) is K.engine(2) and K.engine(1) is not K.engine(3)
+    else:
+        assert K.play_blocks._cache._cache_path.startswith(str(folder))
     assert numba.config.CACHE_DIR != str(folder)
 
 

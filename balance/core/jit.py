@@ -21,9 +21,10 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import threading
 from pathlib import Path
 
-_told: set[tuple[str, str]] = set()
+_told: set[tuple] = set()
 compiles = 0        # kernel compiles announced in this process (a run compares before/after)
 _saved: list = []
 
@@ -44,11 +45,12 @@ def cache_dir(package: str) -> Path:
     return Path(base) / f"balance-{name}-{registry.fingerprint(name)}"
 
 
-def kernel_cache_begin(package: str) -> None:
+def kernel_cache_begin(package: str, variant: str | None = None) -> None:
     """First statement of a kernel module, before its ``njit(cache=True)``
     functions: numba caches them in :func:`cache_dir` (it reads the folder
-    when a function is decorated). Folders of older fingerprints of the
-    same ruleset are removed. :func:`kernel_cache_end` restores numba's
+    when a function is decorated), in its subfolder ``variant`` for a
+    module of a :func:`variant_package`. Folders of older fingerprints of
+    the same ruleset are removed. :func:`kernel_cache_end` restores numba's
     setting at the end of the module."""
     from numba.core import config
     d = cache_dir(package)
@@ -56,12 +58,45 @@ def kernel_cache_begin(package: str) -> None:
         if old != d and old.is_dir():
             shutil.rmtree(old, ignore_errors=True)
     _saved.append(config.CACHE_DIR)
-    config.CACHE_DIR = str(d)
+    config.CACHE_DIR = str(d / variant if variant else d)
 
 
 def kernel_cache_end() -> None:
     from numba.core import config
     config.CACHE_DIR = _saved.pop()
+
+
+_variant_lock = threading.Lock()
+
+
+def variant_package(package: str, variant: str, **constants) -> str:
+    """The name of ``package`` imported again as ``<package>_<variant>``, a
+    package over the same files whose module carries ``constants`` (and
+    ``package``'s own public names): its modules, imported through it
+    (``importlib.import_module(name + ".game")``), are new modules with
+    their own numba functions, and read the constants as globals, which
+    numba freezes at compile time, so a branch on one (``if VARIANT ==
+    3:``) is removed before typing. Magic Elite compiles one variant for
+    versions 1-2 and one for version 3 this way (``elite.kernel``): a v3
+    run compiles no v1/v2-only code. The modules must cache into a folder
+    of their own (``kernel_cache_begin(ruleset, variant)``): numba keys its
+    cache on the source file and the function, not on the globals."""
+    import importlib
+    import importlib.util
+    name = f"{package}_{variant}"
+    with _variant_lock:
+        if name not in sys.modules:
+            base = importlib.import_module(package)
+            spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
+            spec.submodule_search_locations = list(base.__path__)
+            mod = importlib.util.module_from_spec(spec)
+            mod.__dict__.update({k: v for k, v in vars(base).items() if not k.startswith("__")})
+            mod.__dict__.update(constants)
+            mod.__doc__ = base.__doc__
+            sys.modules[name] = mod
+            parent, _, child = name.rpartition(".")
+            setattr(sys.modules[parent], child, mod)
+    return name
 
 
 def skip_blas_probe() -> None:
@@ -110,19 +145,25 @@ def needs_compile(dispatcher) -> bool:
     return not dispatcher.overloads and on_disk(dispatcher) is False
 
 
-def notice(spec, use: str, stream=None) -> bool:
+def notice(spec, use: str, stream=None, values: dict | None = None) -> bool:
     """Print, once per process and kernel, that ``spec``'s kernel for
-    ``use`` is being compiled; returns whether it printed."""
-    if (spec.name, use) in _told:
-        return False
+    ``use`` is being compiled; returns whether it printed. ``values``: the
+    run's parameters, for a kernel module whose kernels depend on them
+    (``kernels_for(values)``: elite's version variants)."""
     skip_blas_probe()
-    d = spec.kernels().get(use)
+    K = spec.kernel_module()
+    table = K.kernels_for(values) if values is not None and hasattr(K, "kernels_for") \
+        else K.KERNELS
+    key = (spec.name, use, id(table))
+    if key in _told:
+        return False
+    d = table.get(use)
     if d is not None and not hasattr(d, "overloads"):
         d = d()             # a module loaded on demand (demon's search): its dispatcher
     if d is None or not needs_compile(d):
         return False
     global compiles
-    _told.add((spec.name, use))
+    _told.add(key)
     compiles += 1
     what = (f"kernel for this machine ({spec.compile_time}, first use only" if use != "search"
             else "search policies for this machine (first table with a searching seat only; "

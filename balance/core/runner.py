@@ -302,9 +302,9 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     try:
         if engine is None:
             for a, b in todo():
-                jit.notice(s.spec, "run")
+                jit.notice(s.spec, "run", values=s.values)
                 if searching:
-                    jit.notice(s.spec, "search")
+                    jit.notice(s.spec, "search", values=s.values)
                 rows = slice(a - start, b - start)
                 kw = {} if ban is None else {"ban": ban}
                 if s.data:

@@ -46,9 +46,10 @@ class Table:
                  seed: int = 0, game: int = 0, trace: int = 200_000, ban: dict | None = None):
         from ...core.records import ban_vector
         from . import SPEC, kernel_args
-        from .engine import cards as kcards, game as kgame   # compiled: loaded on first use
-        self._kernel, self._cards = kgame, kcards
+        from .kernel import engine      # compiled: loaded on first use
         self.values = SPEC.space.resolve(params)
+        kgame = engine(self.values["version"])
+        self._kernel, self._cards = kgame, engine(self.values["version"], "cards")
         SPEC.check_values(self.values, players)
         self.P = players
         if isinstance(policies, str):

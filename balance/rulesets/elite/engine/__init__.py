@@ -33,10 +33,20 @@ linked (numba's final module pass), so the search's own functions are
 inlined into ``search_turn`` (``inline="always"``, one call site each) and
 ``game.play_game`` into ``entry``: fewer functions re-optimise the game.
 
-Every module is compiled into the ruleset's cache folder
-(``jit.kernel_cache_begin(RULESET)`` first, ``jit.kernel_cache_end()``
-last: ``core.jit.cache_dir``, named by the fingerprint of every file of
-the ruleset, this folder included).
+The engine is compiled per variant, never imported as this package:
+``elite.kernel.engine(version)`` imports it again as ``engine_v12``
+(versions 1 and 2) or ``engine_v3`` (``core.jit.variant_package``), whose
+package module carries ``VARIANT`` (12 or 3). Every branch between
+versions 1-2 and 3 tests ``VARIANT``, a global numba freezes, so the
+branch not taken is removed before typing and a variant compiles only its
+own versions' code; the differences between versions 1 and 2 stay runtime
+tests of ``Z[Z_V]`` (a few branches in shared code). Importing a module of
+this package itself fails (no ``VARIANT``).
+
+Every module is compiled into its variant's subfolder of the ruleset's
+cache folder (``jit.kernel_cache_begin(RULESET, f"v{VARIANT}")`` first,
+``jit.kernel_cache_end()`` last: ``core.jit.cache_dir``, named by the
+fingerprint of every file of the ruleset, this folder included).
 
 The exchange is written so later versions can hook into it: per-step
 defender options (v3's dedicated shields are response options), the damage
@@ -64,3 +74,10 @@ to 290 s, so it is not used there. Module boundaries change none of this:
 numba compiles and links by function, not by file.
 """
 RULESET = __package__.rsplit(".", 1)[0]     # cache folder of the ruleset, not of engine/
+
+
+def __getattr__(name):
+    if name == "VARIANT":
+        raise ImportError("the elite engine is compiled per version: import it through "
+                          "balance.rulesets.elite.kernel.engine(version)")
+    raise AttributeError(name)

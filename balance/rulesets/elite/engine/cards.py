@@ -16,9 +16,9 @@ from ..layout import (C_H, C_HEALED, C_HN, C_HP, C_M, C_MAXHP, C_TEAM, E_DEAL, E
                       E_RESHUFFLE, P_FIVE, P_REFILL, Z_DECK, Z_DISC, Z_FM, Z_FORB, Z_ON, Z_SERR,
                       Z_SP)
 from ..rules import T_HI, T_LEN, T_LO, T_SUIT
-from . import RULESET
+from . import RULESET, VARIANT
 
-jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
+jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
 SAT = np.int64(1) << np.int64(62)
 LIM31 = np.int64(1) << np.int64(31)     # a, b < LIM31: a x b < SAT

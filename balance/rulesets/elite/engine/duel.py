@@ -21,9 +21,9 @@ from ..rules import T_DMG, T_HEAL
 from .cards import draws_after_play, remove_play, sat_add
 from .v12 import eliminate
 from .v3 import draw_n3, fix_mark
-from . import RULESET
+from . import RULESET, VARIANT
 
-jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
+jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)

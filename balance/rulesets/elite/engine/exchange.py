@@ -46,9 +46,9 @@ from .policy import decide, decide3
 from .v12 import (clear_effects, combined, eliminate, init_general, mult, pair_controller,
                   play_cards, use_eight)
 from .v3 import devour, draw_n3, freeze, hit3, incoming3, mark_rampage, play_cards3, reflect
-from . import RULESET
+from . import RULESET, VARIANT
 
-jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
+jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -211,7 +211,7 @@ def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a
     frame (v1 9) or control (v2 8) moves the incoming damage to another
     defender. At ``max_exchange`` responses the pending damage hits d.
     Returns the number of responses."""
-    if Z[Z_V] == 3:
+    if VARIANT == 3:
         return exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d,
                          inc)
     Z[Z_EXCH] += 1
@@ -400,7 +400,7 @@ def exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, 
 def resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID):
     """A revived rogue's 5 that carries damage attacks after the exchange
     (v3: the duel queue)."""
-    if Z[Z_V] == 3:
+    if VARIANT == 3:
         resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
         return
     while Z[Z_PA] >= 0:

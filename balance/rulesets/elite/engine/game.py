@@ -50,9 +50,9 @@ from .search import search_turn, search_work
 from .turn import advance, next_turn, sides_left, turn, winner_of
 from .v12 import init_general
 from .v3 import draw_n3, hit3, turn_start3
-from . import RULESET
+from . import RULESET, VARIANT
 
-jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
+jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
 SEARCH_SALT = np.uint64(0x5EA2C4E1172E0001)    # Z_SKEY = mix64(game stream start ^ this)
 
@@ -161,7 +161,7 @@ def init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on):
             S[p, C_G + j] = pile[1, top]
             top -= 1
     Z[Z_DISC] = 0
-    if Z[Z_V] == 3:
+    if VARIANT == 3:
         for i in range(16):
             Z[Z_IDC + i] = nd
         for p in range(P):
@@ -372,18 +372,18 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
     if mode == M_INIT:
         init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, a == 1)
         return 0
-    if mode == M_HIT:
+    if VARIANT == 3 and mode == M_HIT:
         # v3: c damage from b hits a (passives apply), then the duel queue
         hit3(st, S, pile, Z, tr, ip, pp, a, b, c, CA_EXCH, True)
         resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
         return 0
-    if mode == M_DUEL:
+    if VARIANT == 3 and mode == M_DUEL:
         return duel(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, a, b)
-    if mode == M_DRAW:
+    if VARIANT == 3 and mode == M_DRAW:
         draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, a, b)
         resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
         return 0
-    if mode == M_START:
+    if VARIANT == 3 and mode == M_START:
         turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, a)
         return 0
     if mode == M_SEARCH:

@@ -29,9 +29,9 @@ from ..rules import RUN0, T_DMG, T_HAS4, T_HAS5, T_HASA, T_HASK, T_HEAL, T_LEN
 from .cards import ban_fallback, enemy, forbidden, push, sat_add, sat_mul, script_pick
 from .v12 import can_judge, forced_target, mult
 from .v3 import can_freeze, has_shield, pdmg3, skill_on
-from . import RULESET
+from . import RULESET, VARIANT
 
-jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
+jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
 
 @njit(cache=True, _nrt=False)

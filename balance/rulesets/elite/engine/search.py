@@ -47,9 +47,9 @@ from ..layout import (C_ALIVE, C_DQ, C_G, C_GEN, C_H, C_HN, C_HP, C_KEY, C_M, C_
 from .duel import resolve_duels
 from .policy import turn_options3, turn_options12
 from .turn import act3, act12, advance, pre3, pre12, sides_left, turn, winner_of
-from . import RULESET
+from . import RULESET, VARIANT
 
-jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
+jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
 # core.search.LEVELS as integers: level l = C_SRCH (1 search_fast, 2 search, 3 search_strong)
 # multiplies the determinizations by LEVEL_NUM[l] / LEVEL_DEN[l], at least 1
@@ -224,7 +224,7 @@ def search_choice(S, pile, Z, tr, script, ip, pp, PT, PID, p, key0, W):
     cand, acts2, gsc, wins, keep, masks2, counts2, pool = W[11:]
     copy_state(S, pile, Z, S0, pile0, Z0)
     Z0[Z_ON] = 0
-    if Z0[Z_V] == 3:
+    if VARIANT == 3:
         n = turn_options3(S0, Z0, ip, pp, PT, PID, cand, p, gsc)
     else:
         n = turn_options12(S0, Z0, ip, pp, PT, PID, cand, p, gsc)
@@ -265,7 +265,7 @@ def search_choice(S, pile, Z, tr, script, ip, pp, PT, PID, p, key0, W):
                 stR[0] = rs
                 for j in range(4):
                     acts2[0, j] = cand[i, j]
-                if Z2[Z_V] == 3:
+                if VARIANT == 3:
                     act3(stR, S2, pile2, Z2, tr, masks2, counts2, acts2, script, ip, pp, PT, PID,
                          p, np.int64(1), np.int64(0))
                     resolve_duels(stR, S2, pile2, Z2, tr, masks2, counts2, ip, pp, PT, PID)
@@ -291,11 +291,10 @@ def search_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID
     options. The one call site of ``search_choice`` and ``playout`` (inlined
     by numba: each function compiled on its own re-optimises every function
     it calls, the whole game, ``engine``)."""
-    v3 = Z[Z_V] == 3
     if play:
         if Z[Z_ON]:
             ev(tr, Z, E_TURN, p, Z[Z_ROUNDS], S[p, C_HP], S[p, C_HN], S[p, C_MAXHP], S[p, C_RANK])
-        if v3:
+        if VARIANT == 3:
             pre3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p)
         else:
             pre12(st, S, pile, Z, tr, masks, counts, ip, p)
@@ -306,7 +305,7 @@ def search_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID
         for j in range(4):
             acts[0, j] = cand[i, j]
     if play:
-        if v3:
+        if VARIANT == 3:
             if S[p, C_ALIVE] == 1:
                 act3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n,
                      np.int64(0))

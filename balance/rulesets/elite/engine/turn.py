@@ -23,9 +23,9 @@ from .exchange import exchange, exchange3, judgment, resolve_pending
 from .policy import decide, decide3
 from .v12 import combined, play_cards, rounds_end
 from .v3 import bloodthirst, draw_n3, freeze, mark_rampage, play_cards3, turn_start3
-from . import RULESET
+from . import RULESET, VARIANT
 
-jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
+jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
 
 @njit(cache=True, inline="always")
@@ -36,7 +36,7 @@ def turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
     v1/v2's ``play_turn``, which it slowed by ~7 %."""
     if Z[Z_ON]:
         ev(tr, Z, E_TURN, p, Z[Z_ROUNDS], S[p, C_HP], S[p, C_HN], S[p, C_MAXHP], S[p, C_RANK])
-    if Z[Z_V] == 3:
+    if VARIANT == 3:
         play_turn3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p)
     else:
         play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p)

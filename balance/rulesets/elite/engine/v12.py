@@ -22,9 +22,9 @@ from ..layout import (C_ALIVE, C_BILOC, C_BRESET, C_BTT, C_BTU, C_COMB, C_DECOYS
                       Z_TURN, Z_V)
 from ..rules import T_DMG
 from .cards import discard_hand, remove_play, sat_mul
-from . import RULESET
+from . import RULESET, VARIANT
 
-jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
+jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
 
 @njit(cache=True, inline="always")
@@ -53,11 +53,7 @@ def init_general(S, Z, ip, p):
     S[p, C_IMM] = 0
     S[p, C_COMB] = 0
     S[p, C_X] = 0
-    if Z[Z_V] == 1:
-        if r == 8:
-            S[p, C_REV] = ip[P_REV]
-            S[p, C_REVFREE] = ip[P_REVFREE]
-    elif Z[Z_V] == 3:
+    if VARIANT == 3:
         # v3: one life each of storm god and pouch, the character's shield and skill
         S[p, C_STORM] = ip[P_STORMS]
         S[p, C_POUCH] = ip[P_POUCHES]
@@ -65,6 +61,10 @@ def init_general(S, Z, ip, p):
         S[p, C_BTU] = ip[P_BTU] if r == 8 else 0
         S[p, C_EXT] = ip[P_GEXT] if r == 7 else 0
         S[p, C_MINES] = ip[P_GMINES] if r == 7 else 0
+    elif Z[Z_V] == 1:
+        if r == 8:
+            S[p, C_REV] = ip[P_REV]
+            S[p, C_REVFREE] = ip[P_REVFREE]
     elif r == 8:
         if Z[Z_P] == 2:
             S[p, C_BILOC] = 1
@@ -203,7 +203,7 @@ def eliminate(S, pile, Z, tr, t):
     S[t, C_HP] = 0
     S[t, C_OUT] = Z[Z_TURN]
     discard_hand(S, pile, Z, t)
-    if Z[Z_V] == 3:
+    if VARIANT == 3:
         S[t, C_PEND] = 0
         S[t, C_BTT] = 0
         for kind in range(36):

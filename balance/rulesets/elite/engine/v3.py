@@ -48,9 +48,9 @@ from ..layout import (CA_BLOOD, CA_MINE, CA_REFLECT, C_ALIVE, C_BIRD, C_BTS, C_B
 from ..rules import T_DMG, T_HI, T_LO, T_SUIT
 from .cards import add_card, chance, draw, enemy, remove_play, sat_add, sat_mul
 from .v12 import eliminate
-from . import RULESET
+from . import RULESET, VARIANT
 
-jit.kernel_cache_begin(RULESET)    # numba's cache folder (core.jit.cache_dir)
+jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
 # explicit signatures of die3 and hit3 (see core.kernel.ev)
 _U1, _A1, _A2, _F1, _I = nt.uint64[::1], nt.int64[::1], nt.int64[:, ::1], nt.float64[::1], nt.int64
