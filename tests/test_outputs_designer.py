@@ -358,7 +358,7 @@ def test_run_header_says_when_its_time_includes_the_compile(tmp_path, monkeypatc
     assert r.exit_code == 0 and "compile" not in r.output.splitlines()[0]
     real = jit.notice
 
-    def compiling(spec, use, stream=None):               # as when the kernel is not cached
+    def compiling(spec, use, stream=None, values=None):             # as when the kernel is not cached
         jit.compiles += 1
         return True
     monkeypatch.setattr(jit, "notice", compiling)
