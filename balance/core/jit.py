@@ -82,6 +82,7 @@ def variant_package(package: str, variant: str, **constants) -> str:
     of their own (``kernel_cache_begin(ruleset, variant)``): numba keys its
     cache on the source file and the function, not on the globals."""
     import importlib
+    import importlib.machinery
     import importlib.util
     name = f"{package}_{variant}"
     with _variant_lock:

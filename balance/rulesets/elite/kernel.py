@@ -23,7 +23,6 @@ from .layout import NG, NSEAT, P_VERSION  # noqa: F401  (record widths: the rule
 
 ENGINE = __package__ + ".engine"
 VARIANTS = {1: "v12", 2: "v12", 3: "v3"}
-_loaded: dict = {}
 
 
 def variant(version) -> str:
@@ -38,11 +37,7 @@ def engine(version, module: str = "game"):
     (imported, so compiled or loaded from numba's cache, on first use)."""
     import importlib
     v = variant(version)
-    key = (v, module)
-    if key not in _loaded:
-        name = jit.variant_package(ENGINE, v, VARIANT=int(v[1:]))
-        _loaded[key] = importlib.import_module(f"{name}.{module}")
-    return _loaded[key]
+    return importlib.import_module(f"{jit.variant_package(ENGINE, v, VARIANT=int(v[1:]))}.{module}")
 
 
 def run_batch(b0, b1, seed, start, n_games, P, pol, ip, *rest):

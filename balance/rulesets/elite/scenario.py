@@ -48,8 +48,9 @@ class Table:
         from . import SPEC, kernel_args
         from .kernel import engine      # compiled: loaded on first use
         self.values = SPEC.space.resolve(params)
-        kgame = engine(self.values["version"])
-        self._kernel, self._cards = kgame, engine(self.values["version"], "cards")
+        version = self.values["version"]
+        kgame = engine(version)
+        self._kernel, self._cards = kgame, engine(version, "cards")
         SPEC.check_values(self.values, players)
         self.P = players
         if isinstance(policies, str):
