@@ -122,7 +122,7 @@ def talisman_search(repeats=5, games=400):
     The greedy games and the search decisions alternate, best of ``repeats``
     each, so their ratio is taken under the same load."""
     from balance.rulesets.talisman import SPEC
-    from balance.rulesets.talisman import kernel as K
+    from balance.rulesets.talisman import kernel as K, search
     from balance.rulesets.talisman.layout import W_STATS
     numba.set_num_threads(1)
     values = SPEC.space.resolve({})
@@ -156,7 +156,7 @@ def talisman_search(repeats=5, games=400):
         ws[4][:] = 0
         t0 = time.perf_counter()
         for g, cur, (S, hand, pile, Z) in pos:
-            K.search_decision(12345, g, 2, ip, pp, ban, K.LEVEL_SEARCH, S, hand, pile, Z, cur, ws)
+            K.search_decision(12345, g, 2, ip, pp, ban, search.LEVEL_SEARCH, S, hand, pile, Z, cur, ws)
         dt = time.perf_counter() - t0
         keep("decision", dt / len(pos))
         keep("rollout", dt / ws[4][W_STATS + 2] * 1e9)

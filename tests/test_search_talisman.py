@@ -14,7 +14,7 @@ import pytest
 from balance.core import stats
 from balance.core.runner import play_range, setup
 from balance.rulesets.talisman import SPEC
-from balance.rulesets.talisman import kernel as K
+from balance.rulesets.talisman import kernel as K, search
 from balance.rulesets.talisman import layout as L
 from test_talisman_rules import replay_trace
 
@@ -99,19 +99,19 @@ def test_search_chooses_the_same_whatever_it_cannot_see():
         cur, S, hand, pile, Z = K.position(seed, game, P, ids(["greedy"] * P), ip, pp, ban, t)
         if cur < 0:
             continue
-        want, counters = K.search_decision(seed, game, P, ip, pp, ban, K.LEVEL_SEARCH,
+        want, counters = K.search_decision(seed, game, P, ip, pp, ban, search.LEVEL_SEARCH,
                                            S, hand, pile, Z, cur)
         if counters[0] == 0:          # one legal action: nothing was searched
             continue
         searched += 1
-        oracle, _ = K.search_decision(seed, game, P, ip, pp, ban, K.LEVEL_ORACLE,
+        oracle, _ = K.search_decision(seed, game, P, ip, pp, ban, search.LEVEL_ORACLE,
                                       S, hand, pile, Z, cur)
         for _ in range(3):
             S2, hand2, pile2 = reshuffle_hidden(rng, S, hand, pile, Z, cur)
-            got, _ = K.search_decision(seed, game, P, ip, pp, ban, K.LEVEL_SEARCH,
+            got, _ = K.search_decision(seed, game, P, ip, pp, ban, search.LEVEL_SEARCH,
                                        S2, hand2, pile2, Z, cur)
             assert got == want, (seed, game, P, t)
-            o2, _ = K.search_decision(seed, game, P, ip, pp, ban, K.LEVEL_ORACLE,
+            o2, _ = K.search_decision(seed, game, P, ip, pp, ban, search.LEVEL_ORACLE,
                                       S2, hand2, pile2, Z, cur)
             oracle_moved += o2 != oracle
     assert searched >= 30, searched
@@ -132,7 +132,7 @@ def test_the_decision_entry_is_the_games_decision():
                 continue
             assert cur == seat
             checked += 1
-            (kind, arg, tgt), _ = K.search_decision(9, game, 2, ip, pp, ban, K.LEVEL_SEARCH,
+            (kind, arg, tgt), _ = K.search_decision(9, game, 2, ip, pp, ban, search.LEVEL_SEARCH,
                                                     S, hand, pile, Z, cur)
             _, tr = SPEC.trace_game(VALUES, 9, game, 2, ids(pols))
             row = next(r for r in tr if r[1] == seat + 1 and r[0] in event.values())

@@ -22,7 +22,7 @@ import pytest
 from balance.core.params import to_kernel
 from balance.core.rng import game_state, python_rng
 from balance.rulesets.talisman import SPEC
-from balance.rulesets.talisman import kernel as K
+from balance.rulesets.talisman import base, policy
 from balance.rulesets.talisman import layout as L
 from balance.rulesets.talisman import reference as R
 from balance.rulesets.talisman.rules import (CHAOS, ELEMENTS_ZH, FLUSH, FOUR, GAMBLE,
@@ -84,7 +84,7 @@ class KernelTable:
 
     def sizes(self, p: int) -> dict:
         """combo type -> size, for the available types only."""
-        K.combo_sizes(self.S, p, self.buf)
+        base.combo_sizes(self.S, p, self.buf)
         return {ct: int(self.buf[ct]) for ct in range(5) if self.buf[ct] > 0}
 
     def hp(self, p: int) -> int:
@@ -100,20 +100,20 @@ class KernelTable:
         """Resolve a combo as play_game's combo branch does, with the
         kernel's helpers; returns the amount."""
         size = self.sizes(p)[kind]
-        amount = int(K.combo_amount(kind, size, self.ip))
+        amount = int(policy.combo_amount(kind, size, self.ip))
         if kind == FLUSH:
-            q = K.next_alive(self.S, p, self.P)
+            q = base.next_alive(self.S, p, self.P)
             while q != p:
-                K.damage(self.S, self.Z, self.tr, True, p, q, amount)
-                q = K.next_alive(self.S, q, self.P)
+                base.damage(self.S, self.Z, self.tr, True, p, q, amount)
+                q = base.next_alive(self.S, q, self.P)
         elif kind == FOUR:
-            h = min(amount, int(K.heal_room(self.S, p, self.ip)))
+            h = min(amount, int(policy.heal_room(self.S, p, self.ip)))
             self.S[p, L.C_HP] += h
         else:
             if kind == OVERCOMING:
-                K.array_to_discard(self.S, self.pile, self.Z, target, self.V)
-            K.damage(self.S, self.Z, self.tr, True, p, target, amount)
-        K.array_to_discard(self.S, self.pile, self.Z, p, self.V)
+                base.array_to_discard(self.S, self.pile, self.Z, target, self.V)
+            base.damage(self.S, self.Z, self.tr, True, p, target, amount)
+        base.array_to_discard(self.S, self.pile, self.Z, p, self.V)
         return amount
 
 
@@ -281,7 +281,7 @@ def test_sample_game_over_consecutive_turns():
     # kernel: the same position, built step by step
     k = KernelTable(DEFAULTS, 2)
     k.place(xiao, "火3")
-    K.damage(k.S, k.Z, k.tr, True, lao, xiao, int(k.ip[K.P_THUNDER]))
+    base.damage(k.S, k.Z, k.tr, True, lao, xiao, int(k.ip[base.P_THUNDER]))
     assert k.hp(xiao) == 18
     k.place(xiao, "水5")
     k.place(lao, "木4")
@@ -352,9 +352,9 @@ def test_guard_absorbs_one_damage_instance():
     k = KernelTable(DEFAULTS, 2)
     k.S[1, L.C_GUARDS] = 2
     for expected_guards in (1, 0):
-        K.damage(k.S, k.Z, k.tr, True, 0, 1, 9)
+        base.damage(k.S, k.Z, k.tr, True, 0, 1, 9)
         assert k.hp(1) == 20 and k.S[1, L.C_GUARDS] == expected_guards
-    K.damage(k.S, k.Z, k.tr, True, 0, 1, 9)
+    base.damage(k.S, k.Z, k.tr, True, 0, 1, 9)
     assert k.hp(1) == 11
     assert [e[4] for e in k.events() if e[0] == L.E_DAMAGE] == [1, 1, 0]
     g = ref_table(DEFAULTS, 2)
@@ -577,7 +577,7 @@ def test_kernel_draw_reshuffles_then_skips():
     counts = np.zeros((2, 45), np.int64)
     k.pile[1, :3] = cards("金1 金2 金3")
     k.Z[L.Z_DISC] = 3
-    got = [K.draw(st, k.S, k.hand, k.pile, k.Z, 0, masks, counts, k.tr, True, False)
+    got = [base.draw(st, k.S, k.hand, k.pile, k.Z, 0, masks, counts, k.tr, True, False)
            for _ in range(4)]
     assert sorted(got[:3]) == cards("金1 金2 金3") and got[3] == -1
     assert k.S[0, L.C_HN] == 3 and k.Z[L.Z_DECK] == 0 and k.Z[L.Z_DISC] == 0
@@ -601,11 +601,11 @@ def kernel_policy_choice(k: KernelTable, pol: str, p: int, hand: list, seed: int
     pp = to_kernel(SPEC.space.policy(k.values))[1]
     kinds = len(SPEC.card_kinds(k.values))
     spbest = np.zeros(32, np.int64)
-    K.fill_special_table(k.ip, pp, spbest)
+    policy.fill_special_table(k.ip, pp, spbest)
     st = np.array([game_state(np.uint64(seed), np.int64(game))], np.uint64)
     args = [SPEC.policies[pol], st, k.S, k.hand, p, k.P, 5 * k.V, k.V, np.zeros(64, np.int64),
             np.zeros(64, np.int64), k.ip, pp, np.zeros(kinds, np.int64), spbest]
-    return tuple(int(x) for x in K.choose_greedy(*args))
+    return tuple(int(x) for x in policy.choose_greedy(*args))
 
 
 def test_patient_holds_a_weak_combo():

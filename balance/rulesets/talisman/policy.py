@@ -1,0 +1,342 @@
+"""Talisman Poker kernel: the policies (random, greedy, patient): the
+special table, the option list, scores, placement and the discard (README,
+"Policies")."""
+import numpy as np
+from numba import njit
+
+from ...core import jit
+from ...core.kernel import BAN_FORBID  # before kernel_cache_begin
+from ...core.rng import below
+from .layout import (A_CAST, A_COMBO, A_PASS, A_PLACE, C_ALIVE, C_ARRN, C_BITS, C_GUARDS, C_HN,
+                     C_HP, C_SPEC, POL_PATIENT, POL_RANDOM)
+from .rules import (CHAOS, FLUSH, FOUR, GEN_TABLE, GENERATING, GUARD, OVER_TABLE, OVERCOMING,
+                    STEAL, THUNDER, WIND)
+from .base import (ELEM, P_CAP, P_CHAOS, P_FLUSH, P_GEN, P_HEAL, P_OVER, P_THUNDER, Q_DESTROY,
+                   Q_GAMBLE, Q_GUARD, Q_HEALV, Q_MIN, Q_STEAL, Q_WIND, RUN, SM, VAL0, combo_sizes,
+                   combo_sizes_apart, combo_types, lowest_hp_opponent, pick_tied, summarize)
+
+jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
+
+
+# --- policies ------------------------------------------------------------
+@njit(cache=True, inline="always")
+def special_mask(S, p, NB, ban):
+    """Bit s set when p holds special s and it may be played."""
+    m = 0
+    for k in range(5):
+        m |= np.int64((S[p, C_SPEC + k] > 0) & (ban[NB + k] != BAN_FORBID)) << k
+    return m
+
+
+@njit(cache=True)
+def fill_special_table(ip, pp, spbest):
+    """spbest[m] = the specials greedy may cast when it holds the kinds in
+    bitmask m, as a bitmask: the kinds of highest ``special_value`` above 0
+    (several on a tie), 0 for none (a table per batch: the values are
+    constants, and a lookup avoids a chain of unpredictable branches every
+    turn). A tie is broken per game from the game's stream
+    (``pick_tied``), never here."""
+    for m in range(32):
+        tied = 0
+        best_sv = 0.0
+        for s in range(5):
+            if (m >> s) & 1:
+                v = special_value(s, ip, pp)
+                if v > best_sv:
+                    best_sv = v
+                    tied = 1 << s
+                elif v == best_sv and v > 0.0:
+                    tied |= 1 << s
+        spbest[m] = tied
+
+
+@njit(cache=True, inline="always")
+def has_special(S, hand, p, s, NB):
+    for i in range(S[p, C_HN]):
+        if hand[p, i] == NB + s:
+            return i
+    return -1
+
+
+@njit(cache=True, inline="always")
+def combo_amount(ct, size, ip):
+    if ct == FLUSH:
+        return size * ip[P_FLUSH]
+    if ct == GENERATING:
+        return size * ip[P_GEN]
+    if ct == OVERCOMING:
+        return size * ip[P_OVER]
+    if ct == FOUR:
+        return size * ip[P_HEAL]
+    return size * ip[P_CHAOS]
+
+
+@njit(cache=True, inline="always")
+def heal_room(S, p, ip):
+    cap = ip[P_CAP]
+    if cap == 0:
+        return 1 << 60
+    r = cap - S[p, C_HP]
+    return r if r > 0 else 0
+
+
+@njit(cache=True, inline="always")
+def combo_value(S, p, P, ct, amount, target, ip, pp):
+    """Greedy's immediate value of a combo (damage counts 1 per point)."""
+    if ct == FLUSH:
+        n = 0
+        for q in range(P):
+            if q != p and S[q, C_ALIVE] == 1:
+                n += 1
+        return float(amount * n)
+    if ct == FOUR:
+        h = min(amount, heal_room(S, p, ip))
+        return h * pp[Q_HEALV]
+    if ct == OVERCOMING:
+        return amount + pp[Q_DESTROY] * S[target, C_ARRN]
+    return float(amount)
+
+
+@njit(cache=True, inline="always")
+def victims(S, p, P, amount):
+    """Bitmask of the opponents a combo of this damage would put out now
+    (unguarded, HP <= damage)."""
+    m = 0
+    for q in range(P):
+        if q != p and S[q, C_ALIVE] == 1 and S[q, C_GUARDS] == 0 and S[q, C_HP] <= amount:
+            m |= np.int64(1) << q
+    return m
+
+
+@njit(cache=True, inline="always")
+def placement_score(S, p, card, V, sm, ip):
+    """Combo types available after placing ``card`` (x1000) + the best combo
+    amount then; ``sm`` is p's array summary (``summarize``)."""
+    e = ELEM[V, card]
+    v = VAL0[V, card] + 1
+    sh = v - 1
+    b = S[p, C_BITS + e] | (np.int64(1) << sh)
+    n = 0
+    best = 0
+    # straight flush: adding a card only lengthens runs
+    r = RUN[b]
+    if sm[SM] > r:
+        r = sm[SM]
+    if r >= 2:
+        n += 1
+        best = r * ip[P_FLUSH]
+    present = sm[SM + 1] | (1 << e)
+    g = GEN_TABLE[present]
+    if g >= 2:
+        n += 1
+        a = g * ip[P_GEN]
+        if a > best:
+            best = a
+    o = OVER_TABLE[present]
+    if o >= 2:
+        n += 1
+        a = o * ip[P_OVER]
+        if a > best:
+            best = a
+    # four symbols: the four largest per-element maxima, element e's raised to v
+    te = sm[SM + 2 + e]
+    n_el = sm[SM + 12]
+    total = sm[SM + 13]
+    if te == 0:
+        n_el += 1
+        rest = sm[SM + 14]              # smallest maximum among the other elements
+    else:
+        rest = sm[SM + 15] if te == sm[SM + 14] else sm[SM + 14]
+    if v > te:
+        total += v - te
+        te = v
+    if n_el >= 4:
+        if n_el == 5:
+            total -= te if te < rest else rest
+        n += 1
+        a = total * ip[P_HEAL]
+        if a > best:
+            best = a
+    # chaos: only the count at value v changes
+    c = ((sm[SM + 7] >> sh) & 1) + 2 * ((sm[SM + 8] >> sh) & 1) + 4 * ((sm[SM + 9] >> sh) & 1) + 1
+    ch = sm[SM + 10]
+    if c >= 2 and v * c > ch:
+        ch = v * c
+    if ch > 0:
+        n += 1
+        a = ch * ip[P_CHAOS]
+        if a > best:
+            best = a
+    return n * 1000 + best
+
+
+@njit(cache=True, inline="always")
+def special_value(s, ip, pp):
+    if s == THUNDER:
+        return float(ip[P_THUNDER])
+    if s == WIND:
+        return pp[Q_WIND]
+    if s == GUARD:
+        return pp[Q_GUARD]
+    if s == STEAL:
+        return pp[Q_STEAL]
+    return pp[Q_GAMBLE]
+
+
+@njit(cache=True, inline="always")
+def keep_score(c, NB, V, S, p, sm, ip, pp):
+    """Greedy's discard order: lowest score goes first."""
+    if c >= NB:
+        return special_value(c - NB, ip, pp) * 1000.0
+    return float(placement_score(S, p, c, V, sm, ip))
+
+
+@njit(cache=True, inline="always")
+def choose_discard(pol, st, S, hand, p, NB, V, sizes, acts, ip, pp):
+    n = S[p, C_HN]
+    if pol == POL_RANDOM:
+        return below(st, n)
+    bs = np.inf
+    ntied = 0                                 # acts[:ntied]: the hand indices of lowest score
+    summarize(S, p, sizes)
+    for i in range(n):
+        sc = keep_score(hand[p, i], NB, V, S, p, sizes, ip, pp)
+        if sc < bs:
+            bs = sc
+            ntied = 0
+        acts[ntied] = i
+        ntied += sc == bs
+    return acts[below(st, ntied) if ntied > 1 else 0]
+
+
+@njit(cache=True, inline="always")
+def list_actions(S, hand, p, P, NB, acts, ban):
+    """The distinct legal actions of p in ``acts[:n]``, returns n (0: only
+    passing is legal), in this order: place each basic card (hand order),
+    cast each special kind (x each living opponent for thunder and steal),
+    fire each combo type (x each living opponent for generating, overcoming
+    and chaos). An action is coded kind * 4096 + arg * 16 + target + 1
+    (``action_parts``). The random policy picks among them; search
+    evaluates them.
+
+    Written without data-dependent branches: every candidate is written to
+    ``acts`` and the count advances only when it is legal (random hands make
+    branches unpredictable, and mispredictions were most of the random
+    policy's time)."""
+    na = 0
+    for i in range(S[p, C_HN]):
+        c = hand[p, i]
+        acts[na] = A_PLACE * 4096 + i * 16
+        na += (c < NB) & (ban[c] != BAN_FORBID)
+    sp = special_mask(S, p, NB, ban)
+    for s in range(5):
+        has = (sp >> s) & 1
+        if s == THUNDER or s == STEAL:
+            for q in range(P):
+                acts[na] = A_CAST * 4096 + s * 16 + q + 1
+                na += has & (q != p) & (S[q, C_ALIVE] == 1)
+        else:
+            acts[na] = A_CAST * 4096 + s * 16
+            na += has
+    av = combo_types(S, p)
+    for ct in range(5):
+        has = (av >> ct) & 1
+        if ct == GENERATING or ct == OVERCOMING or ct == CHAOS:
+            for q in range(P):
+                acts[na] = A_COMBO * 4096 + ct * 16 + q + 1
+                na += has & (q != p) & (S[q, C_ALIVE] == 1)
+        else:
+            acts[na] = A_COMBO * 4096 + ct * 16
+            na += has
+    return na
+
+
+@njit(cache=True, inline="always")
+def action_parts(a):
+    """(kind, arg, target) of an action coded by ``list_actions``."""
+    return a >> 12, (a >> 4) & 255, (a & 15) - 1
+
+
+@njit(cache=True, inline="always")
+def choose_random(st, S, hand, p, P, NB, sizes, acts, ban):
+    """Uniform over the distinct legal actions (``list_actions``)."""
+    na = list_actions(S, hand, p, P, NB, acts, ban)
+    if na == 0:
+        return A_PASS, 0, -1
+    a = acts[below(st, na)]
+    if a >> 12 == A_COMBO:
+        combo_sizes_apart(S, p, sizes)      # the turn then fires the combo with these sizes
+    return action_parts(a)
+
+
+@njit(cache=True, inline="always")
+def choose_greedy(pol, st, S, hand, p, P, NB, V, sizes, acts, ip, pp, ban, spbest):
+    """greedy / patient (README, "Policies"). Each choice collects the
+    options tied for the best score (a bitmask for ``pick_tied``; for the
+    placement, the hand indices in ``acts[:n]``) and draws one uniformly, a
+    draw only when options tie, in this order: the target, then only the
+    choices the action needs: the combo (patient: the kill type, then its
+    victim), the special, the steal target, the placement."""
+    target = lowest_hp_opponent(st, S, p, P, False)
+    # 1. combos
+    combo_sizes(S, p, sizes)
+    best_v = 0.0
+    best = 0                # bit ct: combo type ct has the best value (> 0)
+    kills = 0               # bit ct: combo type ct puts an opponent out now (patient)
+    for ct in range(5):
+        if sizes[ct] > 0:
+            a = combo_amount(ct, sizes[ct], ip)
+            v = combo_value(S, p, P, ct, a, target, ip, pp)
+            if v > best_v:
+                best_v = v
+                best = 0
+            if v == best_v and v > 0.0:
+                best |= 1 << ct
+            if pol == POL_PATIENT and ct != FOUR and a > 0:     # only patient uses kills
+                if victims(S, p, P, a) != 0:
+                    kills |= 1 << ct
+    fire = -1
+    if pol == POL_PATIENT:
+        if kills != 0:
+            fire = pick_tied(st, kills)
+            if fire != FLUSH:
+                target = pick_tied(st, victims(S, p, P, combo_amount(fire, sizes[fire], ip)))
+        elif best != 0 and best_v >= pp[Q_MIN]:
+            fire = pick_tied(st, best)
+    else:
+        fire = pick_tied(st, best)
+    if fire >= 0:
+        if fire == FLUSH or fire == FOUR:
+            return A_COMBO, fire, -1
+        return A_COMBO, fire, target
+    # 2. specials
+    best_s = pick_tied(st, spbest[special_mask(S, p, NB, ban)])
+    if best_s >= 0:
+        t = target
+        if best_s == STEAL:
+            # prefer the lowest-HP opponent that holds cards
+            t = lowest_hp_opponent(st, S, p, P, True)
+            if t < 0:
+                t = target
+        elif best_s != THUNDER:
+            t = -1
+        return A_CAST, best_s, t
+    # 3. placement
+    best_sc = -1
+    ntied = 0                 # acts[:ntied]: the hand indices with the best placement score
+    for i in range(S[p, C_HN]):
+        c = hand[p, i]
+        if c < NB and ban[c] != BAN_FORBID:
+            sc = placement_score(S, p, c, V, sizes, ip)
+            if sc > best_sc:
+                best_sc = sc
+                ntied = 0
+            acts[ntied] = i
+            ntied += sc == best_sc
+    if ntied > 0:
+        return A_PLACE, acts[below(st, ntied) if ntied > 1 else 0], -1
+    return A_PASS, 0, -1
+
+
+
+jit.kernel_cache_end()
