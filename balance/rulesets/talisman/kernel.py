@@ -36,18 +36,21 @@ copies of the state in a per-thread search workspace (``search_work``).
 
 Speed: every function a game runs is compiled without reference counting
 (``_nrt=False``: none creates an array; views taken inside cost nothing),
-small helpers and the policies are inlined by numba (``inline="always"``),
-and functions compiled on their own have explicit signatures (otherwise
-numba compiles a version per combination of constant arguments), but the
-search's: those compile only when a table has a searching seat (the batch
-entries get ``ws=None`` otherwise, ``search_scratch``). The
-per-game helpers ``start``, ``turn`` and ``finish`` (one call site each) are
-compiled on their own but carry LLVM's ``alwaysinline``
-(``forceinline=True``): as plain calls, start and finish cost greedy ~2 %;
-numba's ``inline="always"`` on ``turn`` doubled the cold compile. The start
-and the end of a turn, ``begin_turn`` and ``end_turn``, are compiled the same
-way: ``turn`` calls them and so do the search policies, and numba would
-compile each inline copy again. Workspaces are
+``play_blocks`` included. numba compiles every other njit function on its
+own (once per argument types it meets, unless it has a signature), and
+the helpers, the policies and the per-turn functions carry LLVM's
+``alwaysinline`` (``forceinline=True``), so LLVM inlines them into their
+callers once they are linked; only ``play_game`` (a loop over small
+calls) is inlined by numba itself (``inline="always"``) into
+``play_blocks`` and ``_trace_one``, so that no function compiled on its own
+sits between them and ``turn``: every function numba compiles on its own
+re-optimises everything it calls once linked (numba's final module pass).
+numba's own inlining elsewhere (it typed the policies and helpers again at
+each call site: ``turn`` took 14 s of a 34 s cold compile) cost twice the
+compile for no speed: cold compile 33.8 -> 17.0 s, greedy 125-137 ->
+121-128 ns per decision, results identical (issue 19's note). The search's
+functions compile only when a table has a searching seat (the batch
+entries get ``ws=None`` otherwise, ``search_scratch``). Workspaces are
 allocated in Python (``work``); the batch entry ``run_batch`` plays blocks
 of games on one thread and ``core.parallel.run_blocks`` runs it on several.
 """
@@ -68,7 +71,7 @@ from .search import choose_search, play_turns, search_turn
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts, spbest,
               games, seats, gmasks, g, bcounts, b, tr, on, check, ws):
     """Play one game; fill its game row ``games[g]``, seat rows ``seats[g]``
@@ -166,7 +169,7 @@ def search_scratch(P, pol, masks, counts):
     return search_work(int(P), masks.shape[-1], counts.shape[-1])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def play_blocks(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
                 counts, errors, S, hand, pile, Z, sizes, acts, st, tr, spbest, ws):
     fill_special_table(ip, pp, spbest)

@@ -101,7 +101,7 @@ def start(st, S, hand, pile, Z, masks, counts, tr, on, ip, P):
             draw(st, S, hand, pile, Z, p, masks, counts, tr, on, True)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def cast(st, S, hand, pile, Z, masks, counts, tr, on, ip, P, V, p, s, tgt):
     """p casts special s (at seat tgt for thunder and steal): the card goes
     to the discard pile, then its effect resolves."""
@@ -146,7 +146,7 @@ def cast(st, S, hand, pile, Z, masks, counts, tr, on, ip, P, V, p, s, tgt):
             draw(st, S, hand, pile, Z, p, masks, counts, tr, on, False)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def fire(S, pile, Z, tr, on, check, ip, P, V, sizes, p, ct, tgt):
     """p fires combo type ct (at seat tgt for generating, overcoming and
     chaos), then p's array goes to the discard pile. Returns the number of
@@ -188,7 +188,7 @@ def fire(S, pile, Z, tr, on, check, ip, P, V, sizes, p, ct, tgt):
     return errors
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def resolve(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes, p, kind, arg,
             tgt):
     """Carry out p's action (kind, arg, tgt); returns the number of broken
@@ -261,7 +261,7 @@ def turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, pp, ban, pol, s
                     arg, tgt)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def eliminate(S, hand, pile, Z, tr, on, P, V):
     """Put out, in seat order, every seat still in at HP <= 0: its hand
     (in order) then its array go to the discard pile, its guards and
