@@ -114,12 +114,12 @@ def sig(*extra, ret=nt.void):
 
 
 # --- small helpers ---------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def bit(k):
     return np.int64(1) << np.int64(k)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def popc(x):
     n = 0
     while x != 0:
@@ -128,43 +128,43 @@ def popc(x):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def ctz(low):
     """The index of the single set bit of ``low`` (a power of two)."""
     return CTZ[(np.uint64(low) * DEBRUIJN) >> S58]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def occupied(S, q, r):
     return S[q, C_ROW + r] != 0 or S[q, C_BJ] == r
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def face_active(S, q, r, rank):
     k = r * 13 + rank - 1
     return ((S[q, C_FACE + 2 * r] == k and S[q, C_FACT + 2 * r] == 1)
             or (S[q, C_FACE + 2 * r + 1] == k and S[q, C_FACT + 2 * r + 1] == 1))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def n_faces(S, q, r):
     return np.int64(S[q, C_FACE + 2 * r] >= 0) + np.int64(S[q, C_FACE + 2 * r + 1] >= 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def played(masks, counts, q, k):
     setbit(masks, q, 1, k)
     counts[1, k] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def check_end(S, Z):
     if S[0, C_HP] <= 0 or S[1, C_HP] <= 0:
         Z[Z_DONE] = 1
     return Z[Z_DONE] != 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def low_cands(m, out, o):
     """The normal cards of lowest value in mask m, into out[o:], how many."""
     for v in range(10):
@@ -179,7 +179,7 @@ def low_cands(m, out, o):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def high_cands(m, out, o):
     for v in range(9, -1, -1):
         n = 0
@@ -193,7 +193,7 @@ def high_cands(m, out, o):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def targets(S, q, r, out):
     """The opposing rows (-1: the player) own row r may target, by the
     attack table, in out[0:n]; returns n (0: cannot attack)."""
@@ -235,7 +235,7 @@ def hurt(S, Z, tr, q, amount, cause):
         ev(tr, Z, E_HP, q, -amount, S[q, C_HP], cause, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def heal(S, Z, tr, q, amount, hpmax):
     h = hpmax - S[q, C_HP]
     if amount < h:
@@ -313,7 +313,7 @@ def joker_gone(S, Z, tr, q, faces):
             face_gone(S, Z, tr, q, r, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def to_row(S, q, r, k):
     S[q, C_ROW + r] |= bit(k)
     S[q, C_POW + r] += RANK[k]
@@ -338,7 +338,7 @@ def script_pick(Z, script, rows, n, dtype):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def choose_i(st, Z, pol, script, rows, sc, n, dtype):
     """Index of the chosen row among rows[:n] (n >= 1). A decision (the
     issue's unit: a placement or attack choice) is counted when a placement
@@ -417,7 +417,7 @@ def pick_card(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, 
 
 
 # --- heuristics' values -----------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def lowest_value(m):
     for v in range(10):
         if (m >> v) & 1 or (m >> (13 + v)) & 1 or (m >> (26 + v)) & 1 or (m >> (39 + v)) & 1:
@@ -441,7 +441,7 @@ def jval(S, ip, me, r):
     return 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def face_value(S, ip, pp, me, r, k):
     rk = RANK[k]
     if rk == 11:
@@ -451,7 +451,7 @@ def face_value(S, ip, pp, me, r, k):
     return pp[Q_K] + 0.5 * S[me, C_KPTS + r]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def thresholds(S, p, tmp):
     """tmp[20 + r]: the power own row r must exceed to attack some target
     normally (-1: a direct attack; 1 << 40: no target); tmp[24 + r]: 1 when
@@ -469,7 +469,7 @@ def thresholds(S, p, tmp):
         tmp[24 + r] = 1 if occupied(S, p, r) and S[p, C_POW + r] > thr else 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def row_gain(S, pp, pol, p, r, add, tmp):
     """Greedy's value of adding ``add`` power to own row r (``thresholds``
     computed first)."""

@@ -20,7 +20,7 @@ from .layout import (C_BJ, C_DECKM, C_DECKN, C_HAND, C_POW, C_ROW, D_ATTACK, D_O
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 # --- attack --------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def list_attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     q = 1 - p
     n = 0
@@ -273,7 +273,7 @@ def attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp
         check_end(S, Z)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def no_first_attack(Z, tr, p):
     """True (and the trace says so) in the first player's first turn."""
     if Z[Z_FIRST]:
@@ -283,7 +283,7 @@ def no_first_attack(Z, tr, p):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def attack_choice(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r,
                   t, mode, n):
     """Carry out the attack row (r, t, mode) chosen among n (r < 0: none)."""
@@ -294,7 +294,7 @@ def attack_choice(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, scri
     attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r, t, mode)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def attack_phase(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     if no_first_attack(Z, tr, p):
         return

@@ -18,13 +18,20 @@ scenario tests, ``KERNELS``).
 Speed (issue 16): every game step takes the same 14 arrays, which numba
 passes as about 110 machine words per call; with a dozen such calls per
 turn, the calls cost more than the work. So the hot path of a turn is
-inlined (``inline="always"``) into ``play_on``: ``turn`` with ``begin``,
-``prepare``, ``draw``, ``attack_phase`` and ``list_attack``, while
-``placement`` is compiled once with ``list_place`` and ``apply_place``
-inlined into it (inlining it into the turn too compiles 5 s longer for
-3% speed); rare steps (J, K, Q, clash, reply, the attack itself) stay
-separate functions. Numba's inlining copies the callee's IR at every call
-site, so nesting inlined functions deeper costs compile time quickly.
+inlined into ``play_on``: ``turn`` with ``begin``, ``prepare``, ``draw``,
+``attack_phase`` and ``list_attack``, while ``placement`` is compiled once
+with ``list_place`` and ``apply_place`` inlined into it (inlining it into
+the turn too compiles 5 s longer for 3% speed); rare steps (J, K, Q,
+clash, reply, the attack itself) stay separate functions. The inlining is
+LLVM's (``forceinline=True``: each function is typed once and inlined
+once linked), not numba's ``inline="always"``, which copies the callee's
+IR at every call site and types it again (issue 19: the cold compile
+went about 88 -> 62 s on a busy machine, results identical, speed the
+same); only ``board.setrow`` (ten scalar arguments whose types vary by
+call site: 33 versions compiled on their own) and ``play_game`` (inlined
+into ``play_blocks`` and ``_trace_one``, so that no function compiled on
+its own sits between ``play_blocks`` and ``play_on``: each such level
+re-optimises everything below it) keep numba's.
 
 Every policy choice goes through ``choose``: the caller lists the legal
 choices as rows ``[group, a, b, c, d, e]`` (and, for the heuristics, a
@@ -70,7 +77,7 @@ jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_di
 NG = _NG
 
 # --- placement ---------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def list_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     """Every distinct legal placement action of seat p now, then "end"."""
     q = 1 - p
@@ -202,7 +209,7 @@ def reply(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
     joker_gone(S, Z, tr, p, True)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def apply_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, t, k,
                 a, b):
     q = 1 - p
@@ -297,7 +304,7 @@ def placement(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, 
 
 
 # --- turn start: activation, J, K -------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def activate(S, Z, tr, p):
     n = 0
     for j in range(6):
@@ -385,7 +392,7 @@ def k_option(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, t
 
 
 # --- preparation and draw -------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def keep_score(k, forbid):
     if (forbid >> k) & 1:
         return -1
@@ -399,7 +406,7 @@ def keep_score(k, forbid):
     return rk
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def prepare(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     """Preparation: with hand_trigger cards or more, discard down to
     hand_keep (to the graveyard, no passive)."""
@@ -447,7 +454,7 @@ def prepare(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tm
             ev(tr, Z, E_DISCARD, p, k, 0, 0, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def draw(S, Z, pile, masks, counts, tr, p, deal):
     n = S[p, C_DECKN]
     if n == 0:
@@ -467,7 +474,7 @@ def draw(S, Z, pile, masks, counts, tr, p, deal):
 
 
 # --- a turn and a game ------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def begin(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     """Start of p's turn: its face and extra-zone cards become active, its
     J effects fire (rows 1 to 3), then its K options (rows 1 to 3)."""
@@ -503,7 +510,7 @@ def board_events(S, Z, tr):
         ev(tr, Z, E_BSLOT, Z[Z_SOWN + s], s, Z[Z_SCARD + s], Z[Z_SACT + s], 0, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def front(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     """The turn up to placement: its start (``begin``), then, unless that
     ended the game, preparation and the draw."""
@@ -515,7 +522,7 @@ def front(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
                 break
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def turn(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     """One turn of seat p (``search.search_turn`` plays the same steps with
     the search's choices)."""
@@ -663,7 +670,7 @@ def finish(S, Z, tr, winner, end, turns, rounds, grow, srow):
             srow[q, j] = S[q, C_STATS + j]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def turn_head(S, Z, tr, cur, turns):
     """Before turn number ``turns`` (seat cur's): the turn's globals."""
     Z[Z_TURN] = turns
@@ -674,7 +681,7 @@ def turn_head(S, Z, tr, cur, turns):
            popc(S[cur, C_HAND]), 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def turn_tail(Z, stale):
     """After a turn: END_HP when an HP check ended the game, END_STALE after
     ``stale`` turns in a row without an HP change, else -1 (play on)."""
@@ -689,7 +696,7 @@ def turn_tail(Z, stale):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def outcome(S, end):
     """(winner or -1, end reason) of a game that ended for ``end``."""
     if end == END_HP:
@@ -725,7 +732,7 @@ def play_on(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tm
     return errors
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play_game(seed, game, pol, ip, pp, st, S, Z, pile, rows, sc, script, tmp, games, seats,
               gmasks, g, bcounts, b, tr, on, check):
     st[0] = game_state(seed, game)
@@ -764,7 +771,7 @@ def run_batch(b0, b1, seed, start_, n_games, P, pol, ip, pp, ban, check, games, 
                 counts, errors, *work(), np.zeros((1, 8), np.int64))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def play_blocks(b0, b1, seed, start_, n_games, pol, ip, pp, ban, check, games, seats, masks,
                 counts, errors, st, S, Z, pile, rows, sc, script, tmp, tr):
     fill_deck(ban, pile, Z)
