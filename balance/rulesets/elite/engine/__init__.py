@@ -31,7 +31,14 @@ first batch with a search seat compiles the second specialisation. Every
 function numba compiles on its own re-optimises everything it calls once
 linked (numba's final module pass), so the search's own functions are
 inlined into ``search_turn`` (``inline="always"``, one call site each) and
-``game.play_game`` into ``entry``: fewer functions re-optimise the game.
+``game.play_game`` and ``game.run_game`` (small bodies over a large
+closure) into ``play_blocks`` and ``entry``: fewer functions re-optimise
+the game. ``play_blocks`` (``balance run``) plays ``play_game`` itself:
+``entry``, whose modes reach every part of the engine (v1/v2's exchange
+and option lists in a v3 kernel too), is compiled only for ``replay`` and
+the tests (when ``play_blocks`` called ``entry``, a v3 run's cold compile
+took 140 s, against 63 s without; v1 134 s against 92 s: issue 19's
+closing note).
 
 The engine is compiled per variant, never imported as this package:
 ``elite.kernel.engine(version)`` imports it again as ``engine_v12``
@@ -57,12 +64,16 @@ function (v3: ``hit3``/``die3``, with lives, the storm god and duels).
 Random numbers come from the game's own stream (``core/rng.py``), in a fixed
 order that tracing does not change.
 
-Speed: every function except ``game.play_blocks`` (the batch loop, run on
+Speed: every function (``game.play_blocks`` too, the batch loop run on
 threads by ``core.parallel.run_blocks``) is compiled with ``_nrt=False``:
 numba then emits no reference counting for the ~10 array arguments of each
 call (it was ~40 % of the run time). Such a function must never allocate
 or return an array (views like ``pile[0]`` are fine). Small hot helpers
-are inlined (``inline="always"``); trace events are only built under ``if
+are inlined (``inline="always"``), but greedy's option scoring
+(``policy``: ``emit``, ``gscore``, ``hit_value``, ...) carries LLVM's
+``alwaysinline`` instead: ``emit`` has five call sites in each
+enumerator, and numba typed every inlined copy again (v1's cold compile
+92 -> 81 s, the kernel as fast); trace events are only built under ``if
 Z[Z_ON]``. Larger hot functions with one call site (the option
 enumerators, ``exchange.hit``, v3's turn) carry LLVM's ``alwaysinline``
 (``forceinline=True``): a call passes every array as a ~7-11 word struct,
@@ -70,7 +81,12 @@ enumerators, ``exchange.hit``, v3's turn) carry LLVM's ``alwaysinline``
 ``inline="always"`` does the same at a far higher compile cost (inlining
 ``enum_resp_f`` that way took the cold compile from 90 to 211 s);
 ``forceinline`` on ``play_turn`` (two call sites, inlined callees) took it
-to 290 s, so it is not used there. Module boundaries change none of this:
+to 290 s, so it is not used there. v1/v2's ``play_turn`` and ``act12``
+are inlined by numba (small bodies over calls), so no function compiled
+on its own sits between ``play_blocks`` and ``exchange``: v1's cold
+compile 78 -> 59 s, as fast; the same for v3's ``play_turn3`` and
+``act3`` cost 8 s less compile but made v3 12-25 % slower, so they stay
+``forceinline``. Module boundaries change none of this:
 numba compiles and links by function, not by file.
 """
 RULESET = __package__.rsplit(".", 1)[0]     # cache folder of the ruleset, not of engine/

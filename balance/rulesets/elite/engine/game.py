@@ -188,7 +188,7 @@ def first_seat(S, Z):
     return top
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, check, cur, turns,
              grow, srow, W):
     """Play from turn ``turns`` with seat ``cur`` to move until the game
@@ -413,17 +413,16 @@ def search_scratch(P, pol, words):
     return search_work(P, words) if (np.asarray(pol) >= POL_SEARCH0).any() else None
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def play_blocks(b0, b1, seed, start, n_games, pol, ip, pp, PT, PID, check, games, seats, masks,
                 counts, errors, st, S, pile, Z, acts, script, tr, W):
-    zero = np.int64(0)
-    mode = np.int64(M_BATCH if check else M_GAME)
+    P = S.shape[0]
     for b in range(b0, b1):
         hi = min(n_games, (b + 1) * BLOCK)
         for g in range(b * BLOCK, hi):
-            errors[g] = entry(mode, seed, start + g, pol, ip, pp, PT, PID, st, S, pile, Z, acts,
-                              script, tr, masks[g], counts[b], games[g], seats[g], zero, zero, zero,
-                              W)
+            errors[g] = play_game(seed, start + g, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts,
+                                  script, games[g], seats[g], masks[g], counts[b], tr, False,
+                                  check, W)
 
 
 def trace_one(seed, game, P, pol, ip, pp, PT, PID, games, seats, masks, counts, tr):

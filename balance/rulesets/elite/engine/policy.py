@@ -55,7 +55,7 @@ def judgment_ev(S, Z, ip, pp, p):
     return tot / 4.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def hit_value(S, Z, pp, t, amount):
     """Greedy's value of sending ``amount`` at t: damage up to its HP, a kill
     bonus (+ rank in v2) and ``overkill_value`` per doubling beyond its HP
@@ -73,7 +73,7 @@ def hit_value(S, Z, pp, t, amount):
     return float(amount)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def gscore(S, Z, pp, PT, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot):
     """greedy's value of option (k, t, o, ot) (v1/v2); ``dmg`` is run
     k's damage with p's multipliers, ``jev`` the Judgment value, ``imm`` p
@@ -111,7 +111,7 @@ def gscore(S, Z, pp, PT, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot):
     return s
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def greedy_ctx(S, Z, ip, pp, p, g):
     """What greedy's scores of p's options share: multiplier, Judgment
     value, HP, room to heal, immunity."""
@@ -123,7 +123,7 @@ def greedy_ctx(S, Z, ip, pp, p, g):
     return m, jev, hp, S[p, C_MAXHP] - hp, S[p, C_IMM] > 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev, hp, room, imm, k, t, o, ot):
     """Option number n, (k, t, o, ot): listed at acts[n]; or, for greedy
     (``g``), scored: a score above the best ``bs`` so far makes it the only
@@ -236,19 +236,19 @@ def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, g, fb):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def enum_plays(S, Z, ip, pp, PT, PID, acts, p, dec, g):
     """Options of a turn or revive (``g``: greedy, see ``emit``)."""
     return ban_fallback(Z, enum_plays_f, (S, Z, ip, pp, PT, PID, acts, p, dec, g))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def enum_resp(S, Z, ip, pp, PT, PID, acts, d, a, inc, g):
     """Response options of d against ``inc`` from a."""
     return ban_fallback(Z, enum_resp_f, (S, Z, ip, pp, PT, PID, acts, d, a, inc, g))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def pick_tied(st, Z):
     """greedy's tie-break (rules README, "Ties in a heuristic"): the options
     tied for the best score are acts[:Z[Z_TIES]], listed in enumeration
@@ -258,7 +258,7 @@ def pick_tied(st, Z):
     return below(st, nt) if nt > 1 else np.int64(0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def decide(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
     """One decision of p (D_TURN, D_RESP against ``inc`` from a, D_REVIVE):
     (number of options, index of the chosen one in ``acts``). Every
@@ -282,7 +282,7 @@ def decide(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
     return n, script_pick(Z, acts, script, n)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def push3(acts, n, k, t, o, ot):
     if n < MAXA:
         return push(acts, n, k, t, o, ot)
@@ -354,7 +354,7 @@ def enum_v3(S, Z, ip, PT, PID, acts, p, dec, inc):
     return ban_fallback(Z, enum3, (S, Z, ip, PT, PID, acts, p, dec, inc))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def est_incoming(S, ip, t, amount):
     """Greedy: what t would really take of ``amount`` (public passives)."""
     if amount <= 0 or not skill_on(S, t):
@@ -366,14 +366,14 @@ def est_incoming(S, ip, t, amount):
     return amount
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def run_base(pp, k):
     """greedy's value of run k itself: + a 5, - a spent 4, - its cards
     (the first term of every v3 option score)."""
     return pp[Q_RUN + k]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def keep3(acts, n, bs, nt, sc, k, t, o, ot, sink):
     """greedy3_f: count option (k, t, o, ot) scored ``sc`` (options past
     MAXA are not enumerated, as in ``push3``): a new best score makes it the
@@ -400,7 +400,7 @@ def keep3(acts, n, bs, nt, sc, k, t, o, ot, sink):
     return n + 1, bs, nt
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def common3(sc, dec, ht, cadd, c):
     """greedy3_f: the terms every option of a run and target shares, added
     after the option's own term (turn: heal; a hit or the OD bounce)."""
@@ -411,7 +411,7 @@ def common3(sc, dec, ht, cadd, c):
     return sc
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def od_term3(S, Z, ip, pp, a, od, hp):
     """greedy3_f: the value of OD ``od`` after a response (v3): a loss (all of
     the HP: -(1e12 + HP)), or the bounce at the sender a with its public

@@ -51,7 +51,7 @@ def pre12(st, S, pile, Z, tr, masks, counts, ip, p):
         draw_n(st, S, pile, Z, tr, masks, counts, p, ip[P_REFILL])
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, inline="always")
 def act12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n, i):
     """v1/v2: p plays option acts[i] of its turn (n options; none: it
     passes); damage opens an exchange with a target."""
@@ -79,7 +79,7 @@ def act12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n
         resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
     """One turn of seat p (v1/v2): the start of the turn, a play; damage
     opens an exchange with a target. (v3: ``turn`` calls ``play_turn3``.)"""
