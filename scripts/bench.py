@@ -255,6 +255,24 @@ def cache_files(d) -> int:
     return sum(len(f) for _, _, f in os.walk(d))
 
 
+def compiled_too(d, name, version) -> str:
+    """Which of the ruleset's ``replay`` and ``search`` kernels a cold run
+    left in the cache folder ``d`` (a greedy ``balance run`` needs neither):
+    numba names a function's cache files ``<file stem>.<qualname>-<line>``."""
+    import importlib
+    K = importlib.import_module(registry.get(name).kernel)
+    kernels = K.kernels_for({"version": version}) if hasattr(K, "kernels_for") else K.KERNELS
+    files = [f for _, _, fs in os.walk(d) for f in fs]
+    found = []
+    for use in ("replay", "search"):
+        f = kernels[use]
+        f = f() if not hasattr(f, "py_func") else f
+        stem = os.path.splitext(os.path.basename(f.py_func.__code__.co_filename))[0]
+        if any(x.startswith(f"{stem}.{f.py_func.__qualname__}-") for x in files):
+            found.append(use)
+    return ", ".join(found) or "neither"
+
+
 def compile_figures():
     """Cold compile as a whole process, for every ruleset (elite: per
     version), each with an empty numba cache of its own:
@@ -285,8 +303,12 @@ def compile_figures():
                                 "--out", out + "w"], env)
             target = {"talisman": " (target: under 12 s)"}.get(label, " (target: under 45 s)"
                                                                if label.startswith("elite") else "")
+            version = int(args[-1].split("=")[1]) if label.startswith("elite") else None
             print(f"cold compile `balance run {' '.join(args)} --games 1000 --policy {h}`: "
-                  f"{cold:.1f} s as a whole process (cached start {warm:.1f} s){target}")
+                  f"{cold:.1f} s as a whole process (cached start {warm:.1f} s){target}; "
+                  f"replay/search kernels compiled too: "
+                  f"{compiled_too(os.path.join(tmp, f'c{i}'), args[0], version)} "
+                  f"(target: neither)")
 
 
 def main():
