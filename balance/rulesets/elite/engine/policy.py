@@ -16,6 +16,7 @@ carry LLVM's ``alwaysinline`` (``forceinline=True``), see ``engine``.
 """
 import numpy as np
 from numba import njit
+from numba import types as nbt
 
 from ....core import jit
 from ....core.rng import below
@@ -32,6 +33,18 @@ from .v3 import can_freeze, has_shield, pdmg3, skill_on
 from . import RULESET, VARIANT
 
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
+
+_I, _F, _B = nbt.int64, nbt.float64, nbt.boolean
+_A1, _A2, _F1 = nbt.int64[::1], nbt.int64[:, ::1], nbt.float64[::1]
+
+
+def _v12sig(*args):
+    """v1/v2's greedy scoring with one signature (numba otherwise compiled
+    ``emit`` 9 times and ``gscore`` 7, once per combination of constant
+    arguments: option codes, -1 targets, a first n of 0); none in the v3
+    variant, which never calls them (a signature compiles at import)."""
+    return (args,) if VARIANT != 3 else ()
+
 
 
 @njit(cache=True, _nrt=False)
@@ -73,7 +86,8 @@ def hit_value(S, Z, pp, t, amount):
     return float(amount)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(*_v12sig(_A2, _A1, _F1, _A2, _I, _I, _I, _I, _F, _I, _I, _B, _I, _I, _I, _I), cache=True,
+      _nrt=False, forceinline=True)
 def gscore(S, Z, pp, PT, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot):
     """greedy's value of option (k, t, o, ot) (v1/v2); ``dmg`` is run
     k's damage with p's multipliers, ``jev`` the Judgment value, ``imm`` p
@@ -123,7 +137,8 @@ def greedy_ctx(S, Z, ip, pp, p, g):
     return m, jev, hp, S[p, C_MAXHP] - hp, S[p, C_IMM] > 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(*_v12sig(_A2, _A1, _F1, _A2, _A2, _I, _F, _I, _B, _I, _I, _I, _I, _F, _I, _I, _B, _I, _I,
+               _I, _I), cache=True, _nrt=False, forceinline=True)
 def emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev, hp, room, imm, k, t, o, ot):
     """Option number n, (k, t, o, ot): listed at acts[n]; or, for greedy
     (``g``), scored: a score above the best ``bs`` so far makes it the only
