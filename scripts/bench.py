@@ -259,14 +259,12 @@ def compiled_too(d, name, version) -> str:
     """Which of the ruleset's ``replay`` and ``search`` kernels a cold run
     left in the cache folder ``d`` (a greedy ``balance run`` needs neither):
     numba names a function's cache files ``<file stem>.<qualname>-<line>``."""
-    import importlib
-    K = importlib.import_module(registry.get(name).kernel)
-    kernels = K.kernels_for({"version": version}) if hasattr(K, "kernels_for") else K.KERNELS
+    from balance.core import jit
+    kernels = jit.kernel_table(registry.get(name), {"version": version})
     files = [f for _, _, fs in os.walk(d) for f in fs]
     found = []
     for use in ("replay", "search"):
-        f = kernels[use]
-        f = f() if not hasattr(f, "py_func") else f
+        f = jit.dispatcher_of(kernels[use])
         stem = os.path.splitext(os.path.basename(f.py_func.__code__.co_filename))[0]
         if any(x.startswith(f"{stem}.{f.py_func.__qualname__}-") for x in files):
             found.append(use)

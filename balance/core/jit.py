@@ -146,21 +146,32 @@ def needs_compile(dispatcher) -> bool:
     return not dispatcher.overloads and on_disk(dispatcher) is False
 
 
+def kernel_table(spec, values: dict | None = None) -> dict:
+    """``spec``'s kernels by use (``KERNELS``), or, given the run's
+    parameters ``values``, those its kernel module picks for them
+    (``kernels_for(values)``: elite's version variants)."""
+    K = spec.kernel_module()
+    return K.kernels_for(values) if values is not None and hasattr(K, "kernels_for") \
+        else K.KERNELS
+
+
+def dispatcher_of(entry):
+    """The dispatcher of a kernel table entry: the entry itself, or what
+    calling it returns (a module loaded on demand: demon's search)."""
+    return entry if entry is None or hasattr(entry, "overloads") else entry()
+
+
 def notice(spec, use: str, stream=None, values: dict | None = None) -> bool:
     """Print, once per process and kernel, that ``spec``'s kernel for
     ``use`` is being compiled; returns whether it printed. ``values``: the
     run's parameters, for a kernel module whose kernels depend on them
     (``kernels_for(values)``: elite's version variants)."""
     skip_blas_probe()
-    K = spec.kernel_module()
-    table = K.kernels_for(values) if values is not None and hasattr(K, "kernels_for") \
-        else K.KERNELS
+    table = kernel_table(spec, values)
     key = (spec.name, use, id(table))
     if key in _told:
         return False
-    d = table.get(use)
-    if d is not None and not hasattr(d, "overloads"):
-        d = d()             # a module loaded on demand (demon's search): its dispatcher
+    d = dispatcher_of(table.get(use))
     if d is None or not needs_compile(d):
         return False
     global compiles
