@@ -453,7 +453,6 @@ M_GENERAL = 6             # seat a's identity card b enters
 M_CHECK = 7               # broken invariants now
 M_SAT = 8                 # saturating a x b and a + b
 M_INIT = 9                # deal a game without playing it
-M_BATCH = 10              # M_GAME in check mode
 M_HIT = 11                # v3: c damage from b hits a
 M_DUEL = 12               # v3: a duels b
 M_DRAW = 13               # v3: seat a draws b cards

@@ -28,7 +28,7 @@ from ..layout import (CA_EXCH, C_ALIVE, C_BUYS, C_DEALT, C_DEATHS, C_DIAM, C_DQ,
                       G_DECOYHITS, G_DODGE, G_DUELS, G_D_EXCH, G_END, G_EXCH, G_FIRST, G_FRAMES,
                       G_GIFTS, G_JKILL, G_JSELF, G_JUDG, G_KILLS, G_KITSAVE, G_KPTS, G_LAST,
                       G_MAXCH, G_MHIT, G_POUCHES, G_RBLOCK, G_REFL, G_RESP, G_REVIVES, G_ROUNDS,
-                      G_SHIELDS, G_STORMS, G_TEAMWIN, G_TURNS, G_WINNER, G_ZOMB, MAXA, M_BATCH,
+                      G_SHIELDS, G_STORMS, G_TEAMWIN, G_TURNS, G_WINNER, G_ZOMB, MAXA,
                       M_CHECK, M_DRAW, M_DUEL, M_EXCHANGE, M_GAME, M_GENERAL, M_HIT, M_INIT,
                       M_JUDGMENT, M_NEXT, M_RUN, M_SAT, M_SEARCH, M_START, M_TURN, NCAP, NS, NZ,
                       POL_GREEDY, POL_SEARCH0, P_BAN, P_DECKS, P_DIAM0, P_GENS, P_MAXT, P_START,
@@ -332,8 +332,7 @@ def work(P):
 @njit(cache=True, _nrt=False)
 def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, tr, masks, counts,
           grow, srow, a, b, c, W):
-    """``mode`` M_GAME: play game ``game`` of ``seed`` (trace when ``a``;
-    M_BATCH: the same in check mode);
+    """``mode`` M_GAME: play game ``game`` of ``seed`` (trace when ``a``);
     M_TURN: one turn of seat a; M_EXCHANGE: a sends c damage at b;
     M_JUDGMENT: seat a calls Judgment; M_RUN: play on from turn b with seat a
     to move (check mode); M_NEXT: next seat after key a; M_GENERAL: make seat
@@ -345,9 +344,9 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
     tests). ``W``: the search's scratch (``search.search_work``), None
     without a search seat (``run_game``)."""
     P = S.shape[0]
-    if mode == M_GAME or mode == M_BATCH:
+    if mode == M_GAME:
         return play_game(seed, game, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script,
-                         grow, srow, masks, counts, tr, a == 1, mode == M_BATCH, W)
+                         grow, srow, masks, counts, tr, a == 1, False, W)
     if mode == M_TURN:
         turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a)
         return 0
