@@ -43,15 +43,15 @@ def test_a_failure_while_saving_leaves_the_previous_result_whole(tmp_path, monke
     balance.simulate("talisman", games=300, seed=1).save(out)
     assert outdir.is_complete(out)
     b = balance.simulate("talisman", games=300, seed=2)
-    import pyarrow.parquet as pq
-    real, calls = pq.write_table, []
+    from balance.core import runner
+    real, calls = runner.write_parquet, []
 
-    def fail_second(*a, **k):
+    def fail_second(*a, **k):          # the disk fills while the second file is written
         calls.append(1)
         if len(calls) == 2:
             raise OSError(28, "No space left on device")
         return real(*a, **k)
-    monkeypatch.setattr(pq, "write_table", fail_second)
+    monkeypatch.setattr(runner, "write_parquet", fail_second)
     with pytest.raises(balance.BalanceError, match="No space left"):
         b.save(out)
     monkeypatch.undo()
