@@ -2,7 +2,7 @@
 
 v1/v2 (``decide``): ``enum_plays_f`` (a turn, a v1 rogue's revive) and
 ``enum_resp_f`` (a response) list each distinct run a hand holds (read from
-``PID[suit, RUN0 + mask]``) with its targets and skills; random picks
+``cards.RUNS[adj, mask]``) with its targets and skills; random picks
 uniformly, script follows its rows (tests), greedy scores the options as
 they are listed (``emit``, ``gscore``) and keeps only the best, in acts[0].
 
@@ -26,8 +26,9 @@ from ..layout import (C_ALIVE, C_BTU, C_FL, C_FREE, C_FRSH, C_HN, C_HP, C_IMM, C
                       O_SHIELD, POL_GREEDY, POL_RANDOM, POL_SCRIPT, P_BTD, P_BTR, P_GIGN, P_JDMG,
                       P_KKDIV, P_REFLM, Q_HEAL, Q_JEV, Q_KILL, Q_OVER, Q_RUN, Q_SKILL, Z_JOINT,
                       Z_P, Z_TIES, Z_V)
-from ..rules import RUN0, T_DMG, T_HAS4, T_HAS5, T_HASA, T_HASK, T_HEAL, T_LEN
-from .cards import ban_fallback, enemy, forbidden, push, sat_add, sat_mul, script_pick
+from ..rules import T_DMG, T_HAS4, T_HAS5, T_HASA, T_HASK, T_HEAL, T_LEN
+from .cards import (RUNS, ban_fallback, enemy, forbidden, push, run_walk, sat_add, sat_mul,
+                    script_pick)
 from .v12 import can_judge, forced_target, mult
 from .v3 import can_freeze, has_shield, pdmg3, skill_on
 from . import RULESET, VARIANT
@@ -171,6 +172,7 @@ def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, g, fb):
     ft = forced_target(S, p)
     inc = np.int64(0)
     a = np.int64(-1)
+    adj, nrs = run_walk(PT, PID)
     n = 0
     bs = -1e300
     nt = 0
@@ -178,9 +180,8 @@ def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, g, fb):
         bits = S[p, C_M + s]
         if bits == 0:
             continue
-        row = RUN0 + bits
-        for j in range(1, PID[s, row, 0] + 1):
-            k = PID[s, row, j]
+        for j in range(1, RUNS[adj, bits, 0] + 1):
+            k = s * nrs + RUNS[adj, bits, j]
             if fb and forbidden(Z, PT, s, k):
                 pass
             elif dec != D_REVIVE or PT[k, T_HAS5] == 1:
@@ -216,6 +217,7 @@ def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, g, fb):
     frame = Z[Z_V] == 1 and S[d, C_RANK] == 9
     eight = S[d, C_USES] > 0
     control = eight and S[d, C_FL] == 0
+    adj, nrs = run_walk(PT, PID)
     n = 0
     bs = -1e300
     nt = 0
@@ -223,9 +225,8 @@ def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, g, fb):
         bits = S[d, C_M + s]
         if bits == 0:
             continue
-        row = RUN0 + bits
-        for j in range(1, PID[s, row, 0] + 1):
-            k = PID[s, row, j]
+        for j in range(1, RUNS[adj, bits, 0] + 1):
+            k = s * nrs + RUNS[adj, bits, j]
             if fb and forbidden(Z, PT, s, k):
                 pass
             else:
@@ -320,14 +321,14 @@ def enum3(S, Z, ip, PT, PID, acts, p, dec, inc, fb):
     frz = can_freeze(S, p)
     refl = dec == D_RESP and has_shield(S, p, 7) and inc > 0
     dev = dec == D_RESP and has_shield(S, p, 10)
+    adj, nrs = run_walk(PT, PID)
     n = 0
     for s in range(4):
         bits = S[p, C_M + s]
         if bits == 0:
             continue
-        row = RUN0 + bits
-        for j in range(1, PID[s, row, 0] + 1):
-            k = PID[s, row, j]
+        for j in range(1, RUNS[adj, bits, 0] + 1):
+            k = s * nrs + RUNS[adj, bits, j]
             if not (fb and forbidden(Z, PT, s, k)):
                 has4 = PT[k, T_HAS4] == 1
                 has5 = PT[k, T_HAS5] == 1
@@ -462,6 +463,7 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, sink, fb):
     refl = dec == D_RESP and has_shield(S, p, 7) and inc > 0
     dev = dec == D_RESP and has_shield(S, p, 10)
     inc_p = est_incoming(S, ip, p, inc)
+    adj, nrs = run_walk(PT, PID)
     n = 0
     bs = -1e300
     nt = 0
@@ -469,9 +471,8 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, sink, fb):
         bits = S[p, C_M + s]
         if bits == 0:
             continue
-        row = RUN0 + bits
-        for j in range(1, PID[s, row, 0] + 1):
-            k = PID[s, row, j]
+        for j in range(1, RUNS[adj, bits, 0] + 1):
+            k = s * nrs + RUNS[adj, bits, j]
             if not (fb and forbidden(Z, PT, s, k)):
                 has4 = PT[k, T_HAS4] == 1
                 has5 = PT[k, T_HAS5] == 1
