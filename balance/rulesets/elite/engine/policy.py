@@ -2,7 +2,7 @@
 
 v1/v2 (``decide``): ``enum_plays_f`` (a turn, a v1 rogue's revive) and
 ``enum_resp_f`` (a response) list each distinct run a hand holds (read from
-``PID[suit, RUN0 + mask]``) with its targets and skills; random picks
+``cards.RUNS[adj, mask]``) with its targets and skills; random picks
 uniformly, script follows its rows (tests), greedy scores the options as
 they are listed (``emit``, ``gscore``) and keeps only the best, in acts[0].
 
@@ -15,8 +15,10 @@ Every enumeration skips forbidden cards unless that leaves no option
 carry LLVM's ``alwaysinline`` (``forceinline=True``), see ``engine``.
 """
 import numpy as np
+from llvmlite import ir
 from numba import njit
 from numba import types as nbt
+from numba.extending import intrinsic
 
 from ....core import jit
 from ....core.rng import below
@@ -26,8 +28,9 @@ from ..layout import (C_ALIVE, C_BTU, C_FL, C_FREE, C_FRSH, C_HN, C_HP, C_IMM, C
                       O_SHIELD, POL_GREEDY, POL_RANDOM, POL_SCRIPT, P_BTD, P_BTR, P_GIGN, P_JDMG,
                       P_KKDIV, P_REFLM, Q_HEAL, Q_JEV, Q_KILL, Q_OVER, Q_RUN, Q_SKILL, Z_JOINT,
                       Z_P, Z_TIES, Z_V)
-from ..rules import RUN0, T_DMG, T_HAS4, T_HAS5, T_HASA, T_HASK, T_HEAL, T_LEN
-from .cards import ban_fallback, enemy, forbidden, push, sat_add, sat_mul, script_pick
+from ..rules import T_DMG, T_HAS4, T_HAS5, T_HASA, T_HASK, T_HEAL, T_LEN
+from .cards import (RUNS, ban_fallback, enemy, forbidden, push, run_walk, sat_add, sat_mul,
+                    script_pick)
 from .v12 import can_judge, forced_target, mult
 from .v3 import can_freeze, has_shield, pdmg3, skill_on
 from . import RULESET, VARIANT
@@ -68,42 +71,95 @@ def judgment_ev(S, Z, ip, pp, p):
     return tot / 4.0
 
 
+@intrinsic
+def _bits(typingctx, x):
+    """The IEEE bits of float64 x as an int64 (no call: math.frexp is one)."""
+    def codegen(context, builder, sig, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+    return nbt.int64(nbt.float64), codegen
+
+
+@intrinsic
+def _float(typingctx, b):
+    """The float64 of IEEE bits b (int64)."""
+    def codegen(context, builder, sig, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+    return nbt.float64(nbt.int64), codegen
+
+
+_EXP1 = np.int64(1023) << np.int64(52)          # the exponent bits of 1.0
+_FRAC = (np.int64(1) << np.int64(52)) - np.int64(1)
+
+
+@njit(cache=True, inline="always")
+def log2_above(x):
+    """A float >= np.log2(x) for finite x >= 1, within 0.11 of it, without a
+    libm call: x = y 2**e with 1 <= y < 2 (read from its bits), and log2 is
+    concave, so on [1, 2) the tangent at 1.5 lies above it; + 1e-9 covers
+    the rounding of this sum and of libm's result."""
+    b = _bits(x)
+    e = (b >> np.int64(52)) - np.int64(1023)
+    y = _float((b & _FRAC) | _EXP1)
+    return e + 0.5849625007211562 + (y - 1.5) * 0.9617966939259756 + 1e-9
+
+
 @njit(cache=True, _nrt=False, forceinline=True)
-def hit_value(S, Z, pp, t, amount):
+def hit_bound(S, Z, pp, t, amount, ub):
     """Greedy's value of sending ``amount`` at t: damage up to its HP, a kill
     bonus (+ rank in v2) and ``overkill_value`` per doubling beyond its HP
-    (harder to cancel); sending damage at an immune seat only invites it back."""
+    (harder to cancel); sending damage at an immune seat only invites it back.
+    Returns (value, bounded). With ``ub`` (and ``overkill_value`` >= 0), a
+    kill's doublings are bounded from above (``log2_above``) instead of
+    computed: the value is then an upper bound of the exact one (bounded
+    True), and so is every score summed from it (float addition and a
+    product by a factor >= 0 are monotone), so an option whose bounded score
+    is below the best so far is neither better nor tied, exactly as with the
+    exact score; the exact value (``hit_value``) is needed only otherwise.
+    np.log2 was 5-8 % of a greedy game."""
     if amount <= 0:
-        return 0.0
+        return 0.0, False
     if S[t, C_IMM] > 0:
-        return -1.0
+        return -1.0, False
     hp = S[t, C_HP]
     if amount >= hp:
-        v = hp + pp[Q_KILL] + pp[Q_OVER] * np.log2(amount / max(hp, 1))
+        x = amount / max(hp, 1)
+        bounded = ub and pp[Q_OVER] >= 0.0
+        v = hp + pp[Q_KILL] + pp[Q_OVER] * (log2_above(x) if bounded else np.log2(x))
         if Z[Z_V] == 2:
             v += S[t, C_RANK]
-        return v
-    return float(amount)
+        return v, bounded
+    return float(amount), False
 
 
-@njit(*_v12sig(_A2, _A1, _F1, _A2, _I, _I, _I, _I, _F, _I, _I, _B, _I, _I, _I, _I), cache=True,
+@njit(cache=True, _nrt=False, forceinline=True)
+def hit_value(S, Z, pp, t, amount):
+    """Greedy's exact value of sending ``amount`` at t (``hit_bound``)."""
+    return hit_bound(S, Z, pp, t, amount, False)[0]
+
+
+@njit(*_v12sig(_A2, _A1, _F1, _A2, _I, _I, _I, _I, _F, _I, _I, _B, _I, _I, _I, _I, _B), cache=True,
       _nrt=False, forceinline=True)
-def gscore(S, Z, pp, PT, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot):
+def gscore(S, Z, pp, PT, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot, ub):
     """greedy's value of option (k, t, o, ot) (v1/v2); ``dmg`` is run
     k's damage with p's multipliers, ``jev`` the Judgment value, ``imm`` p
-    is immune."""
+    is immune. Returns (score, bounded): with ``ub``, an upper bound of the
+    score when a kill's doublings were bounded (``hit_bound``)."""
     heal = PT[k, T_HEAL]
     s = pp[Q_RUN + k]
+    bnd = False
     if dec != D_RESP:
         s += pp[Q_HEAL] * min(heal, room)
         if dmg > 0:
-            s += hit_value(S, Z, pp, t, dmg)
+            v, bnd = hit_bound(S, Z, pp, t, dmg, ub)
+            s += v
         if o == O_JUDG:
             s += jev
     elif o == O_FRAME:
-        s += hit_value(S, Z, pp, ot, sat_add(dmg, inc)) + pp[Q_HEAL] * min(heal, room)
+        v, bnd = hit_bound(S, Z, pp, ot, sat_add(dmg, inc), ub)
+        s += v + pp[Q_HEAL] * min(heal, room)
     elif o == O_CONTROL:
-        s += hit_value(S, Z, pp, ot, inc) - pp[Q_SKILL]
+        v, bnd = hit_bound(S, Z, pp, ot, inc, ub)
+        s += v - pp[Q_SKILL]
     else:
         inc_eff = inc
         if PT[k, T_HAS4] == 1 or o == O_JUDG:
@@ -117,12 +173,13 @@ def gscore(S, Z, pp, PT, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot):
                 else:
                     s -= loss
         elif od > 0:
-            s += hit_value(S, Z, pp, a, od)
+            v, bnd = hit_bound(S, Z, pp, a, od, ub)
+            s += v
         if o == O_SHIELD:
             s -= pp[Q_SKILL]
         elif o == O_JUDG:
             s += jev
-    return s
+    return s, bnd
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -147,8 +204,17 @@ def emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev, hp, room, imm, k
     best score, options tied for it); ``decide`` draws among the tied."""
     if not g:
         return push(acts, n, k, t, o, ot), bs, nt
-    s = gscore(S, Z, pp, PT, dec, inc, a, sat_mul(PT[k, T_DMG], m), jev, hp, room, imm,
-               k, t, o, ot)
+    # after the first option, a kill's score is first bounded (gscore, hit_bound):
+    # below the best, the option is neither better nor tied; else its exact score
+    ub = n > 0
+    while True:
+        s, bnd = gscore(S, Z, pp, PT, dec, inc, a, sat_mul(PT[k, T_DMG], m), jev, hp, room, imm,
+                        k, t, o, ot, ub)
+        if not bnd:
+            break
+        if s < bs:
+            return n + 1, bs, nt
+        ub = False
     if s > bs or n == 0:
         if s > bs:
             bs = s
@@ -171,6 +237,7 @@ def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, g, fb):
     ft = forced_target(S, p)
     inc = np.int64(0)
     a = np.int64(-1)
+    adj, nrs = run_walk(PT, PID)
     n = 0
     bs = -1e300
     nt = 0
@@ -178,9 +245,8 @@ def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, g, fb):
         bits = S[p, C_M + s]
         if bits == 0:
             continue
-        row = RUN0 + bits
-        for j in range(1, PID[s, row, 0] + 1):
-            k = PID[s, row, j]
+        for j in range(1, RUNS[adj, bits, 0] + 1):
+            k = s * nrs + RUNS[adj, bits, j]
             if fb and forbidden(Z, PT, s, k):
                 pass
             elif dec != D_REVIVE or PT[k, T_HAS5] == 1:
@@ -216,6 +282,7 @@ def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, g, fb):
     frame = Z[Z_V] == 1 and S[d, C_RANK] == 9
     eight = S[d, C_USES] > 0
     control = eight and S[d, C_FL] == 0
+    adj, nrs = run_walk(PT, PID)
     n = 0
     bs = -1e300
     nt = 0
@@ -223,9 +290,8 @@ def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, g, fb):
         bits = S[d, C_M + s]
         if bits == 0:
             continue
-        row = RUN0 + bits
-        for j in range(1, PID[s, row, 0] + 1):
-            k = PID[s, row, j]
+        for j in range(1, RUNS[adj, bits, 0] + 1):
+            k = s * nrs + RUNS[adj, bits, j]
             if fb and forbidden(Z, PT, s, k):
                 pass
             else:
@@ -320,14 +386,14 @@ def enum3(S, Z, ip, PT, PID, acts, p, dec, inc, fb):
     frz = can_freeze(S, p)
     refl = dec == D_RESP and has_shield(S, p, 7) and inc > 0
     dev = dec == D_RESP and has_shield(S, p, 10)
+    adj, nrs = run_walk(PT, PID)
     n = 0
     for s in range(4):
         bits = S[p, C_M + s]
         if bits == 0:
             continue
-        row = RUN0 + bits
-        for j in range(1, PID[s, row, 0] + 1):
-            k = PID[s, row, j]
+        for j in range(1, RUNS[adj, bits, 0] + 1):
+            k = s * nrs + RUNS[adj, bits, j]
             if not (fb and forbidden(Z, PT, s, k)):
                 has4 = PT[k, T_HAS4] == 1
                 has5 = PT[k, T_HAS5] == 1
@@ -427,18 +493,20 @@ def common3(sc, dec, ht, cadd, c):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def od_term3(S, Z, ip, pp, a, od, hp):
+def od_term3(S, Z, ip, pp, a, od, hp, ub):
     """greedy3_f: the value of OD ``od`` after a response (v3): a loss (all of
     the HP: -(1e12 + HP)), or the bounce at the sender a with its public
-    passives (``est_incoming``); (whether it applies, value)."""
+    passives (``est_incoming``); (whether it applies, value, bounded: with
+    ``ub``, see ``hit_bound``)."""
     if od < 0:
         loss = -od
         if loss >= hp:
-            return True, -(1e12 + hp)
-        return True, -float(loss)
+            return True, -(1e12 + hp), False
+        return True, -float(loss), False
     if od > 0:
-        return True, hit_value(S, Z, pp, a, est_incoming(S, ip, a, od))
-    return False, 0.0
+        v, bnd = hit_bound(S, Z, pp, a, est_incoming(S, ip, a, od), ub)
+        return True, v, bnd
+    return False, 0.0, False
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -451,8 +519,12 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, sink, fb):
     shared terms (v3 damage, the target's value) are computed once per run
     and target. The options tied for the best score go to acts[:Z[Z_TIES]]
     (``keep3``; with a ``sink``, every option and its score); returns the
-    number of options."""
+    number of options. A run and target whose only option is O_NONE and
+    whose kill value, bounded (``hit_bound``), puts it below the best so far
+    is counted without its exact score (greedy only: the search's ``sink``
+    lists every score)."""
     P = Z[Z_P]
+    prune = sink is None
     jt = Z[Z_JOINT] - 1
     if jt >= 0 and (S[jt, C_ALIVE] == 0 or not enemy(S, p, jt)):
         jt = -1
@@ -462,6 +534,7 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, sink, fb):
     refl = dec == D_RESP and has_shield(S, p, 7) and inc > 0
     dev = dec == D_RESP and has_shield(S, p, 10)
     inc_p = est_incoming(S, ip, p, inc)
+    adj, nrs = run_walk(PT, PID)
     n = 0
     bs = -1e300
     nt = 0
@@ -469,9 +542,8 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, sink, fb):
         bits = S[p, C_M + s]
         if bits == 0:
             continue
-        row = RUN0 + bits
-        for j in range(1, PID[s, row, 0] + 1):
-            k = PID[s, row, j]
+        for j in range(1, RUNS[adj, bits, 0] + 1):
+            k = s * nrs + RUNS[adj, bits, j]
             if not (fb and forbidden(Z, PT, s, k)):
                 has4 = PT[k, T_HAS4] == 1
                 has5 = PT[k, T_HAS5] == 1
@@ -490,10 +562,16 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, sink, fb):
                     ht = pp[Q_HEAL] * min(heal, room)
                 else:
                     ie = 0 if has4 else inc_p
-                    cadd, c = od_term3(S, Z, ip, pp, a, sat_add(dmg, heal) - ie, hp)
+                    cadd, c, cb = od_term3(S, Z, ip, pp, a, sat_add(dmg, heal) - ie, hp, prune)
+                    if cb:
+                        if not has4 and 0 < n < MAXA and common3(s0, dec, ht, cadd, c) < bs:
+                            n += 1       # O_NONE, its one option: neither better nor tied
+                            continue
+                        cadd, c, cb = od_term3(S, Z, ip, pp, a, sat_add(dmg, heal) - ie, hp,
+                                               False)
                     if dev and has4:
-                        dadd, dc = od_term3(S, Z, ip, pp, a,
-                                            sat_add(sat_add(dmg, inc), heal) - ie, hp)
+                        dadd, dc, _ = od_term3(S, Z, ip, pp, a,
+                                               sat_add(sat_add(dmg, inc), heal) - ie, hp, False)
                 for t in range(-1, P):
                     if dec == D_TURN:
                         if hurts:
@@ -507,7 +585,13 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, sink, fb):
                         break
                     if dec == D_TURN and dmg > 0:
                         cadd = True
-                        c = hit_value(S, Z, pp, t, est_incoming(S, ip, t, dmg))
+                        c, cb = hit_bound(S, Z, pp, t, est_incoming(S, ip, t, dmg), prune)
+                        if cb:
+                            if (not has4 and not (blood and has5) and 0 < n < MAXA
+                                    and common3(s0, dec, ht, cadd, c) < bs):
+                                n += 1   # O_NONE, its one option: neither better nor tied
+                                continue
+                            c = hit_value(S, Z, pp, t, est_incoming(S, ip, t, dmg))
                     # O_NONE
                     sc = common3(s0, dec, ht, cadd, c)
                     n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_NONE, -1, sink)
@@ -585,7 +669,7 @@ def turn_options12(S, Z, ip, pp, PT, PID, acts, p, sink):
         k = acts[i, 0]
         sink[i] = gscore(S, Z, pp, PT, np.int64(D_TURN), np.int64(0), np.int64(-1),
                          sat_mul(PT[k, T_DMG], m), jev, hp, room, imm, k, acts[i, 1], acts[i, 2],
-                         acts[i, 3])
+                         acts[i, 3], False)[0]
     return n
 
 
