@@ -108,3 +108,23 @@ def test_bad_config_files(runner, tmp_path, content, fragment):
     r = runner.invoke(cli, ["run", "talisman", "--config", str(cfg), "--out",
                             str(tmp_path / "x")])
     assert r.exit_code == 2 and fragment in r.stderr, r.stderr
+
+
+def test_the_console_command_ends_with_every_line_written_and_its_exit_code(tmp_path):
+    """``balance`` (the console script, ``cli.main``) ends the process without
+    the interpreter's teardown (``cli._exit``): what it printed is all there,
+    the tables are whole, and the exit code is the command's."""
+    import subprocess
+    import sys
+    code = "from balance.cli import main; main()"
+    out = tmp_path / "o"
+    p = subprocess.run([sys.executable, "-c", code, "run", "talisman", "--games", "300",
+                        "--out", str(out)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines()[-1] == f"tables written to {out}/"
+    assert "end reasons:" in p.stdout
+    from balance import load
+    assert len(load(out)["games"]) == 300
+    p = subprocess.run([sys.executable, "-c", code, "run", "talisman", "--set", "hp=-1"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and p.stderr.startswith("Error: parameter 'hp'")

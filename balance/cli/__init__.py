@@ -76,7 +76,43 @@ def cli():
 
 
 def main():
-    cli.main()
+    try:
+        cli.main()
+        code = 0
+    except SystemExit as e:
+        code = e.code
+    _exit(code)
+
+
+def _exit(code) -> None:
+    """End the process without the interpreter's own teardown.
+
+    After a command, Python's finalisation (clearing the modules of numba,
+    LLVM, pandas and pyarrow, and collecting their objects) took about 0.4 s
+    of a 4-second ``balance run`` (measured: 0.40-0.56 s between the
+    command's end and the process's, 0.13 s without it). Everything a
+    command writes is closed by then; the standard streams are flushed here
+    and the ``atexit`` handlers (logging, Dask, multiprocessing) still run.
+    Where a thread other than daemons is still alive, the interpreter's
+    normal exit waits for it instead."""
+    import atexit
+    import os
+    import threading
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):          # sys.exit("message")
+        print(code, file=sys.stderr)
+        code = 1
+    if any(t is not threading.main_thread() and not t.daemon and t.is_alive()
+           for t in threading.enumerate()):
+        sys.exit(code)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):        # a closed pipe: nothing more to say
+            pass
+    os._exit(code)
 
 
 def _register():
