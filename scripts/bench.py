@@ -20,6 +20,8 @@ Figures printed:
   in ns per decision (target: at most 2.5x);
 - peak memory (max RSS) of a ``balance run talisman --games 1000000`` process;
 - the whole ``balance run`` process against its kernel's time (``--whole``: only that);
+- with ``--ci`` only: the clean-clone CI run (``bash .ci/run`` in a fresh
+  clone, empty numba cache; target under 5 minutes);
 - a LocalCluster run against the embedded path (Dask; issue 18), and
   ``--summary-only``: games/s against full tables, peak memory at 100M games;
 - search (issue 20), for every ruleset with a `search` policy: ms per game
@@ -279,6 +281,31 @@ def whole_process(nthreads, repeats=3):
     return s
 
 
+def ci_figure():
+    """The clean-clone CI run: ``bash .ci/run`` in a fresh clone of this
+    repository's HEAD (so an empty numba cache: the clone's own
+    ``__pycache__``), in a virtual environment over this machine's site
+    packages (CI's machine has the dependencies installed too; the install
+    step then only installs the project). Prints its wall time and the test
+    runner's closing line."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with tempfile.TemporaryDirectory() as tmp:
+        clone, venv = os.path.join(tmp, "clone"), os.path.join(tmp, "venv")
+        subprocess.run(["git", "clone", "--quiet", root, clone], check=True)
+        subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv], check=True)
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("NUMBA_CACHE_DIR", "PYTHONPATH", "VIRTUAL_ENV")}
+        env["PATH"] = os.path.join(venv, "bin") + os.pathsep + env.get("PATH", "")
+        env["CI"] = "true"
+        t0 = time.perf_counter()
+        p = subprocess.run(["bash", ".ci/run"], cwd=clone, env=env, capture_output=True,
+                           text=True, stdin=subprocess.DEVNULL)
+        dt = time.perf_counter() - t0
+    last = (p.stdout.strip().splitlines() or ["(no output)"])[-1]
+    print(f"clean-clone CI run (`bash .ci/run`, fresh clone of HEAD, empty numba cache): "
+          f"{dt:.0f} s, exit {p.returncode}, \"{last}\" (target: under 5 minutes)")
+
+
 def cache_files(d) -> int:
     return sum(len(f) for _, _, f in os.walk(d))
 
@@ -345,6 +372,8 @@ def main():
                     help="kernel speeds of this ruleset only (repeatable; implies --quick)")
     ap.add_argument("--compile", action="store_true",
                     help="only the cold-compile figures (every ruleset; elite per version)")
+    ap.add_argument("--ci", action="store_true",
+                    help="only the clean-clone CI run's time (bash .ci/run; 20 minutes or more)")
     ap.add_argument("--whole", action="store_true",
                     help="only the whole-process figure (balance run against its kernel's time)")
     ap.add_argument("--no-search", action="store_true",
@@ -366,6 +395,9 @@ def main():
         return
     if args.whole:
         whole_process(nthreads, repeats=5)
+        return
+    if args.ci:
+        ci_figure()
         return
     per_decision = {}
     for name in args.ruleset or registry.names():
