@@ -443,7 +443,7 @@ E_RESTART = 52
 E_DUELQ = 53
 
 # --- modes of the replay/scenario entry point (engine.game.entry) ------------------
-M_GAME = 0                # play a game (trace when a)
+M_GAME = 0                # unused: a whole game, traced or not, is play_blocks's
 M_TURN = 1                # one turn of seat a
 M_EXCHANGE = 2            # a sends c damage at b
 M_JUDGMENT = 3            # seat a calls Judgment

@@ -35,10 +35,12 @@ inlined into ``search_turn`` (``inline="always"``, one call site each) and
 closure) into ``play_blocks`` and ``entry``: fewer functions re-optimise
 the game. ``play_blocks`` (``balance run``) plays ``play_game`` itself:
 ``entry``, whose modes reach every part of the engine (v1/v2's exchange
-and option lists in a v3 kernel too), is compiled only for ``replay`` and
-the tests (when ``play_blocks`` called ``entry``, a v3 run's cold compile
+and option lists in a v3 kernel too), is compiled only for the tests and
+scenarios (when ``play_blocks`` called ``entry``, a v3 run's cold compile
 took 140 s, against 63 s without; v1 134 s against 92 s: issue 19's
-closing note).
+closing note). A replay (``trace_one``) is one block of one game through
+``play_blocks`` with its trace flag on, so it compiles nothing the run
+did not.
 
 The engine is compiled per variant, never imported as this package:
 ``elite.kernel.engine(version)`` imports it again as ``engine_v12``

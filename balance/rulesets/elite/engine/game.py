@@ -29,7 +29,7 @@ from ..layout import (CA_EXCH, C_ALIVE, C_BUYS, C_DEALT, C_DEATHS, C_DIAM, C_DQ,
                       G_GIFTS, G_JKILL, G_JSELF, G_JUDG, G_KILLS, G_KITSAVE, G_KPTS, G_LAST,
                       G_MAXCH, G_MHIT, G_POUCHES, G_RBLOCK, G_REFL, G_RESP, G_REVIVES, G_ROUNDS,
                       G_SHIELDS, G_STORMS, G_TEAMWIN, G_TURNS, G_WINNER, G_ZOMB, MAXA,
-                      M_CHECK, M_DRAW, M_DUEL, M_EXCHANGE, M_GAME, M_GENERAL, M_HIT, M_INIT,
+                      M_CHECK, M_DRAW, M_DUEL, M_EXCHANGE, M_GENERAL, M_HIT, M_INIT,
                       M_JUDGMENT, M_NEXT, M_RUN, M_SAT, M_SEARCH, M_START, M_TURN, NCAP, NS, NZ,
                       POL_GREEDY, POL_SEARCH0, P_BAN, P_DECKS, P_DIAM0, P_GENS, P_MAXT, P_START,
                       P_TEAMS, P_VERSION, S_BLOOD, S_BUYS, S_DEALT, S_DEATHS, S_DEV, S_DIAM,
@@ -332,8 +332,8 @@ def work(P):
 @njit(cache=True, _nrt=False)
 def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, tr, masks, counts,
           grow, srow, a, b, c, W):
-    """``mode`` M_GAME: play game ``game`` of ``seed`` (trace when ``a``);
-    M_TURN: one turn of seat a; M_EXCHANGE: a sends c damage at b;
+    """The tests' and scenarios' steps, by ``mode`` (a whole game, traced or
+    not, is ``play_blocks``'s: ``trace_one``): M_TURN: one turn of seat a; M_EXCHANGE: a sends c damage at b;
     M_JUDGMENT: seat a calls Judgment; M_RUN: play on from turn b with seat a
     to move (check mode); M_NEXT: next seat after key a; M_GENERAL: make seat
     a's identity card b its character; M_CHECK: broken invariants now;
@@ -344,9 +344,6 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
     tests). ``W``: the search's scratch (``search.search_work``), None
     without a search seat (``run_game``)."""
     P = S.shape[0]
-    if mode == M_GAME:
-        return play_game(seed, game, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script,
-                         grow, srow, masks, counts, tr, a == 1, False, W)
     if mode == M_TURN:
         turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a)
         return 0
@@ -403,7 +400,7 @@ def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, PT, PID, check, game
     spreads the blocks over threads); counts[b] holds block b's card counts."""
     play_blocks(b0, b1, seed, start, n_games, pol, ip, pp, PT, PID, check, games, seats, masks,
                 counts, errors, *work(P), np.zeros((1, 8), np.int64),
-                search_scratch(P, pol, masks.shape[-1]))
+                search_scratch(P, pol, masks.shape[-1]), False)
 
 
 def search_scratch(P, pol, words):
@@ -414,24 +411,32 @@ def search_scratch(P, pol, words):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def play_blocks(b0, b1, seed, start, n_games, pol, ip, pp, PT, PID, check, games, seats, masks,
-                counts, errors, st, S, pile, Z, acts, script, tr, W):
+                counts, errors, st, S, pile, Z, acts, script, tr, W, on):
+    """Blocks [b0, b1) of games ``start + g``; ``on``: trace into ``tr``
+    (``trace_one``: a replay is the batch's own compiled code, one game)."""
     P = S.shape[0]
     for b in range(b0, b1):
         hi = min(n_games, (b + 1) * BLOCK)
         for g in range(b * BLOCK, hi):
             errors[g] = play_game(seed, start + g, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts,
-                                  script, games[g], seats[g], masks[g], counts[b], tr, False,
+                                  script, games[g], seats[g], masks[g], counts[b], tr, on,
                                   check, W)
 
 
 def trace_one(seed, game, P, pol, ip, pp, PT, PID, games, seats, masks, counts, tr):
+    """Game ``game`` of ``seed`` traced into ``tr``: one block of one game
+    through ``play_blocks``, so a replay compiles nothing that the run did
+    not (it compiled ``entry``, whose modes reach the whole engine again:
+    issue 19's closing note has the figures)."""
     st, S, pile, Z, acts, script = work(P)
-    entry(M_GAME, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, tr, masks[0],
-          counts[0], games[0], seats[0], 1, 0, 0, search_scratch(P, pol, masks.shape[-1]))
+    play_blocks(0, 1, seed, game, 1, pol, ip, pp, PT, PID, False, games, seats, masks, counts,
+                np.zeros(1, np.int64), st, S, pile, Z, acts, script, tr,
+                search_scratch(P, pol, masks.shape[-1]), True)
     return Z[Z_TR]
 
 
-# what core.jit watches for the first-compile notice (spec.kernels())
-KERNELS = {"run": play_blocks, "replay": entry, "search": search_turn}
+# what core.jit watches for the first-compile notice (spec.kernels()); a
+# replay plays the run's kernel
+KERNELS = {"run": play_blocks, "replay": play_blocks, "search": search_turn}
 
 jit.kernel_cache_end()
