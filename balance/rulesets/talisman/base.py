@@ -126,7 +126,7 @@ def combo_sizes(S, p, buf):
     buf[5] = buf[SM + 11]
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def combo_types(S, p):
     """Bit t set when p's array offers combo type t (the types that
     ``combo_sizes`` gives a size > 0, without computing the sizes)."""
@@ -172,13 +172,13 @@ def draw(st, S, hand, pile, Z, p, masks, counts, tr, on, deal):
     return c
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def to_discard(pile, Z, c):
     pile[1, Z[Z_DISC]] = c
     Z[Z_DISC] += 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def to_hand(S, hand, p, c):
     hand[p, S[p, C_HN]] = c
     S[p, C_HN] += 1
@@ -186,14 +186,14 @@ def to_hand(S, hand, p, c):
     S[p, C_SPEC + k if k >= 0 else C_JUNK] += 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def empty_hand(S, p):
     S[p, C_HN] = 0
     for k in range(5):
         S[p, C_SPEC + k] = 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def take_from_hand(S, hand, p, i):
     """Remove and return hand[p, i], keeping the order of the others."""
     c = hand[p, i]
@@ -248,7 +248,7 @@ def next_alive(S, p, P):
     return q
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def pick_tied(st, tied):
     """A heuristic's tie-break: ``tied`` has bit i set for each option i
     scoring the best; returns the lowest set bit when there is one, else
@@ -270,7 +270,7 @@ def pick_tied(st, tied):
     return i
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def lowest_hp_opponent(st, S, p, P, need_cards):
     """The living opponent with the lowest HP (with ``need_cards``: among
     those holding cards), ties broken at random (``pick_tied``), or -1."""
@@ -289,7 +289,7 @@ def lowest_hp_opponent(st, S, p, P, need_cards):
 
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def summarize(S, p, sm):
     """Summary of p's array in sm[SM:], from which placement_score evaluates
     a candidate card in a few operations: +0 longest flush run, +1 present

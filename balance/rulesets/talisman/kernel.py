@@ -48,7 +48,15 @@ re-optimises everything it calls once linked (numba's final module pass).
 numba's own inlining elsewhere (it typed the policies and helpers again at
 each call site: ``turn`` took 14 s of a 34 s cold compile) cost twice the
 compile for no speed: cold compile 33.8 -> 17.0 s, greedy 125-137 ->
-121-128 ns per decision, results identical (issue 19's note). The search's
+121-128 ns per decision, results identical (issue 19's note). Helpers
+that only compiled code calls are compiled without numba's CPython and
+C wrappers (``no_cpython_wrapper=True, no_cfunc_wrapper=True``): each
+wrapper boxes and unboxes a dozen arrays, and LLVM optimised and emitted
+it for nothing (cold compile CPU time 19.0/15.5/17.6 -> 16.7/14.0/14.2 s,
+interleaved). Such a function cannot be called from Python (the process
+crashes): the helpers the tests call (``draw``, ``damage``,
+``next_alive``, ``combo_sizes``, ``array_to_discard``, ``combo_amount``,
+``heal_room``, ``choose_greedy``) keep their wrappers. The search's
 functions compile only when a table has a searching seat (the batch
 entries get ``ws=None`` otherwise, ``search_scratch``). Workspaces are
 allocated in Python (``work``); the batch entry ``run_batch`` plays blocks

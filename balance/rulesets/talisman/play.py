@@ -73,7 +73,7 @@ def broken_invariants(S, hand, Z, P):
 
 
 @njit(nt.void(U1, A2, A2, A2, A1, U3, A2, A2, B1, A1, I64), cache=True, _nrt=False,
-      forceinline=True)
+      forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def start(st, S, hand, pile, Z, masks, counts, tr, on, ip, P):
     """Set up a game: shuffle a copy of the batch's unshuffled deck
     (``fill_deck``), reset every seat, deal ``start_hand`` cards to seat 0,
@@ -101,7 +101,7 @@ def start(st, S, hand, pile, Z, masks, counts, tr, on, ip, P):
             draw(st, S, hand, pile, Z, p, masks, counts, tr, on, True)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def cast(st, S, hand, pile, Z, masks, counts, tr, on, ip, P, V, p, s, tgt):
     """p casts special s (at seat tgt for thunder and steal): the card goes
     to the discard pile, then its effect resolves."""
@@ -146,7 +146,7 @@ def cast(st, S, hand, pile, Z, masks, counts, tr, on, ip, P, V, p, s, tgt):
             draw(st, S, hand, pile, Z, p, masks, counts, tr, on, False)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def fire(S, pile, Z, tr, on, check, ip, P, V, sizes, p, ct, tgt):
     """p fires combo type ct (at seat tgt for generating, overcoming and
     chaos), then p's array goes to the discard pile. Returns the number of
@@ -188,7 +188,7 @@ def fire(S, pile, Z, tr, on, check, ip, P, V, sizes, p, ct, tgt):
     return errors
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def resolve(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes, p, kind, arg,
             tgt):
     """Carry out p's action (kind, arg, tgt); returns the number of broken
@@ -212,7 +212,7 @@ def resolve(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes,
 
 
 @njit(nt.void(U1, A2, A2, A2, A1, U3, A2, A2, B1, A1, F1, I64, A1, A1, I64, I64, I64), cache=True,
-      _nrt=False, forceinline=True)
+      _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def begin_turn(st, S, hand, pile, Z, masks, counts, tr, on, ip, pp, pol_p, sizes, acts, NB, V,
                p):
     """The start of p's turn: draw, then discard down to the hand limit
@@ -227,7 +227,7 @@ def begin_turn(st, S, hand, pile, Z, masks, counts, tr, on, ip, pp, pol_p, sizes
 
 
 @njit(nt.int64(U1, A2, A2, A2, A1, U3, A2, A2, B1, B1, A1, I64, I64, A1, I64, I64, I64, I64),
-      cache=True, _nrt=False, forceinline=True)
+      cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def end_turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes, p, kind, arg,
              tgt):
     """The end of p's turn: resolve the chosen action (``sizes`` holds p's
@@ -245,7 +245,7 @@ def end_turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes
 
 
 @njit(nt.int64(U1, A2, A2, A2, A1, U3, A2, A2, B1, B1, A1, F1, A1, A1, A1, A1, A1, I64, I64, I64,
-               I64), cache=True, _nrt=False, forceinline=True)
+               I64), cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, pp, ban, pol, sizes, acts,
          spbest, P, V, NB, p):
     """Seat p's turn when not skipped, for the random, greedy and patient
@@ -261,7 +261,7 @@ def turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, pp, ban, pol, s
                     arg, tgt)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def eliminate(S, hand, pile, Z, tr, on, P, V):
     """Put out, in seat order, every seat still in at HP <= 0: its hand
     (in order) then its array go to the discard pile, its guards and
@@ -284,7 +284,7 @@ def eliminate(S, hand, pile, Z, tr, on, P, V):
 
 
 @njit(nt.void(A2, A1, A2, B1, I64, I64, I64, I64, A1, A2), cache=True, _nrt=False,
-      forceinline=True)
+      forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def finish(S, Z, tr, on, P, end, turns, rounds, grow, srow):
     """The game's row ``grow`` and seat rows ``srow``; the winner is the seat
     left when the game ended by END_LAST (-1: none left, or the turn cap)."""

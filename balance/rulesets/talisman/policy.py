@@ -19,7 +19,7 @@ jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_di
 
 
 # --- policies ------------------------------------------------------------
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def special_mask(S, p, NB, ban):
     """Bit s set when p holds special s and it may be played."""
     m = 0
@@ -50,7 +50,7 @@ def fill_special_table(ip, pp, spbest):
         spbest[m] = tied
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def has_special(S, hand, p, s, NB):
     for i in range(S[p, C_HN]):
         if hand[p, i] == NB + s:
@@ -80,7 +80,7 @@ def heal_room(S, p, ip):
     return r if r > 0 else 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def combo_value(S, p, P, ct, amount, target, ip, pp):
     """Greedy's immediate value of a combo (damage counts 1 per point)."""
     if ct == FLUSH:
@@ -97,7 +97,7 @@ def combo_value(S, p, P, ct, amount, target, ip, pp):
     return float(amount)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def victims(S, p, P, amount):
     """Bitmask of the opponents a combo of this damage would put out now
     (unguarded, HP <= damage)."""
@@ -108,7 +108,7 @@ def victims(S, p, P, amount):
     return m
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def placement_score(S, p, card, V, sm, ip):
     """Combo types available after placing ``card`` (x1000) + the best combo
     amount then; ``sm`` is p's array summary (``summarize``)."""
@@ -170,7 +170,7 @@ def placement_score(S, p, card, V, sm, ip):
     return n * 1000 + best
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def special_value(s, ip, pp):
     if s == THUNDER:
         return float(ip[P_THUNDER])
@@ -183,7 +183,7 @@ def special_value(s, ip, pp):
     return pp[Q_GAMBLE]
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def keep_score(c, NB, V, S, p, sm, ip, pp):
     """Greedy's discard order: lowest score goes first."""
     if c >= NB:
@@ -191,7 +191,7 @@ def keep_score(c, NB, V, S, p, sm, ip, pp):
     return float(placement_score(S, p, c, V, sm, ip))
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def choose_discard(pol, st, S, hand, p, NB, V, sizes, acts, ip, pp):
     n = S[p, C_HN]
     if pol == POL_RANDOM:
@@ -209,7 +209,7 @@ def choose_discard(pol, st, S, hand, p, NB, V, sizes, acts, ip, pp):
     return acts[below(st, ntied) if ntied > 1 else 0]
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def list_actions(S, hand, p, P, NB, acts, ban):
     """The distinct legal actions of p in ``acts[:n]``, returns n (0: only
     passing is legal), in this order: place each basic card (hand order),
@@ -251,13 +251,13 @@ def list_actions(S, hand, p, P, NB, acts, ban):
     return na
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def action_parts(a):
     """(kind, arg, target) of an action coded by ``list_actions``."""
     return a >> 12, (a >> 4) & 255, (a & 15) - 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def choose_random(st, S, hand, p, P, NB, sizes, acts, ban):
     """Uniform over the distinct legal actions (``list_actions``)."""
     na = list_actions(S, hand, p, P, NB, acts, ban)

@@ -51,7 +51,7 @@ def play_turns(st, S, hand, pile, Z, masks, counts, tr, ip, pp, ban, pol, sizes,
     return cur, alive, played
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def search_key(seed, game, p, t):
     """The root of seat p's search streams at turn t of game ``game`` of
     run ``seed``: a function of (seed, game, seat, turn) alone. The search
@@ -110,7 +110,7 @@ def determinize(sst, S, hand, pile, Z, P, p, NK, pool, cnt):
         k += 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def greedy_score(S, hand, p, P, V, a, sizes, ip, pp):
     """greedy's immediate score of p's action ``a`` (``sizes``: p's combo
     sizes and array summary, ``combo_sizes``), in greedy's order of
@@ -153,7 +153,7 @@ def best_first(S, hand, p, P, V, cand, na, sizes, ip, pp, score):
         score[j + 1] = x
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def rollout(rst, S, hand, pile, Z, masks, counts, tr, ip, pp, ban, rpol, sizes, acts, spbest,
             P, V, NB, p, a, stop):
     """In a copied state: seat p plays action ``a``, then every seat plays
