@@ -66,6 +66,15 @@ function (v3: ``hit3``/``die3``, with lives, the storm god and duels).
 Random numbers come from the game's own stream (``core/rng.py``), in a fixed
 order that tracing does not change.
 
+Compile time: every function numba compiles on its own that only compiled
+code calls carries ``no_cpython_wrapper=True, no_cfunc_wrapper=True``:
+numba otherwise builds, optimises and emits a Python-callable wrapper
+for each, boxing a dozen array arguments (cold compile CPU time, 4p
+greedy: v3 62.4/62.3 -> 53.8 s, v1 47.2/47.1 -> 44.8 s). Python must not
+call such a function (the process crashes): ``entry``, ``play_blocks``,
+``cards.add_card`` and ``cards.draws_after_play``, which Python and the
+tests call, keep their wrappers.
+
 Speed: every function (``game.play_blocks`` too, the batch loop run on
 threads by ``core.parallel.run_blocks``) is compiled with ``_nrt=False``:
 numba then emits no reference counting for the ~10 array arguments of each

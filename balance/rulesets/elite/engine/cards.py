@@ -142,7 +142,7 @@ def remove_play(S, pile, Z, masks, counts, p, PT, k):
     S[p, C_HN] -= PT[k, T_LEN]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def discard_hand(S, pile, Z, p):
     for kind in range(36):
         c = S[p, C_H + kind]
@@ -228,7 +228,7 @@ def heal_self(S, Z, tr, p, heal):
             ev(tr, Z, E_HEAL, p, h, S[p, C_HP], 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def chance(st, q):
     """True with probability q (draws a number only when 0 < q < 1)."""
     if q >= 1.0:

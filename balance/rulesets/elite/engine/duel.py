@@ -26,7 +26,7 @@ from . import RULESET, VARIANT
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def duel_play(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     """The top card of p's pile (refilled when empty), or -1."""
     if S[p, C_DQN] == 0:
@@ -41,7 +41,7 @@ def duel_play(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     return c
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def duel_after(st, S, pile, Z, tr, masks, counts, ip, pp, p, c):
     """The draws after a duel play, one draw as after any play: ``five_draw``
     for a 5, + ``refill`` if it emptied the pile (``draw_n3`` puts them at
@@ -50,7 +50,7 @@ def duel_after(st, S, pile, Z, tr, masks, counts, ip, pp, p, c):
             draws_after_play(S[p, C_DQN], np.int64(1 if c % 9 == R_5 else 0), ip))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def duel(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, x, y):
     """大冒险 between x (in play) and y (waiting after its death). Returns the
     winner. No skills, shields or multipliers; each plays the top card of
@@ -202,7 +202,7 @@ def duel(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, x, y):
     return w
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID):
     """Duel queue: largest waiting character first duels its killer (or the
     next living seat after it); the winner duels the next-largest, ..."""

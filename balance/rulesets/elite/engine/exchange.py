@@ -51,7 +51,7 @@ from . import RULESET, VARIANT
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src, amount):
     """One damage instance from src to t (exchange damage)."""
     if amount < 0:
@@ -73,7 +73,7 @@ def hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src
         die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src, np.int64(0))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, killer, judg):
     """t's character or general has HP <= 0 (or max HP <= 0)."""
     if Z[Z_V] == 1:
@@ -151,7 +151,7 @@ def die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, kil
         eliminate(S, pile, Z, tr, t)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
     """天神的审判: turn the top card of the play deck; every active general of
     its suit loses judgment_damage HP and max HP. Returns a bitmask of the
@@ -200,7 +200,7 @@ def judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p
     return died
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
     """伤害抵消 OD chain: d defends against ``inc`` damage sent by a.
 
@@ -325,7 +325,7 @@ def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a
     return steps
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
     """The OD chain with v3 defences: passives on each incoming instance
     (Glutton ignore, King Kong halving), a 4 blocks, dedicated shields fire
@@ -396,7 +396,7 @@ def exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, 
     return steps
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID):
     """A revived rogue's 5 that carries damage attacks after the exchange
     (v3: the duel queue)."""

@@ -57,7 +57,7 @@ jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.j
 SEARCH_SALT = np.uint64(0x5EA2C4E1172E0001)    # Z_SKEY = mix64(game stream start ^ this)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def check_state(S, Z):
     """Broken invariants now: cards conserved, hand counts and masks
     consistent, HP in (0, max HP] for characters in play."""
@@ -92,7 +92,7 @@ def check_state(S, Z):
     return err
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on):
     """Shuffle the play deck, break exact identity ties, deal identities
     (v1: one each; v2: generals_per_player each, round-robin) and hands."""
@@ -179,7 +179,7 @@ def init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on):
             draw(st, S, pile, Z, tr, masks, counts, p, np.int64(1))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def first_seat(S, Z):
     top = 0
     for q in range(1, Z[Z_P]):
@@ -228,7 +228,7 @@ def run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, c
     return errors
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def finish(S, Z, tr, end, turns, grow, srow):
     P = Z[Z_P]
     teams = Z[Z_TEAMS] == 1

@@ -50,7 +50,7 @@ def _v12sig(*args):
 
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def judgment_ev(S, Z, ip, pp, p):
     """Greedy's expected value of a Judgment by p, from public information
     only (the active generals): enemy HP lost and kills minus its own side's,
@@ -103,7 +103,7 @@ def log2_above(x):
     return e + 0.5849625007211562 + (y - 1.5) * 0.9617966939259756 + 1e-9
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def hit_bound(S, Z, pp, t, amount, ub):
     """Greedy's value of sending ``amount`` at t: damage up to its HP, a kill
     bonus (+ rank in v2) and ``overkill_value`` per doubling beyond its HP
@@ -131,14 +131,14 @@ def hit_bound(S, Z, pp, t, amount, ub):
     return float(amount), False
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def hit_value(S, Z, pp, t, amount):
     """Greedy's exact value of sending ``amount`` at t (``hit_bound``)."""
     return hit_bound(S, Z, pp, t, amount, False)[0]
 
 
 @njit(*_v12sig(_A2, _A1, _F1, _A2, _I, _I, _I, _I, _F, _I, _I, _B, _I, _I, _I, _I, _B), cache=True,
-      _nrt=False, forceinline=True)
+      _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def gscore(S, Z, pp, PT, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot, ub):
     """greedy's value of option (k, t, o, ot) (v1/v2); ``dmg`` is run
     k's damage with p's multipliers, ``jev`` the Judgment value, ``imm`` p
@@ -182,7 +182,7 @@ def gscore(S, Z, pp, PT, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot, ub):
     return s, bnd
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def greedy_ctx(S, Z, ip, pp, p, g):
     """What greedy's scores of p's options share: multiplier, Judgment
     value, HP, room to heal, immunity."""
@@ -195,7 +195,8 @@ def greedy_ctx(S, Z, ip, pp, p, g):
 
 
 @njit(*_v12sig(_A2, _A1, _F1, _A2, _A2, _I, _F, _I, _B, _I, _I, _I, _I, _F, _I, _I, _B, _I, _I,
-               _I, _I), cache=True, _nrt=False, forceinline=True)
+               _I, _I), cache=True, _nrt=False, forceinline=True,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev, hp, room, imm, k, t, o, ot):
     """Option number n, (k, t, o, ot): listed at acts[n]; or, for greedy
     (``g``), scored: a score above the best ``bs`` so far makes it the only
@@ -226,7 +227,7 @@ def emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev, hp, room, imm, k
     return n + 1, bs, nt
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, g, fb):
     """Options of a turn (D_TURN) or of a rogue's revive (D_REVIVE, runs
     with a 5): each distinct run x each legal target when it deals damage
@@ -270,7 +271,7 @@ def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, g, fb):
     return n
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, g, fb):
     """Options of defender d against ``inc`` sent by a: each distinct run,
     plus for that run each skill it allows (Judgment, a frame onto each
@@ -317,19 +318,19 @@ def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, g, fb):
     return n
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def enum_plays(S, Z, ip, pp, PT, PID, acts, p, dec, g):
     """Options of a turn or revive (``g``: greedy, see ``emit``)."""
     return ban_fallback(Z, enum_plays_f, (S, Z, ip, pp, PT, PID, acts, p, dec, g))
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def enum_resp(S, Z, ip, pp, PT, PID, acts, d, a, inc, g):
     """Response options of d against ``inc`` from a."""
     return ban_fallback(Z, enum_resp_f, (S, Z, ip, pp, PT, PID, acts, d, a, inc, g))
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def pick_tied(st, Z):
     """greedy's tie-break (rules README, "Ties in a heuristic"): the options
     tied for the best score are acts[:Z[Z_TIES]], listed in enumeration
@@ -339,7 +340,7 @@ def pick_tied(st, Z):
     return below(st, nt) if nt > 1 else np.int64(0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def decide(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
     """One decision of p (D_TURN, D_RESP against ``inc`` from a, D_REVIVE):
     (number of options, index of the chosen one in ``acts``). Every
@@ -363,14 +364,14 @@ def decide(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
     return n, script_pick(Z, acts, script, n)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def push3(acts, n, k, t, o, ot):
     if n < MAXA:
         return push(acts, n, k, t, o, ot)
     return n
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def enum3(S, Z, ip, PT, PID, acts, p, dec, inc, fb):
     """v3 options. Turn (D_TURN): each distinct run x each legal target when
     it deals damage (the joint-attack target only, when there is one), x
@@ -429,13 +430,13 @@ def enum3(S, Z, ip, PT, PID, acts, p, dec, inc, fb):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def enum_v3(S, Z, ip, PT, PID, acts, p, dec, inc):
     """v3 options (random and script policies), with the ban fallback."""
     return ban_fallback(Z, enum3, (S, Z, ip, PT, PID, acts, p, dec, inc))
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def est_incoming(S, ip, t, amount):
     """Greedy: what t would really take of ``amount`` (public passives)."""
     if amount <= 0 or not skill_on(S, t):
@@ -447,14 +448,14 @@ def est_incoming(S, ip, t, amount):
     return amount
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def run_base(pp, k):
     """greedy's value of run k itself: + a 5, - a spent 4, - its cards
     (the first term of every v3 option score)."""
     return pp[Q_RUN + k]
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def keep3(acts, n, bs, nt, sc, k, t, o, ot, sink):
     """greedy3_f: count option (k, t, o, ot) scored ``sc`` (options past
     MAXA are not enumerated, as in ``push3``): a new best score makes it the
@@ -481,7 +482,7 @@ def keep3(acts, n, bs, nt, sc, k, t, o, ot, sink):
     return n + 1, bs, nt
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def common3(sc, dec, ht, cadd, c):
     """greedy3_f: the terms every option of a run and target shares, added
     after the option's own term (turn: heal; a hit or the OD bounce)."""
@@ -492,7 +493,7 @@ def common3(sc, dec, ht, cadd, c):
     return sc
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def od_term3(S, Z, ip, pp, a, od, hp, ub):
     """greedy3_f: the value of OD ``od`` after a response (v3): a loss (all of
     the HP: -(1e12 + HP)), or the bounce at the sender a with its public
@@ -509,7 +510,7 @@ def od_term3(S, Z, ip, pp, a, od, hp, ub):
     return False, 0.0, False
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, sink, fb):
     """greedy for v3, enumeration and scoring in one pass: the options of
     ``enum3`` in the same order (at most MAXA). An option's score is the run's
@@ -636,7 +637,7 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, sink, fb):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a):
     """greedy for v3: the best-scoring options in acts[:Z[Z_TIES]]
     (forbidden cards skipped unless that leaves none); returns the number
@@ -647,7 +648,7 @@ def greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a):
                                        None))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def turn_options3(S, Z, ip, pp, PT, PID, acts, p, sink):
     """The search's candidates in v3: every turn option of p (enum3's, in
     its order) in acts, greedy's score of each in sink (``greedy3_f`` with a
@@ -658,7 +659,7 @@ def turn_options3(S, Z, ip, pp, PT, PID, acts, p, sink):
                                        np.int64(-1), np.int64(0), hp, room, sink))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def turn_options12(S, Z, ip, pp, PT, PID, acts, p, sink):
     """The search's candidates in v1/v2: every turn option of p (random's
     list, ``enum_plays``) in acts, greedy's score of each in sink (``gscore``
@@ -673,7 +674,7 @@ def turn_options12(S, Z, ip, pp, PT, PID, acts, p, sink):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def decide3(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
     """A v3 decision: (number of options, index of the chosen one in acts);
     as :func:`decide` (greedy: a tie is drawn by ``pick_tied``)."""

@@ -78,7 +78,7 @@ def search_work(P, words):
             np.zeros(NCAP + 64, np.int64))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def copy_state(S, pile, Z, S2, pile2, Z2):
     """S, pile, Z -> S2, pile2, Z2 (the seat slots before the duel pile, which
     a duel writes before it reads; the deck and discard piles as far as they
@@ -94,7 +94,7 @@ def copy_state(S, pile, Z, S2, pile2, Z2):
         Z2[j] = Z[j]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def determinize(S, pile, Z, ip, p, stD, pool):
     """Re-deal what seat p cannot see, consistently with what it sees: the
     other seats' hands (their counts kept; rampage-marked cards stay with
@@ -196,7 +196,7 @@ def playout(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, cu
     return 1 if w >= 0 and S[p, C_TEAM] == w else 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def best_of(v, idx, a, b, stD):
     """Position in [a, b) of the largest v[idx[i]], ties uniformly at random
     (one draw from ``stD`` per tie met)."""
@@ -280,7 +280,7 @@ def search_choice(S, pile, Z, tr, script, ip, pp, PT, PID, p, key0, W):
     return n, keep[best_of(wins, keep, 0, m, stD)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def search_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, key0, W,
                 play):
     """``turn.turn`` of a seat playing a search level (``play``): the start

@@ -99,7 +99,7 @@ def pre3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
             draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_REFILL])
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def act3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n, i):
     """v3: p plays option acts[i] of its turn (n options; none: it passes):
     its skill or shield, then the exchange (the duel queue is the caller's)."""
@@ -129,7 +129,7 @@ def act3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n,
                       dmg)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def play_turn3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
     pre3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p)
     if S[p, C_ALIVE] == 1:
@@ -139,7 +139,7 @@ def play_turn3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID,
     resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def next_turn(S, Z, key):
     """Next seat after turn-order key ``key``: the largest key below it
     among seats still in, else the largest key (a new round). Returns
@@ -179,7 +179,7 @@ def advance(S, Z, key0):
     return nxt
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sides_left(S, Z):
     """Number of sides (seats, or teams) with a character/general in play."""
     P = Z[Z_P]
@@ -194,7 +194,7 @@ def sides_left(S, Z):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def winner_of(S, Z, end):
     """(winner side, last side standing) of a game that ended with ``end``:
     v1/v3 the last side standing (none: a draw, -1); v2 the highest score

@@ -33,7 +33,7 @@ def ident_key(ident, tb):
     return ((ident // 4) * 4 + (3 - ident % 4)) * 8 + tb
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def init_general(S, Z, ip, p):
     """Make identity card number S[p, C_GEN] p's active character."""
     ident = S[p, C_G + S[p, C_GEN]]
@@ -110,7 +110,7 @@ def forced_target(S, p):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def combined(S, Z, tr, ip, p):
     """v2 10: the first play with an A gives the combined skill 合体技能."""
     S[p, C_COMB] = 1
@@ -147,7 +147,7 @@ def use_eight(S, p):
     S[p, C_SKILLS] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def clear_effects(S, Z, tr, t):
     """t's general leaves: its immunity ends, and so does any control it is
     part of (as controller or as one of the two infighters)."""
@@ -162,7 +162,7 @@ def clear_effects(S, Z, tr, t):
             S[q, C_FB] = -1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def rounds_end(S, Z, tr, p):
     """p's turn starts (v1/v2): one round of each effect on p ends. A round
     runs from the skill's use until the target's next turn starts, so an
@@ -184,7 +184,7 @@ def rounds_end(S, Z, tr, p):
                 ev(tr, Z, E_EFFECT_END, p, 2, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def pair_controller(S, x, y):
     """The 8 controlling the infighting pair (x, y), or -1."""
     if S[x, C_FL] > 0 and S[x, C_FT] == y:
@@ -194,7 +194,7 @@ def pair_controller(S, x, y):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def eliminate(S, pile, Z, tr, t):
     """t leaves play (every version): its hand is discarded; v1/v2: its
     immunity and any control it is part of end; v3: its duel wait,

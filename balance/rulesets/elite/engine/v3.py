@@ -112,7 +112,7 @@ def fix_mark(S, p, kind):
         S[p, C_RM + kind] = S[p, C_H + kind]
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def play_cards3(S, pile, Z, masks, counts, ip, PT, PID, p, k):
     """Remove run k from p's hand (marked copies first); return its damage."""
     dmg = pdmg3(S, ip, PT, PID, p, k)
@@ -125,7 +125,7 @@ def play_cards3(S, pile, Z, masks, counts, ip, PT, PID, p, k):
     return dmg
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def four_kind(S, p):
     """A 4 in p's hand (first suit ♠♥♣♦), or -1."""
     for s in range(4):
@@ -134,7 +134,7 @@ def four_kind(S, p):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def n_fours(S, p):
     n = 0
     for s in range(4):
@@ -142,7 +142,7 @@ def n_fours(S, p):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def mark_rampage(S, Z, tr, PT, PID, p):
     """暴走盾: every damage card now in p's hand is marked."""
     n = 0
@@ -156,7 +156,8 @@ def mark_rampage(S, Z, tr, PT, PID, p):
         ev(tr, Z, E_RAMP, p, n, 0, 0, 0, 0)
 
 
-@njit(nt.void(_U1, _A2, _A2, _A1, _A2, _A1, _F1, _I, _I, _I), cache=True, _nrt=False)
+@njit(nt.void(_U1, _A2, _A2, _A1, _A2, _A1, _F1, _I, _I, _I), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def die3(st, S, pile, Z, tr, ip, pp, t, killer, cause):
     """v3 death of t: the leopard dodges it; else the storm god, then the
     pouch (unless the policy duels at once); else t waits for a duel."""
@@ -217,7 +218,7 @@ def die3(st, S, pile, Z, tr, ip, pp, t, killer, cause):
         ev(tr, Z, E_DUELQ, t, killer, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def incoming3(S, Z, tr, ip, t, amount):
     """Passive defences on one incoming damage instance: the Glutton ignores
     <= glutton_ignore (and may extend its HP once), King Kong halves."""
@@ -253,7 +254,7 @@ def incoming3(S, Z, tr, ip, t, amount):
 
 
 @njit(nt.void(_U1, _A2, _A2, _A1, _A2, _A1, _F1, _I, _I, _I, _I, nt.boolean), cache=True,
-      _nrt=False)
+      _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def hit3(st, S, pile, Z, tr, ip, pp, t, src, amount, cause, raw):
     """One damage instance (``raw``: the passive defences apply to it)."""
     if amount < 0:
@@ -277,7 +278,7 @@ def hit3(st, S, pile, Z, tr, ip, pp, t, src, amount, cause, raw):
         die3(st, S, pile, Z, tr, ip, pp, t, src, cause)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
     """v3 draws: one event's n cards (a play's draws, a refill) are one
     draw, in a duel too. A draw of n cards from a deck of exactly n (no
@@ -322,7 +323,7 @@ def draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
             ev(tr, Z, E_GIFT, p, ip[P_GIFT], S[p, C_DIAM], 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def choose_four(st, S, pp, PID, p):
     """The 4 p spends (a reflect block, a thaw, the end of bloodthirst, a
     steal), -1 if none: random, uniformly over the suits it holds; greedy,
@@ -354,7 +355,7 @@ def choose_four(st, S, pp, PID, p):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     """p spends one 4 (block, thaw, end bloodthirst, steal; ``choose_four``):
     it is played."""
@@ -367,7 +368,7 @@ def spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     return kind
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def wants(st, S, p):
     """A yes/no decision of p's policy at a turn start (random: a coin;
     greedy and script: yes)."""
@@ -376,7 +377,7 @@ def wants(st, S, p):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def steal_react(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, t, src, what):
     """吞噬盾 against a skill: the holder of the devouring shield spends a 4
     to void bloodthirst (what 0) or frost (what 1) and gains one use."""
@@ -393,7 +394,7 @@ def steal_react(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, t, src, what
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def bloodthirst(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, t):
     S[p, C_BTU] -= 1
     S[p, C_NBLOOD] += 1
@@ -405,7 +406,7 @@ def bloodthirst(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, t):
     S[t, C_BTS] = p
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, t, which):
     """冰封盾: a frost layer on t's skill (which 0) or shield (1)."""
     if not has_shield(S, p, 8):
@@ -421,7 +422,7 @@ def freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, t, which):
         ev(tr, Z, E_FREEZE, p, t, which, S[t, C_FRSK], S[t, C_FRSH], 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def reflect(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, g, inc):
     """反射盾: incoming x reflect_multiplier hits every other player (turn
     order from the top); each blocks with a 4 (firing nothing) or takes it.
@@ -459,7 +460,7 @@ def reflect(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, g, inc):
             ev(tr, Z, E_RESTART, g, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def devour(S, pile, Z, tr, PT, d, k, a):
     """吞噬盾: the cards of run k (the attacker's play) go from the discard
     pile into d's hand (cards already reshuffled into the deck are not)."""
@@ -479,7 +480,7 @@ def devour(S, pile, Z, tr, PT, d, k, a):
         ev(tr, Z, E_DEVOUR, d, k, got, a, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def buy(st, S, Z, tr, ip, p):
     """Shop: at most one item at the start of p's turn. greedy/script: the
     first affordable of leopard (none held), dragon (not active), medical
@@ -541,7 +542,7 @@ def buy(st, S, Z, tr, ip, p):
         ev(tr, Z, E_BUY, p, item, price, S[p, C_DIAM], 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     """A round of the dragon and the birds ends (the birds lay at each of
     their N turn starts; both end at the N-th); bloodthirst ends with a
