@@ -197,8 +197,9 @@ def greedy_ctx(S, Z, ip, pp, p, g):
 @njit(*_v12sig(_A2, _A1, _F1, _A2, _A2, _I, _F, _I, _B, _I, _I, _I, _I, _F, _I, _I, _B, _I, _I,
                _I, _I), cache=True, _nrt=False, forceinline=True,
       no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev, hp, room, imm, k, t, o, ot):
-    """Option number n, (k, t, o, ot): listed at acts[n]; or, for greedy
+def emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot):
+    """Option number n, (k, t, o, ot) (``dmg``: run k's damage with p's
+    multipliers): listed at acts[n]; or, for greedy
     (``g``), scored: a score above the best ``bs`` so far makes it the only
     best, in acts[0] (nt = 1); an equal score joins the ``nt`` tied best
     options in acts[:nt] (the first option is the default). Returns (n + 1,
@@ -209,8 +210,7 @@ def emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev, hp, room, imm, k
     # below the best, the option is neither better nor tied; else its exact score
     ub = n > 0
     while True:
-        s, bnd = gscore(S, Z, pp, PT, dec, inc, a, sat_mul(PT[k, T_DMG], m), jev, hp, room, imm,
-                        k, t, o, ot, ub)
+        s, bnd = gscore(S, Z, pp, PT, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot, ub)
         if not bnd:
             break
         if s < bs:
@@ -233,8 +233,9 @@ def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, g, fb):
     with a 5): each distinct run x each legal target when it deals damage
     (x Judgment or not when the run holds a K and p can judge)."""
     P = Z[Z_P]
-    m, jev, hp, room, imm = greedy_ctx(S, Z, ip, pp, p, g)
+    m, jev, hp, room, imm = greedy_ctx(S, Z, ip, pp, p, False)
     judge = can_judge(S, Z, p) and dec == D_TURN
+    jlazy = g and judge          # the Judgment value: computed at p's first run with a K
     ft = forced_target(S, p)
     inc = np.int64(0)
     a = np.int64(-1)
@@ -252,21 +253,25 @@ def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, g, fb):
                 pass
             elif dec != D_REVIVE or PT[k, T_HAS5] == 1:
                 jk = judge and PT[k, T_HASK] == 1
-                if sat_mul(PT[k, T_DMG], m) > 0:
+                if jk and jlazy:
+                    jev = judgment_ev(S, Z, ip, pp, p) - pp[Q_JEV]
+                    jlazy = False
+                dmg = sat_mul(PT[k, T_DMG], m)
+                if dmg > 0:
                     for t in range(P):
                         ok = (t == ft) if ft >= 0 else (S[t, C_ALIVE] == 1 and enemy(S, p, t))
                         if ok:
-                            n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev,
-                                hp, room, imm, k, t, O_NONE, -1)
+                            n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg,
+                                jev, hp, room, imm, k, t, O_NONE, -1)
                             if jk:
-                                n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m,
+                                n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg,
                                     jev, hp, room, imm, k, t, O_JUDG, -1)
                 else:
-                    n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev, hp,
+                    n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg, jev, hp,
                         room, imm, k, -1, O_NONE, -1)
                     if jk:
-                        n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev, hp,
-                            room, imm, k, -1, O_JUDG, -1)
+                        n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg, jev,
+                            hp, room, imm, k, -1, O_JUDG, -1)
     Z[Z_TIES] = nt
     return n
 
@@ -277,9 +282,10 @@ def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, g, fb):
     plus for that run each skill it allows (Judgment, a frame onto each
     enemy, the 8's shield, control onto each other enemy)."""
     P = Z[Z_P]
-    m, jev, hp, room, imm = greedy_ctx(S, Z, ip, pp, d, g)
+    m, jev, hp, room, imm = greedy_ctx(S, Z, ip, pp, d, False)
     dec = np.int64(D_RESP)
     judge = can_judge(S, Z, d)
+    jlazy = g and judge          # the Judgment value: computed at d's first run with a K
     frame = Z[Z_V] == 1 and S[d, C_RANK] == 9
     eight = S[d, C_USES] > 0
     control = eight and S[d, C_FL] == 0
@@ -296,23 +302,27 @@ def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, g, fb):
             if fb and forbidden(Z, PT, s, k):
                 pass
             else:
-                n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev, hp, room,
+                dmg = sat_mul(PT[k, T_DMG], m)
+                n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg, jev, hp, room,
                     imm, k, -1, O_NONE, -1)
                 if judge and PT[k, T_HASK] == 1:
-                    n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev, hp,
+                    if jlazy:
+                        jev = judgment_ev(S, Z, ip, pp, d) - pp[Q_JEV]
+                        jlazy = False
+                    n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg, jev, hp,
                         room, imm, k, -1, O_JUDG, -1)
                 if frame and PT[k, T_HASA] == 1:
                     for e in range(P):
                         if S[e, C_ALIVE] == 1 and enemy(S, d, e):
-                            n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev,
-                                hp, room, imm, k, -1, O_FRAME, e)
+                            n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg,
+                                jev, hp, room, imm, k, -1, O_FRAME, e)
                 if eight and (S[d, C_FREE] > 0 or PT[k, T_HAS5] == 1):
-                    n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m, jev, hp,
+                    n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg, jev, hp,
                         room, imm, k, -1, O_SHIELD, -1)
                     if control:
                         for b in range(P):
                             if b != a and S[b, C_ALIVE] == 1 and enemy(S, d, b):
-                                n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, m,
+                                n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg,
                                     jev, hp, room, imm, k, -1, O_CONTROL, b)
     Z[Z_TIES] = nt
     return n
