@@ -312,14 +312,18 @@ def cache_files(d) -> int:
 
 def compiled_too(d, name, version) -> str:
     """Which of the ruleset's ``replay`` and ``search`` kernels a cold run
-    left in the cache folder ``d`` (a greedy ``balance run`` needs neither):
+    left in the cache folder ``d`` (a greedy ``balance run`` needs neither;
+    a replay kernel that is the run's own, elite's, is not counted):
     numba names a function's cache files ``<file stem>.<qualname>-<line>``."""
     from balance.core import jit
     kernels = jit.kernel_table(registry.get(name), {"version": version})
     files = [f for _, _, fs in os.walk(d) for f in fs]
     found = []
+    run = jit.dispatcher_of(kernels["run"])
     for use in ("replay", "search"):
         f = jit.dispatcher_of(kernels[use])
+        if f is run:            # elite's replay plays the run's own kernel
+            continue
         stem = os.path.splitext(os.path.basename(f.py_func.__code__.co_filename))[0]
         if any(x.startswith(f"{stem}.{f.py_func.__qualname__}-") for x in files):
             found.append(use)
