@@ -456,13 +456,19 @@ class Result:
             cols[c] = block[:, j]
         if "role" in cols:
             cols["role"] = self._roles(cols["role"])
-        won = won_matrix(spec, b)
-        cols["won"] = won.reshape(-1)       # a ruleset's own 'won' column: same values, bool
-        if shares_wins(spec):
-            cols["sole_win"] = sole_wins(won).reshape(-1)
+        cols.update(self._won_cols())       # a ruleset's own 'won' column: same values, bool
         for w in range(b.masks.shape[3]):
             cols[f"drawn_mask{w}"] = b.masks[:, :, 0, w].reshape(-1)
             cols[f"played_mask{w}"] = b.masks[:, :, 1, w].reshape(-1)
+        return cols
+
+    def _won_cols(self) -> dict:
+        """``won`` per game and seat, flattened (bool), and ``sole_win`` where
+        wins can be shared."""
+        won = won_matrix(self.spec, self.batch)
+        cols = {"won": won.reshape(-1)}
+        if shares_wins(self.spec):
+            cols["sole_win"] = sole_wins(won).reshape(-1)
         return cols
 
     def _roles(self, codes):
@@ -519,15 +525,9 @@ class Result:
         spec = self.spec
         if "role" not in spec.seat_columns:
             return None
-        if "seats" in self._cache:
-            return stats.rate_table(self.seats, "role")
-        # the three columns it reads, not the whole seats table
-        b = self.batch
-        role = b.seats[:, :, spec.seat_columns.index("role")].reshape(-1)
-        won = won_matrix(spec, b)
-        cols = {"role": self._roles(role), "won": won.reshape(-1)}
-        if shares_wins(spec):
-            cols["sole_win"] = sole_wins(won).reshape(-1)
+        # the columns it reads, not the whole seats table
+        role = self.batch.seats[:, :, spec.seat_columns.index("role")].reshape(-1)
+        cols = {"role": self._roles(role), **self._won_cols()}
         return stats.rate_table(pd.DataFrame(cols, copy=False), "role")
 
     def first_mover(self) -> dict:
