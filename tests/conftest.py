@@ -22,6 +22,7 @@ def _no_skill_section(monkeypatch):
     monkeypatch.setenv("BALANCE_SKILL_SECONDS", "0")
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Group the tests for pytest-xdist (``-n 2 --dist loadgroup``, the
     README's command): every test of one ruleset runs in one worker, so each
