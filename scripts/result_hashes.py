@@ -8,7 +8,9 @@ Covers elite v1/v2/v3 at 2-4 players, greedy/random/mixed seats, teams,
 10**12 multipliers, ``six_j_adjacent``, bans in both modes, ``max_exchange=5``
 check mode on and off, and the search in each version (35 configurations), talisman at 2-4 players
 with every policy, bans and the search levels (16), and demon with every policy, mixed seats,
-check mode, bans in both modes and changed rule numbers (11). Each hash
+check mode, bans in both modes and changed rule numbers (11), school (12) and
+resonance (15) with every heuristic, mixed seats, check mode, bans and a
+search level. Each hash
 covers the game and seat tables, the draw/play masks, the card counts and,
 in check mode, the error counts.
 """
@@ -23,7 +25,7 @@ import numpy as np
 
 from balance.core import runner
 
-GAMES = {"elite": 600, "talisman": 3000, "demon": 3000}
+GAMES = {"elite": 600, "talisman": 3000, "demon": 3000, "school": 2000, "resonance": 2000}
 
 ELITE = []
 for v in (1, 2, 3):
@@ -52,7 +54,6 @@ ELITE += [
     ("v3 4p search greedy check", 4, ["search", "greedy", "random", "greedy"],
      {"version": 3, "search_determinizations": 2}, None, True),
 ]
-SEARCH_GAMES = 40
 TALISMAN = []
 for P in (2, 3, 4):
     for pol in ("greedy", "patient", "random"):
@@ -79,6 +80,31 @@ DEMON += [
     ("2p greedy forbid", 2, ["greedy"], {}, {"big-joker": "forbid", "diamond-Q": "forbid"}, False),
     ("2p random remove", 2, ["random"], {}, {"small-joker": "remove", "club-K": "remove"}, False),
 ]
+SCHOOL = [(f"{P}p {pol}", P, [pol], {}, None, False) for P in (3, 5, 8)
+          for pol in ("informed", "random")]
+SCHOOL += [
+    ("4p informed random", 4, ["informed", "random", "random", "informed"], {}, None, False),
+    ("3p informed check", 3, ["informed"], {}, None, True),
+    ("5p random hand_limit=6 check", 5, ["random"], {"hand_limit": 6}, None, True),
+    ("4p informed forbid", 4, ["informed"], {}, {"spade-A": "forbid", "heart-Q": "forbid"}, False),
+    ("4p informed remove", 4, ["informed"], {}, {"club-7": "remove"}, False),
+    ("3p search_fast informed", 3, ["search_fast", "informed", "informed"],
+     {"search_determinizations": 4}, None, False),
+]
+RESONANCE = [(f"{P}p {pol}", P, [pol], {}, None, False) for P in (3, 4, 6)
+             for pol in ("counter", "saboteur", "random")]
+RESONANCE += [
+    ("4p counter saboteur random", 4, ["counter", "saboteur", "random", "counter"], {},
+     None, False),
+    ("3p counter check", 3, ["counter"], {}, None, True),
+    ("4p random markers=30 check", 4, ["random"], {"markers": 30}, None, True),
+    ("4p counter forbid", 4, ["counter"], {}, {"red-2": "forbid"}, False),
+    ("4p counter remove", 4, ["counter"], {}, {"blue--2": "remove"}, False),
+    ("3p search_fast counter", 3, ["search_fast", "counter", "saboteur"],
+     {"search_determinizations": 4}, None, False),
+]
+RULESETS = ("elite", "talisman", "demon", "school", "resonance")
+SEARCH_GAMES = {"elite": 40, "school": 60, "resonance": 60}
 
 
 def digest(b) -> str:
@@ -92,7 +118,8 @@ def digest(b) -> str:
 
 def hashes(rulesets) -> dict:
     out = {}
-    for name, configs in (("elite", ELITE), ("talisman", TALISMAN), ("demon", DEMON)):
+    for name, configs in (("elite", ELITE), ("talisman", TALISMAN), ("demon", DEMON),
+                          ("school", SCHOOL), ("resonance", RESONANCE)):
         if name not in rulesets:
             continue
         for label, P, pols, params, ban, check in configs:
@@ -102,8 +129,8 @@ def hashes(rulesets) -> dict:
                 ban = {k: m for k, m in ban.items() if k in kinds}
             s = runner.setup(name, seed=7, players=P, policies=pols, params=params, ban=ban)
             n = GAMES[name]
-            if name == "elite" and any(p.startswith("search") for p in pols):
-                n = SEARCH_GAMES
+            if name in SEARCH_GAMES and any(p.startswith("search") for p in pols):
+                n = SEARCH_GAMES[name]
             b = runner.play_range(s, 0, n, progress=False, check=check)
             out[f"{name} {label}"] = digest(b)
             print(f"{name} {label}: {out[f'{name} {label}']}", flush=True)
@@ -114,10 +141,10 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", help="write the hashes to this JSON file")
     ap.add_argument("--compare", help="compare with hashes recorded in this JSON file")
-    ap.add_argument("--ruleset", action="append", choices=("elite", "talisman", "demon"),
-                    help="only these rulesets (default: all three)")
+    ap.add_argument("--ruleset", action="append", choices=RULESETS,
+                    help="only these rulesets (default: all five)")
     a = ap.parse_args(argv)
-    got = hashes(a.ruleset or ("elite", "talisman", "demon"))
+    got = hashes(a.ruleset or RULESETS)
     if a.out:
         with open(a.out, "w") as f:
             json.dump(got, f, indent=1, sort_keys=True)
