@@ -114,12 +114,12 @@ def sig(*extra, ret=nt.void):
 
 
 # --- small helpers ---------------------------------------------------------
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def bit(k):
     return np.int64(1) << np.int64(k)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def popc(x):
     n = 0
     while x != 0:
@@ -128,43 +128,43 @@ def popc(x):
     return n
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def ctz(low):
     """The index of the single set bit of ``low`` (a power of two)."""
     return CTZ[(np.uint64(low) * DEBRUIJN) >> S58]
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def occupied(S, q, r):
     return S[q, C_ROW + r] != 0 or S[q, C_BJ] == r
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def face_active(S, q, r, rank):
     k = r * 13 + rank - 1
     return ((S[q, C_FACE + 2 * r] == k and S[q, C_FACT + 2 * r] == 1)
             or (S[q, C_FACE + 2 * r + 1] == k and S[q, C_FACT + 2 * r + 1] == 1))
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def n_faces(S, q, r):
     return np.int64(S[q, C_FACE + 2 * r] >= 0) + np.int64(S[q, C_FACE + 2 * r + 1] >= 0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def played(masks, counts, q, k):
     setbit(masks, q, 1, k)
     counts[1, k] += 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def check_end(S, Z):
     if S[0, C_HP] <= 0 or S[1, C_HP] <= 0:
         Z[Z_DONE] = 1
     return Z[Z_DONE] != 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def low_cands(m, out, o):
     """The normal cards of lowest value in mask m, into out[o:], how many."""
     for v in range(10):
@@ -179,7 +179,7 @@ def low_cands(m, out, o):
     return 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def high_cands(m, out, o):
     for v in range(9, -1, -1):
         n = 0
@@ -193,7 +193,7 @@ def high_cands(m, out, o):
     return 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def targets(S, q, r, out):
     """The opposing rows (-1: the player) own row r may target, by the
     attack table, in out[0:n]; returns n (0: cannot attack)."""
@@ -222,7 +222,8 @@ def targets(S, q, r, out):
 
 
 # --- HP ------------------------------------------------------------------------
-@njit(nt.void(A2, A1, A2, I64, I64, I64), cache=True, _nrt=False)
+@njit(nt.void(A2, A1, A2, I64, I64, I64), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def hurt(S, Z, tr, q, amount, cause):
     if amount <= 0:
         return
@@ -235,7 +236,7 @@ def hurt(S, Z, tr, q, amount, cause):
         ev(tr, Z, E_HP, q, -amount, S[q, C_HP], cause, 0, 0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def heal(S, Z, tr, q, amount, hpmax):
     h = hpmax - S[q, C_HP]
     if amount < h:
@@ -252,7 +253,8 @@ def heal(S, Z, tr, q, amount, hpmax):
 
 
 # --- cards leaving the field ----------------------------------------------------
-@njit(nt.void(A2, A1, A2, A1, I64, I64, I64), cache=True, _nrt=False)
+@njit(nt.void(A2, A1, A2, A1, I64, I64, I64), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def leave_row(S, Z, tr, ip, q, r, k):
     """q's normal card k leaves row r for q's graveyard: the K of that row
     gains a point while active, and the demon passive hurts q."""
@@ -267,7 +269,8 @@ def leave_row(S, Z, tr, ip, q, r, k):
     hurt(S, Z, tr, q, ip[P_PAS], H_PASSIVE)
 
 
-@njit(nt.void(A2, A1, A2, A1, I64), cache=True, _nrt=False)
+@njit(nt.void(A2, A1, A2, A1, I64), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def leave_slot(S, Z, tr, ip, s):
     q = Z[Z_SOWN + s]
     k = Z[Z_SCARD + s]
@@ -282,7 +285,8 @@ def leave_slot(S, Z, tr, ip, s):
     hurt(S, Z, tr, q, ip[P_PAS], H_PASSIVE)
 
 
-@njit(nt.void(A2, A1, A2, I64, I64, I64), cache=True, _nrt=False)
+@njit(nt.void(A2, A1, A2, I64, I64, I64), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def face_gone(S, Z, tr, q, r, j):
     """Face card j of q's row r goes to q's graveyard (no passive)."""
     c = C_FACE + 2 * r
@@ -299,7 +303,8 @@ def face_gone(S, Z, tr, q, r, j):
         ev(tr, Z, E_FACEGONE, q, k, r, 0, 0, 0)
 
 
-@njit(nt.void(A2, A1, A2, I64, B1), cache=True, _nrt=False)
+@njit(nt.void(A2, A1, A2, I64, B1), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def joker_gone(S, Z, tr, q, faces):
     """q's big joker goes to the graveyard; with ``faces``, so do the face
     cards of its row (destroyed: small joker, clash)."""
@@ -313,14 +318,15 @@ def joker_gone(S, Z, tr, q, faces):
             face_gone(S, Z, tr, q, r, 0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def to_row(S, q, r, k):
     S[q, C_ROW + r] |= bit(k)
     S[q, C_POW + r] += RANK[k]
 
 
 # --- choosing -------------------------------------------------------------------
-@njit(nt.int64(A1, A2, A2, I64, I64), cache=True, _nrt=False)
+@njit(nt.int64(A1, A2, A2, I64, I64), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def script_pick(Z, script, rows, n, dtype):
     pos = Z[Z_SPOS]
     if pos >= script.shape[0] or script[pos, 0] != dtype:
@@ -338,7 +344,7 @@ def script_pick(Z, script, rows, n, dtype):
     return -1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def choose_i(st, Z, pol, script, rows, sc, n, dtype):
     """Index of the chosen row among rows[:n] (n >= 1). A decision (the
     issue's unit: a placement or attack choice) is counted when a placement
@@ -387,7 +393,8 @@ def choose_i(st, Z, pol, script, rows, sc, n, dtype):
     return best
 
 
-@njit(nt.int64(U1, A1, I64, A2, A2, F1, I64, I64), cache=True, _nrt=False)
+@njit(nt.int64(U1, A1, I64, A2, A2, F1, I64, I64), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def choose(st, Z, pol, script, rows, sc, n, dtype):
     """``choose_i`` compiled once, for the effect options (rare): the
     placement and attack phases inline ``choose_i``."""
@@ -405,7 +412,8 @@ def setrow(rows, sc, n, key, a, b, c, d, e, score):
     sc[n] = score
 
 
-@njit(sig(I64, I64, I64, ret=nt.int64), cache=True, _nrt=False)
+@njit(sig(I64, I64, I64, ret=nt.int64), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def pick_card(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, x, o, n):
     """Seat x picks one of the equal cards tmp[o:o+n] (a tie: uniform for
     every heuristic)."""
@@ -417,7 +425,7 @@ def pick_card(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, 
 
 
 # --- heuristics' values -----------------------------------------------------------
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def lowest_value(m):
     for v in range(10):
         if (m >> v) & 1 or (m >> (13 + v)) & 1 or (m >> (26 + v)) & 1 or (m >> (39 + v)) & 1:
@@ -425,7 +433,8 @@ def lowest_value(m):
     return 0
 
 
-@njit(nt.float64(A2, A1, I64, I64), cache=True, _nrt=False)
+@njit(nt.float64(A2, A1, I64, I64), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def jval(S, ip, me, r):
     """The immediate value to ``me`` of its J in row r firing now: damage
     to the opponent minus damage to me."""
@@ -441,7 +450,7 @@ def jval(S, ip, me, r):
     return 0.0
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def face_value(S, ip, pp, me, r, k):
     rk = RANK[k]
     if rk == 11:
@@ -451,7 +460,7 @@ def face_value(S, ip, pp, me, r, k):
     return pp[Q_K] + 0.5 * S[me, C_KPTS + r]
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def thresholds(S, p, tmp):
     """tmp[20 + r]: the power own row r must exceed to attack some target
     normally (-1: a direct attack; 1 << 40: no target); tmp[24 + r]: 1 when
@@ -469,7 +478,7 @@ def thresholds(S, p, tmp):
         tmp[24 + r] = 1 if occupied(S, p, r) and S[p, C_POW + r] > thr else 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def row_gain(S, pp, pol, p, r, add, tmp):
     """Greedy's value of adding ``add`` power to own row r (``thresholds``
     computed first)."""

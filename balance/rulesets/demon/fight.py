@@ -20,7 +20,7 @@ from .layout import (C_BJ, C_DECKM, C_DECKN, C_HAND, C_POW, C_ROW, D_ATTACK, D_O
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 # --- attack --------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def list_attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     q = 1 - p
     n = 0
@@ -59,7 +59,8 @@ def list_attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script
     return n + 1
 
 
-@njit(sig(I64, I64, I64, ret=nt.int64), cache=True, _nrt=False)
+@njit(sig(I64, I64, I64, ret=nt.int64), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def fight_or_yield(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, x, r,
                    attacker):
     """Seat x's clash decision: 1 fight (lay down), 0 yield."""
@@ -74,7 +75,8 @@ def fight_or_yield(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, scr
     return f
 
 
-@njit(nt.void(A2, A1, U3, A2, A2, I64, I64), cache=True, _nrt=False)
+@njit(nt.void(A2, A1, U3, A2, A2, I64, I64), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def lay_down(S, Z, masks, counts, tr, x, r):
     m = S[x, C_HAND] & LAY[r] & ~Z[Z_FORBID]
     S[x, C_HAND] &= ~m
@@ -88,7 +90,8 @@ def lay_down(S, Z, masks, counts, tr, x, r):
             ev(tr, Z, E_LAY, x, k, r, 0, 0, 0)
 
 
-@njit(sig(I64, I64, I64, ret=nt.int64), cache=True, _nrt=False)
+@njit(sig(I64, I64, I64, ret=nt.int64), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def clash(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r, t):
     """p's joker row r against q's joker row t: 0 the attacker lost its
     joker, 1 the defender did, 2 both jokers went (equal totals)."""
@@ -126,7 +129,7 @@ def clash(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
     return res
 
 
-@njit(sig(I64, I64, I64), cache=True, _nrt=False)
+@njit(sig(I64, I64, I64), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def q_effect(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r, nd):
     """The Q of p's attacking row r after an attack destroyed the cards
     tmp[16:16+nd]: options 1, 2 or nothing (the owner picks which destroyed
@@ -203,7 +206,8 @@ def q_effect(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, t
     played(masks, counts, p, k)
 
 
-@njit(sig(I64, I64, I64, I64), cache=True, _nrt=False)
+@njit(sig(I64, I64, I64, I64), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r, t, mode):
     q = 1 - p
     on = Z[Z_ON]
@@ -273,7 +277,7 @@ def attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp
         check_end(S, Z)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def no_first_attack(Z, tr, p):
     """True (and the trace says so) in the first player's first turn."""
     if Z[Z_FIRST]:
@@ -283,7 +287,7 @@ def no_first_attack(Z, tr, p):
     return False
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def attack_choice(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r,
                   t, mode, n):
     """Carry out the attack row (r, t, mode) chosen among n (r < 0: none)."""
@@ -294,7 +298,7 @@ def attack_choice(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, scri
     attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r, t, mode)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def attack_phase(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     if no_first_attack(Z, tr, p):
         return

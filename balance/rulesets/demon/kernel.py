@@ -77,7 +77,7 @@ jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_di
 NG = _NG
 
 # --- placement ---------------------------------------------------------------------
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def list_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     """Every distinct legal placement action of seat p now, then "end"."""
     q = 1 - p
@@ -186,7 +186,7 @@ def list_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script,
     return n + 1
 
 
-@njit(sig(I64, I64), cache=True, _nrt=False)
+@njit(sig(I64, I64), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def reply(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, x, p):
     """Seat x may answer p's big joker with its small joker (cost)."""
     cost = ip[P_REPLY]
@@ -209,7 +209,7 @@ def reply(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
     joker_gone(S, Z, tr, p, True)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def apply_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, t, k,
                 a, b):
     q = 1 - p
@@ -289,7 +289,7 @@ def apply_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script
     check_end(S, Z)
 
 
-@njit(sig(I64), cache=True, _nrt=False)
+@njit(sig(I64), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def placement(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     while True:
         n = list_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
@@ -304,7 +304,7 @@ def placement(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, 
 
 
 # --- turn start: activation, J, K -------------------------------------------------------
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def activate(S, Z, tr, p):
     n = 0
     for j in range(6):
@@ -319,7 +319,7 @@ def activate(S, Z, tr, p):
         ev(tr, Z, E_ACT, p, n, 0, 0, 0, 0)
 
 
-@njit(sig(I64, I64), cache=True, _nrt=False)
+@njit(sig(I64, I64), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def j_effect(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r):
     """The J of p's row r: the lowest normal card of row r on each side
     goes; each side takes its own card's value, or both take the one
@@ -352,7 +352,7 @@ def j_effect(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, t
         hurt(S, Z, tr, q, v, H_J)
 
 
-@njit(sig(I64, I64), cache=True, _nrt=False)
+@njit(sig(I64, I64), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def k_option(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r):
     pts = S[p, C_KPTS + r]
     avail = S[p, C_GRAVE] & ~Z[Z_FORBID]
@@ -392,7 +392,7 @@ def k_option(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, t
 
 
 # --- preparation and draw -------------------------------------------------------------
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def keep_score(k, forbid):
     if (forbid >> k) & 1:
         return -1
@@ -406,7 +406,7 @@ def keep_score(k, forbid):
     return rk
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def prepare(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     """Preparation: with hand_trigger cards or more, discard down to
     hand_keep (to the graveyard, no passive)."""
@@ -454,7 +454,7 @@ def prepare(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tm
             ev(tr, Z, E_DISCARD, p, k, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def draw(S, Z, pile, masks, counts, tr, p, deal):
     n = S[p, C_DECKN]
     if n == 0:
@@ -474,7 +474,7 @@ def draw(S, Z, pile, masks, counts, tr, p, deal):
 
 
 # --- a turn and a game ------------------------------------------------------------------
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def begin(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     """Start of p's turn: its face and extra-zone cards become active, its
     J effects fire (rows 1 to 3), then its K options (rows 1 to 3)."""
@@ -491,7 +491,7 @@ def begin(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
             k_option(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r)
 
 
-@njit(nt.void(A2, A1, A2), cache=True, _nrt=False)
+@njit(nt.void(A2, A1, A2), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def board_events(S, Z, tr):
     """Trace only: the board after a turn (E_BSEAT and E_BROW per seat, then
     E_BSLOT per extra slot)."""
@@ -510,7 +510,7 @@ def board_events(S, Z, tr):
         ev(tr, Z, E_BSLOT, Z[Z_SOWN + s], s, Z[Z_SCARD + s], Z[Z_SACT + s], 0, 0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def front(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     """The turn up to placement: its start (``begin``), then, unless that
     ended the game, preparation and the draw."""
@@ -522,7 +522,7 @@ def front(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
                 break
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def turn(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     """One turn of seat p (``search.search_turn`` plays the same steps with
     the search's choices)."""
@@ -536,7 +536,8 @@ def turn(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, 
         board_events(S, Z, tr)
 
 
-@njit(nt.int64(A2, A1, A2, A1), cache=True, _nrt=False)
+@njit(nt.int64(A2, A1, A2, A1), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def broken_invariants(S, Z, pile, ip):
     """Check mode: every card of each seat's deck is in exactly one zone
     (deck, hand, rows, face slots, big joker, extra slots, graveyard: 108
@@ -600,7 +601,7 @@ def broken_invariants(S, Z, pile, ip):
     return e
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def fill_deck(ban, pile, Z):
     """The unshuffled deck in pile[2, :n] and the forbidden mask (per batch)."""
     n = 0
@@ -615,7 +616,8 @@ def fill_deck(ban, pile, Z):
     Z[Z_FORBID] = fb
 
 
-@njit(nt.void(U1, A2, A1, A2, U3, A2, A2, A1, B1), cache=True, _nrt=False)
+@njit(nt.void(U1, A2, A1, A2, U3, A2, A2, A1, B1), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def start(st, S, Z, pile, masks, counts, tr, ip, on):
     """Set up a game: shuffle seat 0's deck, then seat 1's; each draws
     start_hand (seat 0 first)."""
@@ -651,7 +653,8 @@ def start(st, S, Z, pile, masks, counts, tr, ip, on):
             draw(S, Z, pile, masks, counts, tr, p, True)
 
 
-@njit(nt.void(A2, A1, A2, I64, I64, I64, I64, A1, A2), cache=True, _nrt=False)
+@njit(nt.void(A2, A1, A2, I64, I64, I64, I64, A1, A2), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def finish(S, Z, tr, winner, end, turns, rounds, grow, srow):
     if Z[Z_ON]:
         ev(tr, Z, E_END, winner, end, turns, rounds, 0, 0)
@@ -670,7 +673,7 @@ def finish(S, Z, tr, winner, end, turns, rounds, grow, srow):
             srow[q, j] = S[q, C_STATS + j]
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def turn_head(S, Z, tr, cur, turns):
     """Before turn number ``turns`` (seat cur's): the turn's globals."""
     Z[Z_TURN] = turns
@@ -681,7 +684,7 @@ def turn_head(S, Z, tr, cur, turns):
            popc(S[cur, C_HAND]), 0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def turn_tail(Z, stale):
     """After a turn: END_HP when an HP check ended the game, END_STALE after
     ``stale`` turns in a row without an HP change, else -1 (play on)."""
@@ -696,7 +699,7 @@ def turn_tail(Z, stale):
     return -1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def outcome(S, end):
     """(winner or -1, end reason) of a game that ended for ``end``."""
     if end == END_HP:
@@ -706,7 +709,8 @@ def outcome(S, end):
     return -1, end
 
 
-@njit(sig(I64, I64, B1, A1, A2, ret=nt.int64), cache=True, _nrt=False)
+@njit(sig(I64, I64, B1, A1, A2, ret=nt.int64), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def play_on(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, cur, turns,
             check, grow, srow):
     """Play from the start of seat cur's turn (after ``turns`` turns) to the

@@ -72,36 +72,38 @@ LV_DEN = np.array(LEVEL_DEN, np.int64)
 
 
 # --- the game's steps, compiled once for the search (the game inlines them) ----------------
-@njit(sig(I64, ret=I64), cache=True, _nrt=False)
+@njit(sig(I64, ret=I64), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def list_place_c(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     return list_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
 
 
-@njit(sig(I64, I64, I64, I64, I64), cache=True, _nrt=False)
+@njit(sig(I64, I64, I64, I64, I64), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def apply_place_c(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, t,
                   k, a, b):
     apply_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, t, k,
                 a, b)
 
 
-@njit(sig(I64, ret=I64), cache=True, _nrt=False)
+@njit(sig(I64, ret=I64), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def list_attack_c(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     return list_attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
 
 
-@njit(sig(I64, I64, I64, I64, I64), cache=True, _nrt=False)
+@njit(sig(I64, I64, I64, I64, I64), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def attack_choice_c(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r,
                     t, mode, n):
     attack_choice(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r, t,
                   mode, n)
 
 
-@njit(sig(I64), cache=True, _nrt=False)
+@njit(sig(I64), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def front_c(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     front(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
 
 
-@njit(sig(I64), cache=True, _nrt=False)
+@njit(sig(I64), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def attack_c(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     attack_phase(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
 
@@ -134,7 +136,7 @@ def decision_state(skey, p, dec):
 
 
 # --- one decision ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def determinize(S, Z, pile, bS, bZ, bpile, p, sst, tmp, cheat):
     """bS, bZ, bpile = the real state with what seat p cannot see dealt
     again from p's point of view: the opponent's hand and deck from the
@@ -210,7 +212,7 @@ def rollout(bS, bZ, bpile, w, ip, pp, script, rseed, p, dtype, a1, a2, a3, a4, n
     return grow[G_WINNER]
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def decide(S, Z, pile, ip, pp, pol, rows, sc, script, p, n, dtype, skey, w, cheat):
     """Index of the row of rows[:n] (n >= 2, sc: greedy's scores) that seat
     p's search level picks; counts the decision (``Z_DEC``), as ``choose_i``
@@ -305,7 +307,7 @@ def is_search(pl):
     return pl >= POL_SEARCH_FAST and pl <= POL_SEARCH_STRONG
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def play_search_on(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, cur,
                    turns, check, grow, srow, skey, w):
     """``kernel.play_on`` for a game with a search seat: the same loop and

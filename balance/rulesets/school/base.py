@@ -101,7 +101,7 @@ HOUSE_WB = np.array([MUGGLE, PRIEST, WIZ, MAG], np.int64)         # index white 
 
 
 # --- small helpers --------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def seat_stream(seed, game, p):
     """Seed of seat p's policy stream in game ``game`` of ``seed``."""
     return mix64(game_state(seed, game) ^ (np.uint64(p + 1) * np.uint64(0xD1B54A32D192ED03)))
@@ -110,7 +110,7 @@ def seat_stream(seed, game, p):
 _S32 = np.uint64(32)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def pbelow(pst, p, n):
     """Uniform integer in [0, n) from seat p's policy stream (``core.rng.below``
     on pst[p])."""
@@ -120,29 +120,29 @@ def pbelow(pst, p, n):
     return np.int64((r * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def val(c):
     return CVAL[c]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def is_joker(c):
     return CSUIT[c] == 4
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def house_of_card(c, ip):
     """The pile a (non-joker) card enters by its suit."""
     return ip[P_HOS + CSUIT[c]]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def vbit(c):
     """Bit of card c's value (jokers match nothing: 0)."""
     return CBIT[c]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def next_seat(p, P):
     q = p + 1
     return 0 if q == P else q
@@ -157,7 +157,7 @@ def update_up(B, Z, b):
     Z[Z_UP + b] = m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def book_all_values(B, Z, b):
     """Bitmask of the values of every card of book b (hidden included)."""
     m = 0
@@ -166,7 +166,7 @@ def book_all_values(B, Z, b):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def pile_total(pile, Z, h):
     t = 0
     for j in range(Z[Z_PN + h]):
@@ -176,7 +176,7 @@ def pile_total(pile, Z, h):
 
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def margin(T0, T1, T2, T3, hm):
     """Total of house hm minus the best other house's."""
     t = T0 if hm == 0 else (T1 if hm == 1 else (T2 if hm == 2 else T3))
@@ -192,7 +192,7 @@ def margin(T0, T1, T2, T3, hm):
     return t - best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def fate_house(KN, p, wm, bm):
     """Seat p's house if the books' values were wm (white) and bm (black):
     a fate card is white when its value bit is in wm (KN[p, KN_FATE] holds
@@ -222,13 +222,13 @@ def draw_card(st, cards, Z, tr, on):
     return cards[0, Z[Z_DECK]]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def to_discard(cards, Z, c):
     cards[1, Z[Z_DISC]] = c
     Z[Z_DISC] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def to_hand(S, hand, p, c, masks, counts):
     hand[p, S[p, C_HN]] = c
     S[p, C_HN] += 1
@@ -237,7 +237,7 @@ def to_hand(S, hand, p, c, masks, counts):
     counts[0, k] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def take(S, hand, p, i):
     """Remove and return hand[p, i], keeping the order of the others."""
     c = hand[p, i]
@@ -248,7 +248,7 @@ def take(S, hand, p, i):
     return c
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def hand_index(S, hand, p, c):
     for i in range(S[p, C_HN]):
         if hand[p, i] == c:

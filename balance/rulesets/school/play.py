@@ -95,7 +95,7 @@ def cast(st, p, S, hand, fate, B, Z, pile, cards, KN, KF, ip, out, masks, counts
 
 
 # --- the score area and the meeting -------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def to_score(c, sage, pol, S, Z, pile, cards, KN, ip, pst, script, tr, on, buf):
     """Card c enters the score area: its suit's pile, a joker the pile the
     sage picks; the cloaked pile discards it."""
@@ -284,7 +284,7 @@ def discard_down(p, pol, S, hand, cards, Z, ip, pp, pst, script, tr, on, fs, ix)
             ev(tr, Z, E_DISCARD, p, c, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def can_cast(p, S, hand, Z, ban):
     """Seat p holds a card that casts a spell (a castable card always gives
     an entry: a black one draw; a white one a fate peek, since at least one

@@ -17,7 +17,7 @@ from .layout import (BCAP, C_HN, D_NAME, D_SPELL, EF_DRAW, EF_PEEK_BOOK, EF_PEEK
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 # --- policies: the script queue (scenario tests) --------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def script_next(script, Z, p, dtype):
     """The next script row if it is for seat p and decision ``dtype`` (it is
     consumed), else -1 (the scripted seat then decides at random)."""
@@ -28,7 +28,7 @@ def script_next(script, Z, p, dtype):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def believed_masks(Z, KN, p, out):
     """out[0], out[1]: the values seat p knows in the white / black book
     (face-up cards and the hidden ones it peeked)."""
@@ -36,13 +36,13 @@ def believed_masks(Z, KN, p, out):
     out[1] = Z[Z_UP + 1] | KN[p, KN_MASK + 1]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def my_house(Z, KN, p, buf):
     believed_masks(Z, KN, p, buf)
     return fate_house(KN, p, buf[0], buf[1])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def known_house(Z, KN, KF, fate, p, q, F, buf):
     """The house seat p believes q is in from q's fate cards it has seen
     (-1 when it has seen none)."""
@@ -61,12 +61,12 @@ def known_house(Z, KN, KF, fate, p, q, F, buf):
     return HOUSE_WB[w + 2 * b]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def keep_value(c, pp):
     return pp[Q_JOKER] if is_joker(c) else float(val(c))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def argmax_tie(scores, n, pst, p):
     """Index of the highest of scores[:n]; ties uniform from seat p's stream."""
     best = scores[0]
@@ -227,7 +227,7 @@ def spell_list(p, P, S, hand, B, Z, pile, ip, ban, F, pick, out):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def cheapest(p, S, hand, Z, color, avoid, pp, ban, pst, fs, ix):
     """Hand index of the lowest keep-value card casting ``color`` (0 white,
     1 black), not index ``avoid``; ties uniform; -1 when none."""
@@ -367,7 +367,7 @@ def informed_spell(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, ban, F, pst,
         out[3] = -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def script_spell(p, P, S, hand, B, Z, pile, ip, ban, F, script, out):
     """A scripted spell (scenario tests): the row's (effect, card cast, a, b)
     must be a listed entry (a swap's a = the given card's id); returns 0, or
@@ -450,7 +450,7 @@ def vote_scores(p, kind, opts, n, B, Z, KN, ip, fs, buf):
         fs[o] = float(margin(t0, t1, t2, t3, fate_house(KN, p, wm, bm)))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def choose_vote(pol, p, kind, opts, n, tied, B, Z, KN, ip, pst, script, dtype,
                 fs, buf):
     """Seat p's vote among options opts[:n] where tied[o] == 1."""

@@ -93,7 +93,7 @@ def search_base(seed, game, p):
 
 
 # --- the state: copies and deals -----------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def copy_state(P, F, S, hand, fate, B, Z, pile, cards, KN, KF,
                S2, hand2, fate2, B2, Z2, pile2, cards2, KN2, KF2):
     """The used part of one game state into another (the unshuffled deck,
@@ -125,7 +125,7 @@ def copy_state(P, F, S, hand, fate, B, Z, pile, cards, KN, KF,
         cards2[1, i] = cards[1, i]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def determinize(p, P, F, S, hand, fate, B, Z, pile, cards, KN, KF,
                 S2, hand2, fate2, B2, Z2, pile2, cards2, KN2, KF2, st, pool, flag):
     """The state into the second one with every card seat p cannot see
@@ -196,7 +196,7 @@ def determinize(p, P, F, S, hand, fate, B, Z, pile, cards, KN, KF,
 
 
 # --- a rollout --------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def rollout(ph, q, casts, win0, nopts, p, P, ip, pp, ban, F, SX):
     """Play SX's rollout state to the end of the game from phase ``ph`` of
     the current round (layout.PH_*: seat q's turn goes on with ``casts``
@@ -275,7 +275,7 @@ def rollout(ph, q, casts, win0, nopts, p, P, ip, pp, ban, F, SX):
 
 
 # --- the search -------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def search_pick(kind, p, P, level, ip, pp, ban, F, S, hand, fate, B, Z, pile, cards, KN, KF,
                 opts, nopts, casts, ncand, SX):
     """Index of the best of SX's ``ncand`` candidates (rows of SX[36]) for
@@ -357,7 +357,7 @@ def search_pick(kind, p, P, level, ip, pp, ban, F, S, hand, fate, B, Z, pile, ca
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def spell_prior(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, F, e, buf):
     """Informed's priorities as a score of entry e (effect, hand index, a, b),
     for search_top_k: an unknown hidden spell's peek; a swap raising its
@@ -393,7 +393,7 @@ def spell_prior(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, F, e, buf):
     return s - keep_value(hand[p, e[1]], pp) / 100.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def search_spell(p, P, level, ip, pp, ban, F, S, hand, fate, B, Z, pile, cards, KN, KF, casts,
                  out, SX):
     """Seat p's next spell (out[0:4]; out[0] = EF_STOP to stop) by search
@@ -444,7 +444,7 @@ def search_spell(p, P, level, ip, pp, ban, F, S, hand, fate, B, Z, pile, cards, 
         out[j] = cand[c, j]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def search_option(kind, p, P, level, ip, pp, ban, F, S, hand, fate, B, Z, pile, cards, KN, KF,
                   opts, n, tied, SX):
     """Seat p's vote (kind SK_VOTE: among options 0..n-1), tie break (SK_TIE:
@@ -471,7 +471,7 @@ def search_option(kind, p, P, level, ip, pp, ban, F, S, hand, fate, B, Z, pile, 
     return cand[c, 0]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def search_turn(st, p, P, level, ip, pp, ban, F, S, hand, fate, B, Z, pile, cards, KN, KF, out,
                 masks, counts, tr, on, SX):
     """A search seat's turn in the real game: ``play.turn`` with each spell
