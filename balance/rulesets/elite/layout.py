@@ -457,7 +457,6 @@ M_HIT = 11                # v3: c damage from b hits a
 M_DUEL = 12               # v3: a duels b
 M_DRAW = 13               # v3: seat a draws b cards
 M_START = 14              # v3: the start-of-turn effects of seat a
-M_SEARCH = 15             # the search's turn play for seat a from this state (acts[0]; tests)
 
 assert (Z_TURN, Z_TR) == (2, 3)
 assert [GI[f"deaths_{c}"] - G_D_EXCH for c in ("exchange", "reflect", "bloodthirst", "mine",

@@ -67,6 +67,7 @@ class Table:
         self.ip, self.pp, self.PT, self.PID = kernel_args(self.values, ban_vector(banv, rules.N_KINDS))
         self.st, self.S, self.pile, self.Z, self.acts, _ = kgame.work(players)
         self.W = kgame.search_scratch(players, self.pol, 1)    # the search's (or None)
+        self._search = engine(version, "search")
         self.script_rows = np.full((256, 4), -1, np.int64)
         self.n_script = 0
         self.tr = np.zeros((trace, 8), np.int64)
@@ -172,7 +173,7 @@ class Table:
         return int(self._kernel.entry(mode, self.seed, self.game, self.pol, self.ip, self.pp, self.PT,
                            self.PID, self.st, self.S, self.pile, self.Z, self.acts,
                            self.script_rows, self.tr, self.masks, self.counts, self.grow,
-                           self.srow, np.int64(a), np.int64(b), np.int64(c), self.W))
+                           self.srow, np.int64(a), np.int64(b), np.int64(c)))
 
     def turn(self, p: int):
         """One turn of seat p (the turn counter moves on by one)."""
@@ -217,7 +218,12 @@ class Table:
         """The turn play seat p's search level chooses from this state, taken
         as its decision point (nothing is played): (number of options, the
         option (play, target, option, option target))."""
-        n = self._call(L.M_SEARCH, p)
+        if self.W is None:
+            raise ValueError(f"seat {p} plays {self.policies[p]!r}, not a search level")
+        n = int(self._search.search_turn(
+            self.st, self.S, self.pile, self.Z, self.tr, self.masks, self.counts, self.acts,
+            self.script_rows, self.ip, self.pp, self.PT, self.PID, np.int64(p),
+            self.S[p, L.C_KEY], self.W, False))
         return n, tuple(int(x) for x in self.acts[0])
 
     def next_turn(self, p: int) -> tuple[int, bool]:
@@ -227,7 +233,12 @@ class Table:
 
     def run(self, cur: int, turns: int = 0):
         """Play on to the end of the game (check mode); returns (game row,
-        seat rows, broken invariants)."""
+        seat rows, broken invariants). Every seat plays its heuristic: a
+        table with a search level's seat is refused (a search plays whole
+        games through ``balance.simulate``)."""
+        if self.W is not None:
+            raise ValueError("Table.run plays heuristic seats only; a search level plays "
+                             "whole games through balance.simulate")
         err = self._call(L.M_RUN, cur, turns)
         return self.grow.copy(), self.srow.copy(), err
 

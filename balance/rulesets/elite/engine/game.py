@@ -30,7 +30,7 @@ from ..layout import (CA_EXCH, C_ALIVE, C_BUYS, C_DEALT, C_DEATHS, C_DIAM, C_DQ,
                       G_MAXCH, G_MHIT, G_POUCHES, G_RBLOCK, G_REFL, G_RESP, G_REVIVES, G_ROUNDS,
                       G_SHIELDS, G_STORMS, G_TEAMWIN, G_TURNS, G_WINNER, G_ZOMB, MAXA,
                       M_CHECK, M_DRAW, M_DUEL, M_EXCHANGE, M_GENERAL, M_HIT, M_INIT,
-                      M_JUDGMENT, M_NEXT, M_RUN, M_SAT, M_SEARCH, M_START, M_TURN, NCAP, NS, NZ,
+                      M_JUDGMENT, M_NEXT, M_RUN, M_SAT, M_START, M_TURN, NCAP, NS, NZ,
                       POL_GREEDY, POL_SEARCH0, P_BAN, P_DECKS, P_DIAM0, P_GENS, P_MAXT, P_START,
                       P_TEAMS, P_VERSION, S_BLOOD, S_BUYS, S_DEALT, S_DEATHS, S_DEV, S_DIAM,
                       S_DUELL, S_DUELW, S_EXT, S_FRAMES, S_FRZ, S_HAND, S_HEALED, S_HP, S_IGN,
@@ -331,7 +331,7 @@ def work(P):
 
 @njit(cache=True, _nrt=False)
 def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, tr, masks, counts,
-          grow, srow, a, b, c, W):
+          grow, srow, a, b, c):
     """The tests' and scenarios' steps, by ``mode`` (a whole game, traced or
     not, is ``play_blocks``'s: ``trace_one``): M_TURN: one turn of seat a; M_EXCHANGE: a sends c damage at b;
     M_JUDGMENT: seat a calls Judgment; M_RUN: play on from turn b with seat a
@@ -339,10 +339,12 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
     a's identity card b its character; M_CHECK: broken invariants now;
     M_SAT: saturating a x b (in grow[0]) and a + b (in grow[1]); M_INIT: deal
     game ``game`` of ``seed`` (trace when ``a``) without playing it;
-    M_SEARCH: the search's turn play for seat a (a search level) from this
-    state as its decision point, in acts[0] (returns the number of options;
-    tests). ``W``: the search's scratch (``search.search_work``), None
-    without a search seat (``run_game``)."""
+    M_RUN plays every seat by its heuristic (no search scratch: a
+    search level's seat plays its turns as ``turn`` does). A search
+    level's choice is ``search.search_turn``'s, called from Python
+    (``scenario.Table.search_play``): the entry has one specialisation, and
+    a test suite compiles the engine once for it, not again with the search
+    linked in (issue 19's closing note)."""
     P = S.shape[0]
     if mode == M_TURN:
         turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a)
@@ -355,7 +357,7 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
         return judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a)
     if mode == M_RUN:
         return run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID,
-                        mode == M_RUN, a, b, grow, srow, W)
+                        mode == M_RUN, a, b, grow, srow, None)
     if mode == M_NEXT:
         q, w = next_turn(S, Z, a)
         return q * 2 + (1 if w else 0)
@@ -382,11 +384,6 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
     if VARIANT == 3 and mode == M_START:
         turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, a)
         return 0
-    if mode == M_SEARCH:
-        if W is not None:
-            return search_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID,
-                               a, S[a, C_KEY], W, False)
-        return -1
     if mode == M_SAT:
         grow[0] = sat_mul(a, b)
         grow[1] = sat_add(min(a, SAT), min(b, SAT))

@@ -280,14 +280,15 @@ def search_choice(S, pile, Z, tr, script, ip, pp, PT, PID, p, key0, W):
     return n, keep[best_of(wins, keep, 0, m, stD)]
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False)
 def search_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, key0, W,
                 play):
     """``turn.turn`` of a seat playing a search level (``play``): the start
     of the turn (``pre12``/``pre3``) and the play (``act12``/``act3``) as for
     any seat, with the search's choice (``search_choice``) as the play.
-    Without ``play`` (tests, ``game.entry``'s M_SEARCH): only the choice,
-    from this state as the decision point, in acts[0]. Returns the number of
+    Without ``play`` (tests: ``scenario.Table.search_play`` calls it from
+    Python, so it keeps its Python wrapper): only the choice, from this
+    state as the decision point, in acts[0]. Returns the number of
     options. The one call site of ``search_choice`` and ``playout`` (inlined
     by numba: each function compiled on its own re-optimises every function
     it calls, the whole game, ``engine``)."""
