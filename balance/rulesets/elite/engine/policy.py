@@ -49,6 +49,17 @@ def _v12sig(*args):
     return (args,) if VARIANT != 3 else ()
 
 
+def _v3sig(*sigs):
+    """v3's option lists with fixed signatures: numba otherwise compiled
+    ``keep3`` and ``push3`` 8 times each per sink type, once per
+    combination of constant arguments (option codes, -1 targets, a first n
+    of 0), for no gain at run time: both are inlined by LLVM, which
+    propagates the constants. ``keep3`` has two, its ``sink`` None (greedy)
+    and an array (the search's candidates). None in the v1/v2 variant,
+    which never calls them (a signature compiles at import)."""
+    return ([*sigs],) if VARIANT == 3 else ()
+
+
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def judgment_ev(S, Z, ip, pp, p):
@@ -374,7 +385,8 @@ def decide(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
     return n, script_pick(Z, acts, script, n)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(*_v3sig((_A2, _I, _I, _I, _I, _I)), cache=True, _nrt=False, forceinline=True,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def push3(acts, n, k, t, o, ot):
     if n < MAXA:
         return push(acts, n, k, t, o, ot)
@@ -465,7 +477,9 @@ def run_base(pp, k):
     return pp[Q_RUN + k]
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(*_v3sig((_A2, _I, _F, _I, _F, _I, _I, _I, _I, nbt.none),
+             (_A2, _I, _F, _I, _F, _I, _I, _I, _I, _F1)), cache=True, _nrt=False, forceinline=True,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def keep3(acts, n, bs, nt, sc, k, t, o, ot, sink):
     """greedy3_f: count option (k, t, o, ot) scored ``sc`` (options past
     MAXA are not enumerated, as in ``push3``): a new best score makes it the
