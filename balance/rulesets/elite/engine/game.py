@@ -212,8 +212,10 @@ def run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, c
         searched = False
         if W is not None:        # numba drops this branch when W is None (no search seat)
             if S[cur, C_SRCH] > 0:
+                # play as a run-time bool, not a literal True: the one
+                # specialisation Table.search_play also calls (play=False)
                 search_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID,
-                            cur, key0, W, True)
+                            cur, key0, W, np.bool_(True))
                 searched = True
         if not searched:
             turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, cur)
