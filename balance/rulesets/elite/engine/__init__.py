@@ -23,7 +23,11 @@ Modules, each importing only those above it:
   ``entry``/``trace_one``, ``KERNELS``.
 
 The search's scratch ``W`` (``search.search_work``) is passed down from
-``play_blocks``/``entry`` to ``run_game``; in a batch without a search seat
+``play_blocks`` to ``run_game`` (``entry``, the scenarios' steps, has
+none: a scenario's search choice calls ``search.search_turn`` from
+Python, the same specialisation ``run_game`` calls, with ``play`` a
+run-time bool, so a test suite compiles the entry and the search's turn
+once per variant); in a batch without a search seat
 it is None and numba compiles ``run_game`` and its callers without the
 search (the branch on ``W is not None`` is removed at compile time), so
 those batches run and compile the kernel they had before the search. The
@@ -87,7 +91,8 @@ enumerator, and numba typed every inlined copy again (v1's cold compile
 92 -> 81 s, the kernel as fast), and v1/v2's ``emit`` and ``gscore`` have
 one signature (``policy._v12sig``; numba compiled them 9 and 7 times, once
 per combination of literal arguments: v1's cold compile about 60 -> 53 s
-in-process); trace events are only built under ``if Z[Z_ON]``. Larger hot functions with one call site (the option
+in-process), as do v3's ``keep3`` and ``push3`` (``policy._v3sig``: 8
+times each per sink type before); trace events are only built under ``if Z[Z_ON]``. Larger hot functions with one call site (the option
 enumerators, ``exchange.hit``, v3's turn) carry LLVM's ``alwaysinline``
 (``forceinline=True``): a call passes every array as a ~7-11 word struct,
 ~60-110 words per call, and that was a tenth of the time. numba's own
