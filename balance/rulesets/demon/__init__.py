@@ -103,7 +103,7 @@ SPEC = RulesetSpec.from_package(
     ban_modes=("remove", "forbid"),
     summary=_summary,
     check_values=lambda values, n: _check(values),
-    compile_time="about 40 s",
+    compile_time="about 20-30 s",
     headline=("hp", "passive_damage", "big_joker_heal"),
     bench=({"label": "demon 2p greedy", "players": 2, "policies": ["greedy"]},
            {"label": "demon 2p random", "players": 2, "policies": ["random"]}),

@@ -46,7 +46,7 @@ SPEC = RulesetSpec.from_package(
     data_files={"cards": load_cards},
     check_values=check_values,
     summary=_summary,
-    compile_time="about 30 s",
+    compile_time="about 15-20 s",
     headline=("end_total_magic", "fail_discard", "hand_size"),
     bench=({"label": "resonance 4p counter", "players": 4, "policies": ["counter"]},
            {"label": "resonance 4p random", "players": 4, "policies": ["random"]}),

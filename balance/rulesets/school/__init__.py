@@ -23,7 +23,7 @@ SPEC = RulesetSpec.from_package(
     roles=lambda values: dict(enumerate(layout.HOUSES)),
     turn_order="the first sage is random (first_seat); each round's turns go from the sage's "
                "left, the sage last; the round's invisible player is the next sage",
-    compile_time="about 35 s",
+    compile_time="about 20-25 s",
     headline=("hand_limit", "fate_cards", "meeting_cards", "setup_score"),
     bench=({"label": "school 4p informed", "players": 4, "policies": ["informed"]},
            {"label": "school 4p random", "players": 4, "policies": ["random"]}),
