@@ -592,3 +592,29 @@ def test_params_validation():
                                               "n_decks": 1}), 4)
     assert SPEC.roles(SPEC.space.resolve({"version": 1}))[8] == "8 rogue"
     assert SPEC.roles(SPEC.space.resolve({}))[8] == "8 bloodthirsty devil"     # v3 is the default
+
+
+# --- the scenario table itself ---------------------------------------------------
+@pytest.mark.parametrize("params", [{"version": 1}, {"version": 2, "teams": True}],
+                         ids=["v1", "v2-teams"])
+def test_a_dealt_table_run_to_the_end_is_the_batch_game(params):
+    """Table.run (``engine.game.run_from``) plays on with the batch's own
+    game loop: a table dealt as game g of a seed and run from the batch's
+    first seat ends with the batch's game and seat rows, in check mode with
+    no broken invariant."""
+    import numpy as np
+
+    from balance.core import runner
+    P = 4 if params.get("teams") else 3
+    s = runner.setup("elite", seed=5, players=P, policies=["greedy"], params=params)
+    b = runner.play_range(s, 0, 6, progress=False)
+    for g in range(6):
+        t = Table(players=P, params=params, policies="greedy", seed=5, game=g)
+        first = int(b.games[g, L.G_FIRST])
+        grow, srow, err = t.run(first)
+        grow[L.G_FIRST] = first            # set by the batch's deal, not by the game loop
+        assert err == 0
+        assert np.array_equal(grow, b.games[g]) and np.array_equal(srow, b.seats[g]), g
+    with pytest.raises(ValueError, match="heuristic seats only"):
+        Table(players=2, params=params if P == 2 else {"version": 1},
+              policies=["search", "greedy"]).run(0)

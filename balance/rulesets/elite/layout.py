@@ -447,7 +447,6 @@ M_GAME = 0                # unused: a whole game, traced or not, is play_blocks'
 M_TURN = 1                # one turn of seat a
 M_EXCHANGE = 2            # a sends c damage at b
 M_JUDGMENT = 3            # seat a calls Judgment
-M_RUN = 4                 # play on from turn b with seat a to move (check mode)
 M_NEXT = 5                # next seat after key a
 M_GENERAL = 6             # seat a's identity card b enters
 M_CHECK = 7               # broken invariants now

@@ -239,7 +239,10 @@ class Table:
         if self.W is not None:
             raise ValueError("Table.run plays heuristic seats only; a search level plays "
                              "whole games through balance.simulate")
-        err = self._call(L.M_RUN, cur, turns)
+        err = int(self._kernel.run_from(
+            self.ip, self.pp, self.PT, self.PID, self.st, self.S, self.pile, self.Z, self.acts,
+            self.script_rows, self.tr, self.masks, self.counts, self.grow, self.srow,
+            np.int64(cur), np.int64(turns)))
         return self.grow.copy(), self.srow.copy(), err
 
     # --- reading ----------------------------------------------------------------

@@ -27,7 +27,9 @@ The search's scratch ``W`` (``search.search_work``) is passed down from
 none: a scenario's search choice calls ``search.search_turn`` from
 Python, the same specialisation ``run_game`` calls, with ``play`` a
 run-time bool, so a test suite compiles the entry and the search's turn
-once per variant); in a batch without a search seat
+once per variant; a scenario's playing on to the end is ``run_from``,
+compiled on first use, so the entry carries no second copy of the game
+loop); in a batch without a search seat
 it is None and numba compiles ``run_game`` and its callers without the
 search (the branch on ``W is not None`` is removed at compile time), so
 those batches run and compile the kernel they had before the search. The

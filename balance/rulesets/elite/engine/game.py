@@ -30,7 +30,7 @@ from ..layout import (CA_EXCH, C_ALIVE, C_BUYS, C_DEALT, C_DEATHS, C_DIAM, C_DQ,
                       G_MAXCH, G_MHIT, G_POUCHES, G_RBLOCK, G_REFL, G_RESP, G_REVIVES, G_ROUNDS,
                       G_SHIELDS, G_STORMS, G_TEAMWIN, G_TURNS, G_WINNER, G_ZOMB, MAXA,
                       M_CHECK, M_DRAW, M_DUEL, M_EXCHANGE, M_GENERAL, M_HIT, M_INIT,
-                      M_JUDGMENT, M_NEXT, M_RUN, M_SAT, M_START, M_TURN, NCAP, NS, NZ,
+                      M_JUDGMENT, M_NEXT, M_SAT, M_START, M_TURN, NCAP, NS, NZ,
                       POL_GREEDY, POL_SEARCH0, P_BAN, P_DECKS, P_DIAM0, P_GENS, P_MAXT, P_START,
                       P_TEAMS, P_VERSION, S_BLOOD, S_BUYS, S_DEALT, S_DEATHS, S_DEV, S_DIAM,
                       S_DUELL, S_DUELW, S_EXT, S_FRAMES, S_FRZ, S_HAND, S_HEALED, S_HP, S_IGN,
@@ -336,14 +336,13 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
           grow, srow, a, b, c):
     """The tests' and scenarios' steps, by ``mode`` (a whole game, traced or
     not, is ``play_blocks``'s: ``trace_one``): M_TURN: one turn of seat a; M_EXCHANGE: a sends c damage at b;
-    M_JUDGMENT: seat a calls Judgment; M_RUN: play on from turn b with seat a
-    to move (check mode); M_NEXT: next seat after key a; M_GENERAL: make seat
+    M_JUDGMENT: seat a calls Judgment; M_NEXT: next seat after key a; M_GENERAL: make seat
     a's identity card b its character; M_CHECK: broken invariants now;
     M_SAT: saturating a x b (in grow[0]) and a + b (in grow[1]); M_INIT: deal
     game ``game`` of ``seed`` (trace when ``a``) without playing it;
-    M_RUN plays every seat by its heuristic (no search scratch: a
-    search level's seat plays its turns as ``turn`` does). A search
-    level's choice is ``search.search_turn``'s, called from Python
+    Playing on to the end is ``run_from``'s, not a mode: the game loop is a
+    second copy of the whole turn, which entry would otherwise compile for
+    every scenario test (none plays on). A search level's choice is ``search.search_turn``'s, called from Python
     (``scenario.Table.search_play``): the entry has one specialisation, and
     a test suite compiles the engine once for it, not again with the search
     linked in (issue 19's closing note)."""
@@ -357,9 +356,6 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
         return n
     if mode == M_JUDGMENT:
         return judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a)
-    if mode == M_RUN:
-        return run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID,
-                        mode == M_RUN, a, b, grow, srow, None)
     if mode == M_NEXT:
         q, w = next_turn(S, Z, a)
         return q * 2 + (1 if w else 0)
@@ -391,6 +387,19 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
         grow[1] = sat_add(min(a, SAT), min(b, SAT))
         return 0
     return -1
+
+
+@njit(cache=True, _nrt=False)
+def run_from(ip, pp, PT, PID, st, S, pile, Z, acts, script, tr, masks, counts, grow, srow, cur,
+             turns):
+    """``scenario.Table.run``: play on from turn ``turns`` with seat ``cur``
+    to move, in check mode, every seat by its heuristic (no search scratch:
+    a search level's seat would play its turns as ``turn`` does, so the
+    table refuses one); returns the broken invariants. A function of its
+    own, compiled on first use, so that ``entry`` does not carry the game
+    loop."""
+    return run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, True, cur,
+                    turns, grow, srow, None)
 
 
 def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, PT, PID, check, games, seats, masks,
