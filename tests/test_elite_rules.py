@@ -601,7 +601,8 @@ def test_a_dealt_table_run_to_the_end_is_the_batch_game(params):
     """Table.run (``engine.game.run_from``) plays on with the batch's own
     game loop: a table dealt as game g of a seed and run from the batch's
     first seat ends with the batch's game and seat rows, in check mode with
-    no broken invariant."""
+    no broken invariant; a table with a search seat is refused, and so is
+    a search choice for a seat that does not search."""
     import numpy as np
 
     from balance.core import runner
@@ -615,6 +616,8 @@ def test_a_dealt_table_run_to_the_end_is_the_batch_game(params):
         grow[L.G_FIRST] = first            # set by the batch's deal, not by the game loop
         assert err == 0
         assert np.array_equal(grow, b.games[g]) and np.array_equal(srow, b.seats[g]), g
+    searching = Table(players=2, params={"version": 1}, policies=["search", "greedy"])
     with pytest.raises(ValueError, match="heuristic seats only"):
-        Table(players=2, params=params if P == 2 else {"version": 1},
-              policies=["search", "greedy"]).run(0)
+        searching.run(0)
+    with pytest.raises(ValueError, match="not a search level"):
+        searching.search_play(1)

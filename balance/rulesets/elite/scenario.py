@@ -218,7 +218,7 @@ class Table:
         """The turn play seat p's search level chooses from this state, taken
         as its decision point (nothing is played): (number of options, the
         option (play, target, option, option target))."""
-        if self.W is None:
+        if self.W is None or self.S[p, L.C_SRCH] <= 0:
             raise ValueError(f"seat {p} plays {self.policies[p]!r}, not a search level")
         n = int(self._search.search_turn(
             self.st, self.S, self.pile, self.Z, self.tr, self.masks, self.counts, self.acts,

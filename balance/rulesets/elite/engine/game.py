@@ -342,7 +342,8 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
     game ``game`` of ``seed`` (trace when ``a``) without playing it;
     Playing on to the end is ``run_from``'s, not a mode: the game loop is a
     second copy of the whole turn, which entry would otherwise compile for
-    every scenario test (none plays on). A search level's choice is ``search.search_turn``'s, called from Python
+    every scenario test (none plays on). A search level's choice is
+    ``search.search_turn``'s, called from Python
     (``scenario.Table.search_play``): the entry has one specialisation, and
     a test suite compiles the engine once for it, not again with the search
     linked in (issue 19's closing note)."""
