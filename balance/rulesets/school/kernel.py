@@ -501,17 +501,22 @@ def trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr):
 def _trace_one(seed, game, P, pol, spol, ip, pp, ban, games, seats, masks, counts, tr, S, hand,
                fate, B, Z, pile, cards, KN, KF, st, pst, script, out, opts, tally, tied, votes,
                fs, ix, buf, SX):
+    # the trace and check flags as run-time bools, not literals: the
+    # specialisations the scenario's steps (``scenario.Table``) call from
+    # Python, so a replay and a scenario compile play_round, init_game and
+    # finish once between them (the batch keeps its literal False)
+    on, check = np.bool_(True), np.bool_(False)
     fill_deck(ip, ban, P, cards, Z)
     init_game(seed, game, P, pol, ip, S, hand, fate, B, Z, pile, cards, KN, KF, st, pst, script,
-              masks[0], counts[0], tr, True, buf)
+              masks[0], counts[0], tr, on, buf)
     if SX is not None:
         for p in range(P):
             SX[33][p] = search_base(seed, game, p)
     for r in range(1, 7):
         play_round(st, r, P, pol, spol, ip, pp, ban, S, hand, fate, B, Z, pile, cards, KN, KF,
-                   pst, script, masks[0], counts[0], tr, True, False, out, opts, tally, tied,
+                   pst, script, masks[0], counts[0], tr, on, check, out, opts, tally, tied,
                    votes, fs, ix, buf, SX)
-    finish(P, ip, S, fate, B, Z, pile, games[0], seats[0], tr, True, opts, tally)
+    finish(P, ip, S, fate, B, Z, pile, games[0], seats[0], tr, on, opts, tally)
     return Z[Z_TR]
 
 
