@@ -5,8 +5,10 @@ Positions are built with :class:`balance.rulesets.elite.scenario.Table`;
 seats with the ``script`` policy play the scripted rows exactly (a row that
 does not match a legal option counts as a script error).
 """
+import numpy as np
 import pytest
 
+from balance.core import runner
 from balance.core.errors import BalanceError
 from balance.rulesets.elite import SPEC, rules
 from balance.rulesets.elite import layout as L
@@ -603,9 +605,6 @@ def test_a_dealt_table_run_to_the_end_is_the_batch_game(params):
     first seat ends with the batch's game and seat rows, in check mode with
     no broken invariant; a table with a search seat is refused, and so is
     a search choice for a seat that does not search."""
-    import numpy as np
-
-    from balance.core import runner
     P = 4 if params.get("teams") else 3
     s = runner.setup("elite", seed=5, players=P, policies=["greedy"], params=params)
     b = runner.play_range(s, 0, 6, progress=False)

@@ -91,11 +91,12 @@ are inlined (``inline="always"``), but greedy's option scoring
 ``alwaysinline`` instead: ``emit`` has five call sites in each
 enumerator, and numba typed every inlined copy again (v1's cold compile
 92 -> 81 s, the kernel as fast), and v1/v2's ``emit`` and ``gscore`` have
-one signature (``policy._v12sig``; numba compiled them 9 and 7 times, once
+one signature (``policy._sigs``; numba compiled them 9 and 7 times, once
 per combination of literal arguments: v1's cold compile about 60 -> 53 s
-in-process), as do v3's ``keep3`` and ``push3`` (``policy._v3sig``: 8
-times each per sink type before); trace events are only built under ``if Z[Z_ON]``. Larger hot functions with one call site (the option
-enumerators, ``exchange.hit``, v3's turn) carry LLVM's ``alwaysinline``
+in-process), as do v3's ``keep3`` and ``push3`` (8 times each per sink
+type before); trace events are only built under ``if Z[Z_ON]``. Larger
+hot functions with one call site (the option enumerators,
+``exchange.hit``, v3's turn) carry LLVM's ``alwaysinline``
 (``forceinline=True``): a call passes every array as a ~7-11 word struct,
 ~60-110 words per call, and that was a tenth of the time. numba's own
 ``inline="always"`` does the same at a far higher compile cost (inlining

@@ -41,23 +41,16 @@ _I, _F, _B = nbt.int64, nbt.float64, nbt.boolean
 _A1, _A2, _F1 = nbt.int64[::1], nbt.int64[:, ::1], nbt.float64[::1]
 
 
-def _v12sig(*args):
-    """v1/v2's greedy scoring with one signature (numba otherwise compiled
-    ``emit`` 9 times and ``gscore`` 7, once per combination of constant
-    arguments: option codes, -1 targets, a first n of 0); none in the v3
-    variant, which never calls them (a signature compiles at import)."""
-    return (args,) if VARIANT != 3 else ()
-
-
-def _v3sig(*sigs):
-    """v3's option lists with fixed signatures: numba otherwise compiled
-    ``keep3`` and ``push3`` 8 times each per sink type, once per
-    combination of constant arguments (option codes, -1 targets, a first n
-    of 0), for no gain at run time: both are inlined by LLVM, which
-    propagates the constants. ``keep3`` has two, its ``sink`` None (greedy)
-    and an array (the search's candidates). None in the v1/v2 variant,
-    which never calls them (a signature compiles at import)."""
-    return ([*sigs],) if VARIANT == 3 else ()
+def _sigs(variant, *sigs):
+    """Fixed signatures, compiled in ``variant`` (12: v1/v2, 3: v3) only;
+    none in the other variant, which never calls the function (a signature
+    compiles at import). numba otherwise compiles a function once per
+    combination of constant arguments it meets (option codes, -1 targets, a
+    first n of 0): v1/v2's ``emit`` 9 times and ``gscore`` 7, v3's
+    ``keep3`` and ``push3`` 8 times each per sink type, for no gain at run
+    time (LLVM inlines them and propagates the constants). ``keep3`` has
+    two, its ``sink`` None (greedy) and an array (the search's candidates)."""
+    return ([*sigs],) if VARIANT == variant else ()
 
 
 
@@ -148,8 +141,8 @@ def hit_value(S, Z, pp, t, amount):
     return hit_bound(S, Z, pp, t, amount, False)[0]
 
 
-@njit(*_v12sig(_A2, _A1, _F1, _A2, _I, _I, _I, _I, _F, _I, _I, _B, _I, _I, _I, _I, _B), cache=True,
-      _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(*_sigs(12, (_A2, _A1, _F1, _A2, _I, _I, _I, _I, _F, _I, _I, _B, _I, _I, _I, _I, _B)),
+      cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def gscore(S, Z, pp, PT, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot, ub):
     """greedy's value of option (k, t, o, ot) (v1/v2); ``dmg`` is run
     k's damage with p's multipliers, ``jev`` the Judgment value, ``imm`` p
@@ -205,8 +198,8 @@ def greedy_ctx(S, Z, ip, pp, p, g):
     return m, jev, hp, S[p, C_MAXHP] - hp, S[p, C_IMM] > 0
 
 
-@njit(*_v12sig(_A2, _A1, _F1, _A2, _A2, _I, _F, _I, _B, _I, _I, _I, _I, _F, _I, _I, _B, _I, _I,
-               _I, _I), cache=True, _nrt=False, forceinline=True,
+@njit(*_sigs(12, (_A2, _A1, _F1, _A2, _A2, _I, _F, _I, _B, _I, _I, _I, _I, _F, _I, _I, _B, _I,
+                  _I, _I, _I)), cache=True, _nrt=False, forceinline=True,
       no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot):
     """Option number n, (k, t, o, ot) (``dmg``: run k's damage with p's
@@ -385,7 +378,7 @@ def decide(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
     return n, script_pick(Z, acts, script, n)
 
 
-@njit(*_v3sig((_A2, _I, _I, _I, _I, _I)), cache=True, _nrt=False, forceinline=True,
+@njit(*_sigs(3, (_A2, _I, _I, _I, _I, _I)), cache=True, _nrt=False, forceinline=True,
       no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def push3(acts, n, k, t, o, ot):
     if n < MAXA:
@@ -477,9 +470,9 @@ def run_base(pp, k):
     return pp[Q_RUN + k]
 
 
-@njit(*_v3sig((_A2, _I, _F, _I, _F, _I, _I, _I, _I, nbt.none),
-             (_A2, _I, _F, _I, _F, _I, _I, _I, _I, _F1)), cache=True, _nrt=False, forceinline=True,
-      no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(*_sigs(3, (_A2, _I, _F, _I, _F, _I, _I, _I, _I, nbt.none),
+                (_A2, _I, _F, _I, _F, _I, _I, _I, _I, _F1)),
+      cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def keep3(acts, n, bs, nt, sc, k, t, o, ot, sink):
     """greedy3_f: count option (k, t, o, ot) scored ``sc`` (options past
     MAXA are not enumerated, as in ``push3``): a new best score makes it the
