@@ -62,6 +62,33 @@ def test_a_failure_while_saving_leaves_the_previous_result_whole(tmp_path, monke
     assert balance.load(out)["summary"]["seed"] == 2
 
 
+def test_saved_tables_read_back_as_the_result_with_an_encoding_per_column(tmp_path):
+    """Tables written a row group at a time, with the game column delta-
+    encoded, a dictionary only for a column of few values and plain kind
+    bitmasks (``runner.encodings``), read back equal to the result's own."""
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    from balance.core import runner
+    r = balance.simulate("talisman", games=6000, seed=4, players=3)
+    meta = json.dumps(r.setup.describe(), default=str)
+    for name, cols, frame in (("seats", r._seat_cols(), r.seats), ("games", r._game_cols(),
+                                                                   r.games)):
+        path = tmp_path / f"{name}.parquet"
+        runner.write_parquet(path, cols, meta, rows=1000)
+        back = pd.read_parquet(path)
+        pd.testing.assert_frame_equal(back, frame.reset_index(drop=True))
+        f = pq.ParquetFile(path)
+        assert f.metadata.num_row_groups == len(frame) // 1000
+        used = {f.schema_arrow.names[j]: set(f.metadata.row_group(0).column(j).encodings)
+                for j in range(f.metadata.num_columns)}
+        assert "DELTA_BINARY_PACKED" in used["game"]
+        assert "RLE_DICTIONARY" in used["policy" if name == "seats" else "end_reason"]
+        assert "RLE_DICTIONARY" in used["turns" if name == "games" else "hp"]
+        if name == "seats":
+            assert "RLE_DICTIONARY" not in used["drawn_mask0"]
+
+
 def test_a_folder_without_its_marker_is_refused(tmp_path):
     out = tmp_path / "o"
     balance.simulate("talisman", games=100, seed=1).save(out)
