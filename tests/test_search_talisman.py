@@ -14,9 +14,12 @@ import pytest
 from balance.core import stats
 from balance.core.runner import play_range, setup
 from balance.rulesets.talisman import SPEC
-from balance.rulesets.talisman import kernel as K, search
 from balance.rulesets.talisman import layout as L
+from lazy import lazy
 from test_talisman_rules import replay_trace
+
+K = lazy("balance.rulesets.talisman.kernel")     # compiled on first use, not at collection
+search = lazy("balance.rulesets.talisman.search")
 
 VALUES = SPEC.space.resolve({})
 NK = SPEC.n_kinds(VALUES)

@@ -22,12 +22,15 @@ import pytest
 from balance.core.params import to_kernel
 from balance.core.rng import game_state, python_rng
 from balance.rulesets.talisman import SPEC
-from balance.rulesets.talisman import base, policy
 from balance.rulesets.talisman import layout as L
 from balance.rulesets.talisman import reference as R
 from balance.rulesets.talisman.rules import (CHAOS, ELEMENTS_ZH, FLUSH, FOUR, GAMBLE,
                                              GENERATING, GUARD, OVERCOMING, STEAL, THUNDER,
                                              WIND, deck_list)
+from lazy import lazy
+
+base = lazy("balance.rulesets.talisman.base")          # compiled on first use, not at collection
+policy = lazy("balance.rulesets.talisman.policy")
 
 DEFAULTS = SPEC.space.resolve({})
 
