@@ -464,13 +464,14 @@ def play_blocks(b0, b1, seed, start, n_games, P, pol, spol, ip, pp, ban, check, 
                 script, out, opts, tally, tied, votes, fs, ix, buf, SX):
     fill_deck(ip, ban, P, cards, Z)
     F = ip[P_FATE]
+    off = np.bool_(False)    # the trace flag as a run-time bool, as _trace_one's (see there)
     for b in range(b0, b1):
         hi = min(n_games, (b + 1) * BLOCK)
         for g in range(b * BLOCK, hi):
             # one game (the same steps as _trace_one; not a function of its own:
             # each njit level compiles its whole call tree once more)
             init_game(seed, start + g, P, pol, ip, S, hand, fate, B, Z, pile, cards, KN, KF, st,
-                      pst, script, masks[g], counts[b], tr, False, buf)
+                      pst, script, masks[g], counts[b], tr, off, buf)
             if SX is not None:
                 for p in range(P):
                     SX[33][p] = search_base(seed, start + g, p)
@@ -479,9 +480,9 @@ def play_blocks(b0, b1, seed, start, n_games, P, pol, spol, ip, pp, ban, check, 
                                               np.int64(0))
             for r in range(1, 7):
                 play_round(st, r, P, pol, spol, ip, pp, ban, S, hand, fate, B, Z, pile, cards,
-                           KN, KF, pst, script, masks[g], counts[b], tr, False, check, out, opts,
+                           KN, KF, pst, script, masks[g], counts[b], tr, off, check, out, opts,
                            tally, tied, votes, fs, ix, buf, SX)
-            finish(P, ip, S, fate, B, Z, pile, games[g], seats[g], tr, False, opts, tally)
+            finish(P, ip, S, fate, B, Z, pile, games[g], seats[g], tr, off, opts, tally)
             if check:
                 if Z[Z_ROUND] != 6 or Z[Z_TURN] != 6 * (P - 1):
                     Z[Z_ERR] += 1
@@ -503,8 +504,9 @@ def _trace_one(seed, game, P, pol, spol, ip, pp, ban, games, seats, masks, count
                fs, ix, buf, SX):
     # the trace and check flags as run-time bools, not literals: the
     # specialisations the scenario's steps (``scenario.Table``) call from
-    # Python, so a replay and a scenario compile play_round, init_game and
-    # finish once between them (the batch keeps its literal False)
+    # Python and play_blocks calls too, so a run, a replay and a scenario
+    # compile play_round, init_game and finish once between them (a first
+    # replay after a run, cold: 12.4 -> 2.6-3.1 s of CPU; the batch as fast)
     on, check = np.bool_(True), np.bool_(False)
     fill_deck(ip, ban, P, cards, Z)
     init_game(seed, game, P, pol, ip, S, hand, fate, B, Z, pile, cards, KN, KF, st, pst, script,
