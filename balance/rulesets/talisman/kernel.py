@@ -115,8 +115,11 @@ def play_game(seed, game, P, pol, ip, pp, ban, st, S, hand, pile, Z, sizes, acts
                 ev(tr, Z, E_SKIP, cur, S[cur, C_SKIPS], 0, 0, 0, 0)
         elif ws is not None and pol[cur] >= POL_SEARCH_FAST:
             SW, HW, PW, ZW, IW, FW, UW, MW, CW, TW = ws
-            errors += search_turn(seed, game, st, S, hand, pile, Z, masks, counts, tr, on, check,
-                                  ip, pp, ban, sizes, acts, spbest, P, V, NB, cur,
+            # run-time flags and seat: one search_turn for the batch and the replay
+            # (with literals numba compiled it once per combination: 4 in a clean suite)
+            errors += search_turn(seed, game, st, S, hand, pile, Z, masks, counts, tr,
+                                  np.bool_(on), np.bool_(check), ip, pp, ban, sizes, acts,
+                                  spbest, P, V, NB, np.int64(cur),
                                   pol[cur] - POL_SEARCH_FAST, SW, HW, PW, ZW, IW, FW, UW, MW, CW,
                                   TW)
             alive -= eliminate(S, hand, pile, Z, tr, on, P, V)
