@@ -362,8 +362,9 @@ def play_search_game(seed, game, pol, ip, pp, st, S, Z, pile, rows, sc, script, 
     masks = gmasks[g]
     counts = bcounts[b]
     start(st, S, Z, pile, masks, counts, tr, ip, on)
+    # a run-time check flag: one play_search_on for the batch and the replay
     return play_search_on(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
-                          0, 0, check, games[g], seats[g], search_key(seed, game), w)
+                          0, 0, np.bool_(check), games[g], seats[g], search_key(seed, game), w)
 
 
 @njit(cache=True, nogil=True)
