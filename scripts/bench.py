@@ -17,7 +17,9 @@ Figures printed:
   that of every ruleset (elite per version) and the commands that must
   compile nothing (``rulesets``, ``params``, ``--help``);
 - elite v1-v3 (4 players, greedy, one thread) against talisman 2p greedy
-  in ns per decision (target: at most 2.5x);
+  in ns per decision (target: at most 2.5x), with the options a seat had
+  per decision (elite's ``options`` column) and ns per option, and
+  talisman's legal actions per greedy decision (the pure-Python reference);
 - peak memory (max RSS) of a ``balance run talisman --games 1000000`` process;
 - the whole ``balance run`` process against its kernel's time (``--whole``: only that);
 - with ``--ci`` only: the clean-clone CI run (``bash .ci/run`` in a fresh
@@ -64,7 +66,40 @@ def kernel_speed(name, cfg, games, threads, repeats=5):
         dt = time.perf_counter() - t0
         best = dt if best is None else min(best, dt)
     turns = int(b.games[:, 1].sum())
-    return games / best, best / turns * 1e9, best, turns / games, best / decisions(name, b) * 1e9
+    return (games / best, best / turns * 1e9, best, turns / games,
+            best / decisions(name, b) * 1e9, options_per_decision(name, b))
+
+
+def options_per_decision(name, batch):
+    """Options the deciding seat had per decision, where the ruleset counts
+    them (elite's ``options`` column), else None."""
+    cols = list(registry.get(name).game_columns)
+    if "options" not in cols:
+        return None
+    return int(batch.games[:, cols.index("options")].sum()) / decisions(name, batch)
+
+
+def talisman_legal_actions(games=500):
+    """Legal actions per greedy decision in 2-player talisman, counted in the
+    pure-Python reference (the kernel's greedy does not list them all)."""
+    try:
+        from balance.rulesets.talisman import reference as R
+    except ImportError:
+        return None
+    values = setup("talisman", seed=1, players=2, policies=["greedy"]).values
+    seen = []
+    choose = R.choose_greedy
+
+    def counting(game, p, patient=False):
+        seen.append(len(R.legal_actions(game, p)))
+        return choose(game, p, patient)
+    R.choose_greedy = counting
+    try:
+        for g in range(games):
+            R.play(values, 1, g, 2, ["greedy", "greedy"])
+    finally:
+        R.choose_greedy = choose
+    return sum(seen) / len(seen)
 
 
 def decisions(name, batch) -> int:
@@ -403,13 +438,14 @@ def main():
     if args.ci:
         ci_figure()
         return
-    per_decision = {}
+    per_decision, options = {}, {}
     for name in args.ruleset or registry.names():
         spec = registry.get(name)
         for cfg in spec.bench:
             g = min(args.games, cfg.get("games", args.games))
             r1 = kernel_speed(name, cfg, g, 1)
             per_decision[cfg["label"]] = r1[4]
+            options[cfg["label"]] = r1[5]
             rn = kernel_speed(name, cfg, g, nthreads)
             for t, r in ((1, r1), (nthreads, rn)):
                 print(f"{cfg['label']:<28} {t:>7} {r[0]:>12,.0f} {r[1]:>9.1f} {r[3]:>10.1f}"
@@ -424,10 +460,17 @@ def main():
                   f"decisions/s")
     base = per_decision.get("talisman 2p greedy")
     if base:
+        legal = talisman_legal_actions()
+        if legal is not None:
+            print(f"talisman 2p greedy: {legal:.1f} legal actions per decision (pure-Python "
+                  f"reference, 500 games), {base / legal:.1f} ns per legal action")
         for label, ns in per_decision.items():
             if label.startswith("elite") and "4p greedy" in label:
+                opt = "" if options[label] is None else (
+                    f"; {options[label]:.1f} options per decision, "
+                    f"{ns / options[label]:.1f} ns per option")
                 print(f"{label}: {ns / base:.2f}x talisman 2p greedy's ns per decision on 1 "
-                      f"thread (target: at most 2.5x)")
+                      f"thread (target: at most 2.5x){opt}")
     if "talisman" in (args.ruleset or registry.names()) and not args.no_search:
         talisman_search()
     if args.quick or args.ruleset:

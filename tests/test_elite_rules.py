@@ -34,6 +34,19 @@ def od_values(t):
 
 
 # --- general rules ---------------------------------------------------------------
+def test_options_count_the_choices_at_each_decision():
+    """The ``options`` column (issue 19): the options listed at each decision,
+    summed. Seat 0's turn: runs D6 and S2, each at seat 1 (2); seat 1's
+    response: S3 or H2 (2; killers, so no frame)."""
+    t = table()
+    t.arrange({0: ["D6", "S2"], 1: ["S3", "H2"]}, deck=FILLER)
+    t.script((0, "D6", 1), (1, "S3"))
+    before = int(t.Z[L.Z_OPTS])
+    t.turn(0)
+    assert t.script_errors() == 0
+    assert int(t.Z[L.Z_OPTS]) - before == 4
+
+
 def test_od_negative_defender_loses_difference():
     """General 6(3): OD < 0, the defender loses |OD|."""
     t = table()

@@ -34,7 +34,7 @@ GAME_COLUMNS = ("winner", "turns", "rounds", "end_reason", "first_seat", "last_s
                 "buy_leopard", "buy_dragon", "buy_birds", "buy_kit", "zombies", "reflects",
                 "reflect_blocks", "mines_hit", "leopard_dodges", "kit_saves",
                 # all versions
-                "responses")
+                "responses", "options")
 SEAT_COLUMNS = ("role", "suit", "team", "won", "hp", "max_hp", "score", "kills",
                 "generals_lost", "out_turn", "revives", "frames", "skill_uses", "judgments",
                 "damage_dealt", "damage_taken", "healed", "hand",
@@ -85,6 +85,7 @@ G_MHIT = GI["mines_hit"]
 G_DODGE = GI["leopard_dodges"]
 G_KITSAVE = GI["kit_saves"]
 G_RESP = GI["responses"]
+G_OPTS = GI["options"]
 NG = len(GAME_COLUMNS)
 NG_V12 = G_D_EXCH                      # columns before it are v1/v2's (the v3 ones follow)
 
@@ -343,7 +344,8 @@ Z_IDC = 61                # 16 slots: unused identity cards (Glutton HP extensio
 Z_RESP = Z_IDC + 16       # responses played in exchanges, all versions
 Z_TIES = Z_RESP + 1       # greedy: options tied for the best score, in acts[:Z_TIES]
 Z_SKEY = Z_TIES + 1       # the search's key for this game (its substreams; engine.search)
-NZ = Z_SKEY + 1
+Z_OPTS = Z_SKEY + 1       # options listed at the heuristics' decisions (policy.decide, decide3)
+NZ = Z_OPTS + 1
 
 # --- codes -------------------------------------------------------------------------
 END_LAST = END_REASONS.index("last_standing")

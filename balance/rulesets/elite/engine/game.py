@@ -27,21 +27,21 @@ from ..layout import (CA_EXCH, C_ALIVE, C_BUYS, C_DEALT, C_DEATHS, C_DIAM, C_DQ,
                       E_IDENT, G_BBIRD, G_BDRG, G_BKIT, G_BLEO, G_CAPS, G_CONTROLS, G_DCAPS,
                       G_DECOYHITS, G_DODGE, G_DUELS, G_D_EXCH, G_END, G_EXCH, G_FIRST, G_FRAMES,
                       G_GIFTS, G_JKILL, G_JSELF, G_JUDG, G_KILLS, G_KITSAVE, G_KPTS, G_LAST,
-                      G_MAXCH, G_MHIT, G_POUCHES, G_RBLOCK, G_REFL, G_RESP, G_REVIVES, G_ROUNDS,
-                      G_SHIELDS, G_STORMS, G_TEAMWIN, G_TURNS, G_WINNER, G_ZOMB, MAXA,
-                      M_CHECK, M_DRAW, M_DUEL, M_EXCHANGE, M_GENERAL, M_HIT, M_INIT,
-                      M_JUDGMENT, M_NEXT, M_SAT, M_START, M_TURN, NCAP, NS, NZ,
-                      POL_GREEDY, POL_SEARCH0, P_BAN, P_DECKS, P_DIAM0, P_GENS, P_MAXT, P_START,
-                      P_TEAMS, P_VERSION, S_BLOOD, S_BUYS, S_DEALT, S_DEATHS, S_DEV, S_DIAM,
-                      S_DUELL, S_DUELW, S_EXT, S_FRAMES, S_FRZ, S_HAND, S_HEALED, S_HP, S_IGN,
-                      S_JUDGS, S_KILLS, S_LOST, S_MAXHP, S_MINE, S_OUT, S_POUCHU, S_RAMP, S_REFL,
-                      S_REVIVES, S_ROLE, S_SCORE, S_SKILLS, S_STEAL, S_STORMU, S_SUIT, S_TAKEN,
-                      S_TEAM, S_TEAMWON, S_ZOMBIE, Z_BBIRD, Z_BDRG, Z_BKIT, Z_BLEO, Z_CAPS, Z_CERR,
-                      Z_CONTROLS, Z_D0, Z_DCAPS, Z_DECK, Z_DECOYHITS, Z_DISC, Z_DODGE, Z_DUELS,
-                      Z_EXCH, Z_FM, Z_FORB, Z_FRAMES, Z_GIFTS, Z_IDC, Z_JKILL, Z_JSELF, Z_JUDG,
-                      Z_KILLS, Z_KITSAVE, Z_KPTS, Z_MAXCH, Z_MHIT, Z_NC, Z_ON, Z_P, Z_PA, Z_POUCHES,
-                      Z_RBLOCK, Z_REFL, Z_RESP, Z_REVIVES, Z_ROUNDS, Z_SHIELDS, Z_SKEY, Z_STORMS,
-                      Z_TEAMS, Z_TR, Z_TURN, Z_V, Z_ZOMB)
+                      G_MAXCH, G_MHIT, G_OPTS, G_POUCHES, G_RBLOCK, G_REFL, G_RESP, G_REVIVES,
+                      G_ROUNDS, G_SHIELDS, G_STORMS, G_TEAMWIN, G_TURNS, G_WINNER, G_ZOMB, MAXA,
+                      M_CHECK, M_DRAW, M_DUEL, M_EXCHANGE, M_GENERAL, M_HIT, M_INIT, M_JUDGMENT,
+                      M_NEXT, M_SAT, M_START, M_TURN, NCAP, NS, NZ, POL_GREEDY, POL_SEARCH0, P_BAN,
+                      P_DECKS, P_DIAM0, P_GENS, P_MAXT, P_START, P_TEAMS, P_VERSION, S_BLOOD,
+                      S_BUYS, S_DEALT, S_DEATHS, S_DEV, S_DIAM, S_DUELL, S_DUELW, S_EXT, S_FRAMES,
+                      S_FRZ, S_HAND, S_HEALED, S_HP, S_IGN, S_JUDGS, S_KILLS, S_LOST, S_MAXHP,
+                      S_MINE, S_OUT, S_POUCHU, S_RAMP, S_REFL, S_REVIVES, S_ROLE, S_SCORE,
+                      S_SKILLS, S_STEAL, S_STORMU, S_SUIT, S_TAKEN, S_TEAM, S_TEAMWON, S_ZOMBIE,
+                      Z_BBIRD, Z_BDRG, Z_BKIT, Z_BLEO, Z_CAPS, Z_CERR, Z_CONTROLS, Z_D0, Z_DCAPS,
+                      Z_DECK, Z_DECOYHITS, Z_DISC, Z_DODGE, Z_DUELS, Z_EXCH, Z_FM, Z_FORB,
+                      Z_FRAMES, Z_GIFTS, Z_IDC, Z_JKILL, Z_JSELF, Z_JUDG, Z_KILLS, Z_KITSAVE,
+                      Z_KPTS, Z_MAXCH, Z_MHIT, Z_NC, Z_ON, Z_OPTS, Z_P, Z_PA, Z_POUCHES, Z_RBLOCK,
+                      Z_REFL, Z_RESP, Z_REVIVES, Z_ROUNDS, Z_SHIELDS, Z_SKEY, Z_STORMS, Z_TEAMS,
+                      Z_TR, Z_TURN, Z_V, Z_ZOMB)
 from ..layout import NG, NSEAT  # noqa: F401  (record widths: the ruleset contract)
 from .cards import SAT, draw, sat_add, sat_mul
 from .duel import duel, resolve_duels
@@ -273,6 +273,7 @@ def finish(S, Z, tr, end, turns, grow, srow):
     grow[G_DODGE] = Z[Z_DODGE]
     grow[G_KITSAVE] = Z[Z_KITSAVE]
     grow[G_RESP] = Z[Z_RESP]
+    grow[G_OPTS] = Z[Z_OPTS]
     for q in range(P):
         srow[q, S_ROLE] = S[q, C_ROLE]
         srow[q, S_SUIT] = S[q, C_ROLESUIT]

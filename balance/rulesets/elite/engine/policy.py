@@ -27,7 +27,7 @@ from ..layout import (C_ALIVE, C_BTU, C_FL, C_FREE, C_FRSH, C_HN, C_HP, C_IMM, C
                       O_DEVOUR, O_FRAME, O_FRZSH, O_FRZSK, O_JUDG, O_NONE, O_RAMP, O_REFLECT,
                       O_SHIELD, POL_GREEDY, POL_RANDOM, POL_SCRIPT, P_BTD, P_BTR, P_GIGN, P_JDMG,
                       P_KKDIV, P_REFLM, Q_HEAL, Q_JEV, Q_KILL, Q_OVER, Q_RUN, Q_SKILL, Z_JOINT,
-                      Z_P, Z_TIES, Z_V)
+                      Z_OPTS, Z_P, Z_TIES, Z_V)
 from ..rules import T_DMG, T_HAS4, T_HAS5, T_HASA, T_HASK, T_HEAL, T_LEN
 from .cards import (RUNS, ban_fallback, enemy, forbidden, push, run_walk, sat_add, sat_mul,
                     script_pick)
@@ -369,6 +369,7 @@ def decide(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
         n = enum_resp(S, Z, ip, pp, PT, PID, acts, p, a, inc, g)
     else:
         n = enum_plays(S, Z, ip, pp, PT, PID, acts, p, dec, g)
+    Z[Z_OPTS] += n
     if n == 0:
         return n, 0
     if g:
@@ -698,10 +699,12 @@ def decide3(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
     pol = S[p, C_POL]
     if pol != POL_RANDOM and pol != POL_SCRIPT:
         n = greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a)
+        Z[Z_OPTS] += n
         if n == 0:
             return n, np.int64(0)
         return n, pick_tied(st, Z)
     n = enum_v3(S, Z, ip, PT, PID, acts, p, dec, inc)
+    Z[Z_OPTS] += n
     if n == 0:
         return n, 0
     if pol == POL_RANDOM:
