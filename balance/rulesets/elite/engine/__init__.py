@@ -105,9 +105,18 @@ hot functions with one call site (the option enumerators,
 to 290 s, so it is not used there. v1/v2's ``play_turn`` and ``act12``
 are inlined by numba (small bodies over calls), so no function compiled
 on its own sits between ``play_blocks`` and ``exchange``: v1's cold
-compile 78 -> 59 s, as fast; the same for v3's ``play_turn3`` and
-``act3`` cost 8 s less compile but made v3 12-25 % slower, so they stay
-``forceinline``. Module boundaries change none of this:
+compile 78 -> 59 s, as fast. v3's ``play_turn3`` is inlined by numba too,
+and what it calls carries ``forceinline`` itself (``decide3``,
+``act3``, ``turn_start3``, ``draw_n3``, ``resolve_duels``). numba
+compiles a function for a caller with the caller's flags where its own
+do not set them, so these inherited ``forceinline`` from a
+``forceinline`` ``play_turn3`` before; inlining ``play_turn3`` by numba
+without setting them made v3 greedy 12-35 % slower (they were then out
+of line), and with them it is as fast and saves ``play_turn3``'s own
+compiled copy, which numba optimised and emitted to machine code although
+only its inlined copies run (a fifth of v3's LLVM time): cold v3 run, CPU
+seconds, both variants at once on the two cores, twice: 59.8/64.1 ->
+54.9/61.1 s. Module boundaries change none of this:
 numba compiles and links by function, not by file.
 """
 RULESET = __package__.rsplit(".", 1)[0]     # cache folder of the ruleset, not of engine/

@@ -202,7 +202,7 @@ def duel(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, x, y):
     return w
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID):
     """Duel queue: largest waiting character first duels its killer (or the
     next living seat after it); the winner duels the next-largest, ..."""

@@ -692,7 +692,7 @@ def turn_options12(S, Z, ip, pp, PT, PID, acts, p, sink):
     return n
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def decide3(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
     """A v3 decision: (number of options, index of the chosen one in acts);
     as :func:`decide` (greedy: a tie is drawn by ``pick_tied``)."""

@@ -129,7 +129,7 @@ def act3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n,
                       dmg)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def play_turn3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
     pre3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p)
     if S[p, C_ALIVE] == 1:

@@ -278,7 +278,7 @@ def hit3(st, S, pile, Z, tr, ip, pp, t, src, amount, cause, raw):
         die3(st, S, pile, Z, tr, ip, pp, t, src, cause)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
     """v3 draws: one event's n cards (a play's draws, a refill) are one
     draw, in a duel too. A draw of n cards from a deck of exactly n (no
@@ -542,7 +542,7 @@ def buy(st, S, Z, tr, ip, p):
         ev(tr, Z, E_BUY, p, item, price, S[p, C_DIAM], 0, 0)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     """A round of the dragon and the birds ends (the birds lay at each of
     their N turn starts; both end at the N-th); bloodthirst ends with a
