@@ -697,16 +697,16 @@ def decide3(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
     """A v3 decision: (number of options, index of the chosen one in acts);
     as :func:`decide` (greedy: a tie is drawn by ``pick_tied``)."""
     pol = S[p, C_POL]
-    if pol != POL_RANDOM and pol != POL_SCRIPT:
+    g = pol != POL_RANDOM and pol != POL_SCRIPT
+    if g:
         n = greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a)
-        Z[Z_OPTS] += n
-        if n == 0:
-            return n, np.int64(0)
-        return n, pick_tied(st, Z)
-    n = enum_v3(S, Z, ip, PT, PID, acts, p, dec, inc)
+    else:
+        n = enum_v3(S, Z, ip, PT, PID, acts, p, dec, inc)
     Z[Z_OPTS] += n
     if n == 0:
-        return n, 0
+        return n, np.int64(0)
+    if g:
+        return n, pick_tied(st, Z)
     if pol == POL_RANDOM:
         return n, below(st, n)
     return n, script_pick(Z, acts, script, n)
