@@ -67,7 +67,10 @@ def _req(doc: str):
 
 
 def _opt(default, doc: str):
-    if callable(default) or isinstance(default, (list, dict)):
+    """An optional field; a list or dict default is copied for each spec."""
+    if isinstance(default, (list, dict)):
+        return field(default_factory=lambda: type(default)(default), metadata={"doc": doc})
+    if callable(default):
         return field(default_factory=lambda: default, metadata={"doc": doc})
     return field(default=default, metadata={"doc": doc})
 
