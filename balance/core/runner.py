@@ -741,7 +741,15 @@ def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | No
                             checkpoint=checkpoint, summary_only=summary_only)
     s = setup(ruleset, seed=seed, players=players, policies=policies, params=params, ban=ban)
     start = check_count("start", start, 0)
-    stop = start + check_count("games", games) if stop is None else check_count("stop", stop, start + 1)
+    if stop is None:
+        n = check_count("games", games)
+        if start + n > MAX_INT64:
+            raise BalanceError(f"games: {n:,} games from start {start:,} pass game index "
+                               f"2**63-1; from this start at most {MAX_INT64 - start:,} games "
+                               f"are allowed")
+        stop = start + n
+    else:
+        stop = check_count("stop", stop, start + 1)
     if threads is not None:
         set_threads(threads)
     t0, c0 = time.perf_counter(), jit.compiles
