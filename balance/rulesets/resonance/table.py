@@ -70,8 +70,9 @@ def parse(df: pd.DataFrame, source: str) -> np.ndarray:
     """int64[N_MAGIC, NM] from the table's rows, or one BalanceError line."""
     missing = [c for c in COLUMNS if c not in df.columns]
     if missing:
-        raise BalanceError(f"{source}: missing column(s) {', '.join(missing)} (columns: "
-                           f"{', '.join(COLUMNS)})")
+        has = ", ".join(str(c) for c in df.columns) or "none"
+        raise BalanceError(f"{source}: missing column(s) {', '.join(missing)}; the file has "
+                           f"column(s) {has}")
     if len(df) != N_MAGIC:
         raise BalanceError(f"{source}: {len(df)} magic cards, the game has {N_MAGIC} "
                            f"(one row per card)")
