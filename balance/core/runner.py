@@ -774,19 +774,62 @@ def table_bytes(s: Setup, n_games: int) -> int:
     return 2 * per_game * n_games
 
 
-def available_memory() -> int | None:
-    """Bytes of memory available now (MemAvailable), None when unknown."""
+# (limit, usage, stat, the stat's reclaimable-cache key) of cgroup v2, then v1
+CGROUP_FILES = (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current",
+                 "/sys/fs/cgroup/memory.stat", "inactive_file"),
+                ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                 "/sys/fs/cgroup/memory/memory.usage_in_bytes",
+                 "/sys/fs/cgroup/memory/memory.stat", "total_inactive_file"))
+
+
+def _read_int(path) -> int | None:
     try:
-        with open("/proc/meminfo") as f:
+        with open(path) as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):      # absent, or "max" (no limit)
+        return None
+
+
+def cgroup_available(files=None) -> int | None:
+    """Bytes the process's memory cgroup still allows: its limit less its
+    usage (without the inactive file cache the kernel reclaims first);
+    None where no cgroup limit is readable."""
+    for limit_path, usage_path, stat_path, cache_key in (files or CGROUP_FILES):
+        limit = _read_int(limit_path)
+        if limit is None:
+            continue
+        usage = _read_int(usage_path) or 0
+        try:
+            with open(stat_path) as f:
+                cache = next((int(line.split()[1]) for line in f
+                              if line.split()[:1] == [cache_key]), 0)
+        except (OSError, ValueError, IndexError):
+            cache = 0
+        return max(limit - max(usage - cache, 0), 0)
+    return None
+
+
+def available_memory(meminfo: str = "/proc/meminfo", cgroup=None) -> int | None:
+    """Bytes of memory available now: the smaller of MemAvailable and what
+    the memory cgroup allows (:func:`cgroup_available`); None when unknown."""
+    have = None
+    try:
+        with open(meminfo) as f:
             for line in f:
                 if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
+                    have = int(line.split()[1]) * 1024
+                    break
     except OSError:
         pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
+    if have is None:
+        try:
+            have = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (ValueError, OSError, AttributeError):
+            have = None
+    limit = cgroup_available(cgroup)
+    if limit is not None:
+        have = limit if have is None else min(have, limit)
+    return have
 
 
 def check_memory(s: Setup, n_games: int) -> None:
