@@ -64,6 +64,40 @@ def test_reflect_blocks_kills_and_storm_god():
     assert t.script_errors() == 0 and t.check() == 0
 
 
+def test_reflect_at_x1_is_block_or_die():
+    """v3 7 反射盾: "each must play a 4 to block or die", whatever the
+    multiplier. At x1 the Glutton's reflect of 3 kills the 9 and the 10
+    (9 and 10 HP, no 4): each death calls its storm god; no passive applies
+    (the 10 does not halve it)."""
+    t = table(players=3, ids=("S7", "S9", "S10"), reflect_multiplier=1)
+    t.arrange({0: ["S4", "C2"], 1: ["D3", "C3"], 2: ["C2", "D2"]}, deck=FILLER)
+    t.script((1, "D3", 0), (0, "S4", None, "reflect"))
+    t.turn(1)
+    refl = ev(t, L.E_REFLECT)
+    assert len(refl) == 1 and int(refl[0, 3]) == 3
+    dmg = ev(t, L.E_DAMAGE)
+    hit = {int(r[2]): int(r[3]) for r in dmg if int(r[6]) == L.CA_REFLECT}
+    assert hit == {1: 9, 2: 10}                              # raised to each HP: both die
+    assert len(ev(t, L.E_STORM)) == 2
+    assert t.Z[L.Z_D0 + L.CA_REFLECT] == 2
+    assert t.script_errors() == 0 and t.check() == 0
+
+
+def test_leopard_dodge_is_not_a_death():
+    """v3 shop, 闪电豹: a dodge is not a death, so it neither calls a revive
+    nor ends the joint attack on the dodger (contract, Shop)."""
+    t = table(players=3, ids=("S7", "S9", "H8"))
+    t.arrange({0: ["C2"], 1: ["C3"], 2: ["C2"]}, deck=FILLER)
+    t.S[1, L.C_LEO] = 1
+    t.Z[L.Z_JOINT] = 1 + 1                          # everyone must attack seat 1
+    t.hit(1, 0, 100)
+    assert t.hp(1) == 9 and t.col(1, L.C_LEO) == 0 and len(ev(t, L.E_LEOPARD)) == 1
+    assert t.Z[L.Z_JOINT] == 2                      # the joint attack goes on
+    assert t.col(1, L.C_DEATHS) == 0 and len(ev(t, L.E_DEATH3)) == 0
+    assert t.col(1, L.C_STORM) == 1 and t.Z[L.Z_STORMS] == 0
+    assert sum(int(t.Z[L.Z_D0 + c]) for c in range(L.CA_DUEL + 1)) == 0
+
+
 def test_reflect_all_block_restarts_order():
     """v3 7 反射盾 (3): if everybody blocks with a 4, the order restarts."""
     t = table(players=3, ids=("S7", "S9", "H8"))

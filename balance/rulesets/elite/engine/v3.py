@@ -159,14 +159,10 @@ def mark_rampage(S, Z, tr, PT, PID, p):
 @njit(nt.void(_U1, _A2, _A2, _A1, _A2, _A1, _F1, _I, _I, _I), cache=True, _nrt=False,
       no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def die3(st, S, pile, Z, tr, ip, pp, t, killer, cause):
-    """v3 death of t: the leopard dodges it; else the storm god, then the
-    pouch (unless the policy duels at once); else t waits for a duel."""
-    Z[Z_D0 + cause] += 1
-    S[t, C_DEATHS] += 1
-    if Z[Z_JOINT] == t + 1:
-        Z[Z_JOINT] = 0
-    if Z[Z_ON]:
-        ev(tr, Z, E_DEATH3, t, killer, cause, S[t, C_RANK], 0, 0)
+    """v3 lethal damage to t: the leopard dodges it, which is not a death
+    (contract: it neither revives nor ends a joint attack); else t dies: the
+    storm god, then the pouch (unless the policy duels at once); else t
+    waits for a duel."""
     if S[t, C_LEO] > 0:
         S[t, C_LEO] -= 1
         Z[Z_DODGE] += 1
@@ -175,6 +171,12 @@ def die3(st, S, pile, Z, tr, ip, pp, t, killer, cause):
         if Z[Z_ON]:
             ev(tr, Z, E_LEOPARD, t, S[t, C_HP], 0, 0, 0, 0)
         return
+    Z[Z_D0 + cause] += 1
+    S[t, C_DEATHS] += 1
+    if Z[Z_JOINT] == t + 1:
+        Z[Z_JOINT] = 0
+    if Z[Z_ON]:
+        ev(tr, Z, E_DEATH3, t, killer, cause, S[t, C_RANK], 0, 0)
     if S[t, C_ZMB] > 0:
         eliminate(S, pile, Z, tr, t)       # zombies have no revives and no duel
         return
@@ -425,8 +427,11 @@ def freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, t, which):
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def reflect(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, g, inc):
     """反射盾: incoming x reflect_multiplier hits every other player (turn
-    order from the top); each blocks with a 4 (firing nothing) or takes it.
-    If all block, the turn order restarts from the top."""
+    order from the top); each blocks with a 4 (firing nothing) or dies
+    (contract: "each must play a 4 to block or die"; no passive applies,
+    and a hit below its HP is raised to its HP; a leopard still dodges). If
+    all block, the turn order restarts from the top. A multiplier of 0
+    reflects nothing."""
     amount = sat_mul(inc, ip[P_REFLM])
     Z[Z_REFL] += 1
     S[g, C_NREF] += 1
@@ -452,7 +457,7 @@ def reflect(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, g, inc):
                 ev(tr, Z, E_BLOCK, q, kind, g, 0, 0, 0)
         else:
             hits += 1
-            hit3(st, S, pile, Z, tr, ip, pp, q, g, amount, CA_REFLECT, True)
+            hit3(st, S, pile, Z, tr, ip, pp, q, g, max(amount, S[q, C_HP]), CA_REFLECT, False)
     if hits == 0:
         Z[Z_RALLBLOCK] += 1
         Z[Z_NEXT] = 1
