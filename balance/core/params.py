@@ -22,6 +22,7 @@ module-level integer constants such as ``P_HP = IDX["hp"]``.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,6 +84,7 @@ def kernel_index(cls) -> dict[str, int]:
 
 
 _TRUE = {"true", "1", "yes", "on"}
+_EXP_INT = re.compile(r"[+-]?[0-9]+[eE]\+?[0-9]+")
 _FALSE = {"false", "0", "no", "off"}
 
 
@@ -108,14 +110,14 @@ def coerce(info: ParamInfo, value) -> Any:
                 try:
                     v = int(s)
                 except ValueError:
-                    f = float(s)          # accept 1e4 when it is whole
-                    if not f.is_integer():
+                    # 1e4 is a whole number in exponent notation; 30.0 or 2.5e3
+                    # (a decimal point) is a float's spelling, refused as a
+                    # config file's float is
+                    if not _EXP_INT.fullmatch(s):
                         raise
-                    v = int(f)
+                    v = int(float(s))
             elif isinstance(value, (float, np.floating)):
-                if not float(value).is_integer():
-                    raise ValueError
-                v = int(value)
+                raise ValueError
             else:
                 v = int(value)
         else:
@@ -125,8 +127,11 @@ def coerce(info: ParamInfo, value) -> Any:
             if not np.isfinite(v):
                 raise ValueError
     except (TypeError, ValueError, OverflowError):
+        hint = ""
+        if info.kind is int and _looks_float(value):
+            hint = " (an integer parameter: write a whole number without a decimal point)"
         raise BalanceError(f"parameter {name!r}: {value!r} is not a valid value; "
-                           f"allowed: {info.describe_range()}") from None
+                           f"allowed: {info.describe_range()}{hint}") from None
     if info.choices is not None and v not in info.choices:
         raise BalanceError(f"parameter {name!r}: {v!r} is not allowed; "
                            f"allowed: {info.describe_range()}")
@@ -136,6 +141,20 @@ def coerce(info: ParamInfo, value) -> Any:
             raise BalanceError(f"parameter {name!r}: {v} is out of bounds; "
                                f"allowed: {info.describe_range()}")
     return v
+
+
+def _looks_float(value) -> bool:
+    """A float, or a string that spells a number with a decimal point or a
+    negative exponent."""
+    if isinstance(value, (float, np.floating)):
+        return True
+    if not isinstance(value, str):
+        return False
+    try:
+        float(value.strip().replace("_", ""))
+    except ValueError:
+        return False
+    return True
 
 
 def unknown_key_error(key: str, known) -> BalanceError:
