@@ -48,3 +48,79 @@ def test_whole_numbers_still_pass():
     space = registry.get("talisman").space
     v = space.resolve({"hp": "30", "max_turns": "1e3", "min_combo_value": "7.0"})
     assert v["hp"] == 30 and v["max_turns"] == 1000 and v["min_combo_value"] == 7.0
+
+
+# --- 2. input that was dropped silently ---------------------------------------
+
+def test_set_twice_with_two_values_is_an_error_naming_both(runner, tmp_path):
+    r = invoke(runner, "run", "talisman", "--games", 10, "--set", "hp=30", "--set", "hp=40",
+               "--out", tmp_path / "o")
+    err = error_line(r)
+    assert "--set hp" in err and "hp=30" in err and "hp=40" in err
+
+
+def test_set_twice_with_one_value_is_accepted(runner, tmp_path):
+    import json
+    r = invoke(runner, "run", "talisman", "--games", 10, "--set", "hp=30", "--set", "hp=30",
+               "--out", tmp_path / "o")
+    assert r.exit_code == 0, r.output
+    assert json.loads((tmp_path / "o" / "summary.json").read_text())["params"]["hp"] == 30
+
+
+def test_compare_variant_key_twice_is_an_error(runner, tmp_path):
+    r = invoke(runner, "compare", "talisman", "--games", 10, "--a", "hp=20", "--b", "hp=24",
+               "--b", "hp=28", "--out", tmp_path / "c")
+    err = error_line(r)
+    assert "--b hp" in err and "hp=24" in err and "hp=28" in err
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (["--vary", "hp=10,20", "--vary", "hp=30"], ["--vary hp", "hp=10,20", "hp=30"]),
+    (["--vary", "hp=10,20", "--vary", "hp"], ["--vary hp", "hp=10,20"]),
+    (["--vary", "hp=10,,20"], ["'hp=10,,20'", "empty value"]),
+    (["--vary", "hp=10,20,"], ["'hp=10,20,'", "empty value"]),
+])
+def test_sweep_vary_that_would_drop_values_is_an_error(runner, tmp_path, args, fragments):
+    r = invoke(runner, "sweep", "talisman", "--games", 10, "--out", tmp_path / "s", *args)
+    err = error_line(r)
+    for f in fragments:
+        assert f in err, err
+
+
+def test_sweep_says_what_a_repeated_value_or_a_replaced_set_does(runner, tmp_path):
+    r = invoke(runner, "sweep", "talisman", "--games", 20, "--vary", "hp=10,10,20",
+               "--set", "hp=30", "--policy", "greedy", "--out", tmp_path / "s")
+    assert r.exit_code == 0, r.output
+    warnings = [ln for ln in r.stderr.splitlines() if ln.startswith("warning:")]
+    assert any("--vary hp replaces hp=30" in w for w in warnings), r.stderr
+    assert any("--vary hp lists 10 more than once" in w and "played once" in w
+               for w in warnings), r.stderr
+    import pandas as pd
+    assert sorted(pd.read_csv(tmp_path / "s" / "sweep.csv")["hp"].unique()) == [10, 20]
+
+
+# --- 6. replay plays one game: no options of many games ---------------------------
+
+def test_replay_help_lists_no_options_of_many_games(runner):
+    r = invoke(runner, "replay", "--help")
+    assert r.exit_code == 0
+    for opt in ("--games", "--threads", "--scheduler", "--cluster"):
+        assert opt not in r.output, opt
+    for opt in ("--game", "--seed", "--players", "--policy", "--set", "--config"):
+        assert opt in r.output, opt
+
+
+def test_replay_refuses_games(runner):
+    err = error_line(invoke(runner, "replay", "talisman", "--game", 500, "--games", 100))
+    assert "--games" in err
+
+
+def test_replay_takes_a_config_of_a_run(runner, tmp_path):
+    """A run's config names its games; replay plays one game of that run."""
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('games = 100\nseed = 4\npolicy = "greedy"\n[params]\nhp = 12\n')
+    r = invoke(runner, "replay", "talisman", "--config", cfg, "--game", 7)
+    assert r.exit_code == 0, r.output
+    direct = invoke(runner, "replay", "talisman", "--seed", 4, "--policy", "greedy",
+                    "--set", "hp=12", "--game", 7)
+    assert r.stdout == direct.stdout and "turn 1" in r.stdout

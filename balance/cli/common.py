@@ -9,7 +9,7 @@ from click.core import ParameterSource
 
 from ..core import config as config_mod
 from ..core.errors import BalanceError
-from ..core.params import parse_assignment
+from ..core.params import parse_assignments
 
 
 class Whole(click.ParamType):
@@ -39,39 +39,55 @@ def check_assignment(text: str) -> str:
 
 
 def run_options(f):
-    """--games --seed --players --policy --set --config --threads."""
+    """--games --seed --players --policy --set --config --threads --scheduler
+    --cluster --cards."""
+    return _options(f, one_game=False)
+
+
+def game_options(f):
+    """The options of one game (``replay``): those of :func:`run_options`
+    but --games, --threads, --scheduler and --cluster, which mean nothing there."""
+    return _options(f, one_game=True)
+
+
+_MANY = {"games", "threads", "scheduler", "cluster"}
+
+
+def _options(f, one_game: bool):
+    opt = click.option
     opts = [
-        click.option("--games", "-n", default=10_000, show_default=True, type=WHOLE,
-                     help="Number of games to play."),
-        click.option("--seed", "-s", default=0, show_default=True, type=WHOLE,
-                     help="Run seed: game i of seed s is the same game everywhere."),
-        click.option("--players", "-p", default=None, type=WHOLE,
-                     help="Number of players.", show_default="the ruleset's minimum"),
-        click.option("--policy", "policies", multiple=True,
-                     help="Policy for all seats, or repeat once per seat in turn order.",
-                     show_default="the ruleset's first policy"),
-        click.option("--set", "assignments", multiple=True, metavar="KEY=VALUE",
-                     help="Override a rule or policy parameter (repeatable); see `balance params`."),
-        click.option("--config", "config_file", default=None,
-                     type=click.Path(dir_okay=False),
-                     help="TOML file with games/seed/players/policy and a [params] table; "
-                          "command-line options win."),
-        click.option("--threads", default=None, type=WHOLE,
-                     help="Worker threads (results do not depend on it).",
-                     show_default="all cores"),
-        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
-                     help="Play the games on a running Dask scheduler's workers (tables are "
-                          "identical; needs the distributed extra)."),
-        click.option("--cluster", "cluster", default=None, metavar="local[:N]",
-                     help="Start a Dask LocalCluster of N worker processes (one thread each) "
-                          "for this command.", show_default="no cluster"),
-        click.option("--cards", "cards_file", default=None, type=click.Path(dir_okay=False),
-                     help="A designer's card table (CSV or TOML) for rulesets that have one "
-                          "(resonance's magic cards); its hash is recorded in every output.",
-                     show_default="the ruleset's own"),
+        ("games", opt("--games", "-n", default=10_000, show_default=True, type=WHOLE,
+                      help="Number of games to play.")),
+        ("seed", opt("--seed", "-s", default=0, show_default=True, type=WHOLE,
+                     help="Run seed: game i of seed s is the same game everywhere.")),
+        ("players", opt("--players", "-p", default=None, type=WHOLE,
+                        help="Number of players.", show_default="the ruleset's minimum")),
+        ("policy", opt("--policy", "policies", multiple=True,
+                       help="Policy for all seats, or repeat once per seat in turn order.",
+                       show_default="the ruleset's first policy")),
+        ("set", opt("--set", "assignments", multiple=True, metavar="KEY=VALUE",
+                    help="Override a rule or policy parameter (repeatable); see "
+                         "`balance params`.")),
+        ("config", opt("--config", "config_file", default=None, type=click.Path(dir_okay=False),
+                       help="TOML file with games/seed/players/policy and a [params] table; "
+                            "command-line options win.")),
+        ("threads", opt("--threads", default=None, type=WHOLE,
+                        help="Worker threads (results do not depend on it).",
+                        show_default="all cores")),
+        ("scheduler", opt("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                          help="Play the games on a running Dask scheduler's workers (tables "
+                               "are identical; needs the distributed extra).")),
+        ("cluster", opt("--cluster", "cluster", default=None, metavar="local[:N]",
+                        help="Start a Dask LocalCluster of N worker processes (one thread "
+                             "each) for this command.", show_default="no cluster")),
+        ("cards", opt("--cards", "cards_file", default=None, type=click.Path(dir_okay=False),
+                      help="A designer's card table (CSV or TOML) for rulesets that have one "
+                           "(resonance's magic cards); its hash is recorded in every output.",
+                      show_default="the ruleset's own")),
     ]
-    for o in reversed(opts):
-        f = o(f)
+    for name, o in reversed(opts):
+        if not (one_game and name in _MANY):
+            f = o(f)
     return f
 
 
@@ -86,17 +102,14 @@ def gather(ctx: click.Context, *, games, seed, players, policies, assignments, c
         return value
 
     params = dict(cfg.get("params", {}))
-    for a in assignments:
-        k, v = parse_assignment(check_assignment(a))
-        params[k] = v
+    params.update(parse_assignments([check_assignment(a) for a in assignments]))
     pol = list(policies) if policies else cfg.get("policy")
-    games = pick("games", games)
-    if ctx.get_parameter_source("games") in (ParameterSource.DEFAULT, None) and "games" in cfg:
-        games = cfg["games"]
-    if not isinstance(games, int) or isinstance(games, bool) or games <= 0:
-        raise BalanceError(f"--games must be a whole number of at least 1, got {games!r}")
-    from ..core.runner import check_count
-    check_count("--games", games)
+    if "games" in ctx.params:          # replay plays one game: no --games (a config's is the run's)
+        games = pick("games", games)
+        if not isinstance(games, int) or isinstance(games, bool) or games <= 0:
+            raise BalanceError(f"--games must be a whole number of at least 1, got {games!r}")
+        from ..core.runner import check_count
+        check_count("--games", games)
     if threads is not None:
         from ..core.runner import set_threads
         set_threads(threads)
@@ -113,8 +126,8 @@ def ruleset_argument(f):
 def pass_run(f):
     """Decorator: turn the shared options into one ``run`` dict argument."""
     @functools.wraps(f)
-    def wrapper(*args, games, seed, players, policies, assignments, config_file, threads,
-                cards_file=None, scheduler=None, cluster=None, **kw):
+    def wrapper(*args, seed, players, policies, assignments, config_file, games=None,
+                threads=None, cards_file=None, scheduler=None, cluster=None, **kw):
         ctx = click.get_current_context()
         if cards_file is not None:
             from ..core.runner import use_data

@@ -64,7 +64,12 @@ def sweep_cmd(ruleset, run, vary, target, target_precision, no_refine, precision
     out = _out(out, ruleset, "sweep")
     if target_precision is not None and not target_precision > 0:
         raise BalanceError(f"--target-precision {target_precision}: must be positive")
-    res = sweep(ruleset, [parse_vary(v) for v in vary], target=target, precision=precision,
+    varied = [parse_vary(v) for v in vary]
+    for key in dict.fromkeys(k for k, _ in varied):
+        if key in run["params"]:
+            click.echo(f"warning: --vary {key} replaces {key}={run['params'][key]} (from --set "
+                       f"or --config) at every point", err=True)
+    res = sweep(ruleset, varied, target=target, precision=precision,
                 max_games=max_games, out=out, refine=not no_refine,
                 target_precision=target_precision, summary_only=summary_only, **run)
     click.echo("\n".join(res.lines()))

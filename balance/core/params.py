@@ -173,6 +173,19 @@ def parse_assignment(text: str) -> tuple[str, str]:
     return key, value
 
 
+def parse_assignments(items, option: str = "--set") -> dict[str, str]:
+    """[``KEY=VALUE``, ...] -> {key: value}; a key given twice with two
+    values is an error naming both (one of them would be dropped silently)."""
+    out: dict[str, str] = {}
+    for text in items:
+        key, value = parse_assignment(text)
+        if key in out and out[key] != value:
+            raise BalanceError(f"{option} {key} is given twice, {key}={out[key]} and "
+                               f"{key}={value}; give it once")
+        out[key] = value
+    return out
+
+
 class ParamSpace:
     """Rule parameters plus policy parameters of one ruleset."""
 

@@ -24,25 +24,22 @@ from ..core.errors import BalanceError
 from ..core.outdir import Published
 from ..core.runner import check_count, play_range, setup, shares_wins
 from ..core.store import PointStore
-from ..core.params import parse_assignment
+from ..core.params import parse_assignments
 from . import adaptive
 from .outcome import Outcome, Pieces, text_table
 from .sums import by_pieces, fix_games, part, play_piece, sum_key
 
 
-def parse_variant(items) -> dict:
-    """[``KEY=VALUE``, ...] or a dict -> dict."""
+def parse_variant(items, option: str = "--a") -> dict:
+    """[``KEY=VALUE``, ...] or a dict -> dict; a key given twice with two
+    values is an error (``option`` names the variant in it)."""
     if items is None:
         return {}
     if isinstance(items, dict):
         return dict(items)
     if isinstance(items, str):
         items = [items]
-    out = {}
-    for it in items:
-        k, v = parse_assignment(it)
-        out[k] = v
-    return out
+    return parse_assignments(items, option)
 
 
 @dataclass
@@ -305,7 +302,7 @@ def compare(ruleset: str, a, b, games: int = 10_000, seed: int = 0, players=None
     ``summary_only`` plays the games in pieces of bounded memory, reduced
     as they finish, with the same tables.
     """
-    a, b = parse_variant(a), parse_variant(b)
+    a, b = parse_variant(a, "--a"), parse_variant(b, "--b")
     if not a and not b:
         raise BalanceError("compare needs at least one --a or --b KEY=VALUE")
     params = dict(params or {})

@@ -25,7 +25,8 @@ from ..core.outdir import Published
 from ..core.params import coerce, unknown_key_error
 from ..core.runner import check_count, setup
 from . import adaptive
-from .outcome import Outcome, Pieces, main_group, open_store, play_outcome, text_table
+from .outcome import (Outcome, Pieces, main_group, open_store, play_outcome, say,
+                      text_table)
 from .sums import by_pieces, play_piece, point_sums, point_table, widest
 
 
@@ -38,13 +39,32 @@ def parse_vary(text: str) -> tuple[str, list[str] | None]:
         return text, None
     key, vals = text.split("=", 1)
     key = key.strip()
-    items = [v.strip() for v in vals.split(",") if v.strip() != ""]
+    items = [v.strip() for v in vals.split(",")]
     if not key:
         raise BalanceError(f"--vary {text!r}: missing parameter name")
-    if not items:
+    if all(v == "" for v in items):
         raise BalanceError(f"--vary {text!r}: empty value list (give KEY=v1,v2,... or KEY alone "
                            f"for its declared sweep candidates)")
+    if "" in items:
+        raise BalanceError(f"--vary {text!r}: an empty value between commas; give values "
+                           f"separated by single commas, e.g. {key}=10,20")
     return key, items
+
+
+def _vary_dict(items) -> dict:
+    """[``KEY=...``, ...] or (key, values) pairs -> {key: values}; a key given
+    twice with other values is an error naming both (the last would win)."""
+    out = {}
+    for item in items:
+        key, values = parse_vary(item) if isinstance(item, str) else item
+        if key in out and out[key] != values:
+            def show(v):
+                return f"{key}=" + ",".join(map(str, v)) if v is not None else key
+            raise BalanceError(f"--vary {key} is given twice, {show(out[key])} and "
+                               f"{show(values)}; give all its values in one --vary "
+                               f"{key}=v1,v2,...")
+        out[key] = values
+    return out
 
 
 def resolve_vary(spec, vary) -> dict[str, list]:
@@ -52,7 +72,7 @@ def resolve_vary(spec, vary) -> dict[str, list]:
     if not vary:
         raise BalanceError("sweep needs at least one --vary KEY=v1,v2,...")
     if isinstance(vary, (list, tuple)):
-        vary = dict(parse_vary(v) if isinstance(v, str) else v for v in vary)
+        vary = _vary_dict(vary)
     out = {}
     for key, values in vary.items():
         if key not in spec.space.infos:
@@ -69,6 +89,10 @@ def resolve_vary(spec, vary) -> dict[str, list]:
         if not values:
             raise BalanceError(f"--vary {key}: empty value list")
         coerced = [coerce(info, v) for v in values]
+        twice = [v for v in dict.fromkeys(coerced) if coerced.count(v) > 1]
+        if twice:
+            say(f"warning: --vary {key} lists {', '.join(map(str, twice))} more than once; "
+                f"each value is one point, played once")
         out[key] = sorted(set(coerced))
     return out
 
