@@ -1,14 +1,14 @@
 import click
 
 from ..core.replay import replay_text
-from .common import WHOLE, pass_run, run_options
+from .common import WHOLE, game_options, pass_run
 
 
 @click.command("replay")
 @click.argument("ruleset")
 @click.option("--game", "-g", default=0, show_default=True, type=WHOLE,
               help="Index of the game within the run (0-based).")
-@run_options
+@game_options
 @pass_run
 def command(ruleset, run, game):
     """Print game GAME of seed SEED turn by turn: exactly the game `run` played."""
