@@ -124,3 +124,43 @@ def test_replay_takes_a_config_of_a_run(runner, tmp_path):
     direct = invoke(runner, "replay", "talisman", "--seed", 4, "--policy", "greedy",
                     "--set", "hp=12", "--game", 7)
     assert r.stdout == direct.stdout and "turn 1" in r.stdout
+
+
+# --- 5. a sweep's crossing wording and legend --------------------------------------
+
+def test_crossing_wording_matches_a_linear_axis_with_zero(runner, tmp_path):
+    """thunder_damage 0..6 holds 0 and spans under two decades: a linear axis."""
+    from balance.core.plots import axis_scale
+    assert axis_scale([0, 1, 2, 4, 6]) == "linear"
+    r = invoke(runner, "sweep", "talisman", "--vary", "thunder_damage=0,1,2,4,6", "--games", 100,
+               "--policy", "greedy", "--policy", "random", "--target", "greedy=0.9",
+               "--no-refine", "--out", tmp_path / "s")
+    assert r.exit_code == 0, r.output
+    method = [ln for ln in r.stdout.splitlines() if ln.startswith("crossing method:")]
+    assert len(method) == 1 and "linear axis" in method[0], method
+    assert "log" not in method[0], method
+    import pandas as pd
+    assert "log" not in pd.read_csv(tmp_path / "s" / "crossings.csv")["method"].iloc[0]
+
+
+def test_crossing_wording_on_a_log_axis_says_log10():
+    from balance.workflow.sweep import crossing_method
+    assert "log10" in crossing_method("log") and "symmetric-log" in crossing_method("symlog")
+
+
+def test_sweep_legend_keeps_the_targets_precision_and_leaves_the_curves_free():
+    from balance.workflow.sweep import sweep
+    res = sweep("talisman", {"hp": [10, 20]}, games=100, policies=["greedy", "random"],
+                target="greedy=0.375", refine=False, progress=False)
+    fig = res.figure("hp")
+    fig.tight_layout()                                   # as plots.save lays it out
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    leg = ax.get_legend()
+    labels = [t.get_text() for t in leg.get_texts()]
+    assert "target 37.5%" in labels, labels
+    box, frame = leg.get_window_extent(), ax.get_window_extent()
+    assert box.x0 >= frame.x1 - 1, (box, frame)          # beside the panel, not over it
+    assert box.x1 <= fig.bbox.x1 + 1, (box, fig.bbox)    # and inside the figure
+    import matplotlib.pyplot as plt
+    plt.close(fig)

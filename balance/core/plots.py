@@ -26,6 +26,12 @@ def axis_scale(values) -> str:
     return "linear"
 
 
+def percent_text(rate: float) -> str:
+    """A rate as percent with the precision it was given: 0.375 -> '37.5%',
+    0.5 -> '50%' (``:.0%`` would round 37.5% to 38%)."""
+    return f"{round(float(rate) * 100, 10):g}%"
+
+
 def set_scale(ax, values) -> str:
     scale = axis_scale(values)
     if scale == "log":
@@ -48,7 +54,8 @@ def sweep_axes(ax, df, x: str, series: str = "key", target: float | None = None,
                title: str | None = None, interval_name: str = "95% Wilson", prefix: str = "",
                crossing=None, fair=None):
     """Win rate (percent) against ``x`` for each value of ``series`` in a
-    tidy table with columns win_rate, ci_low, ci_high; the target line, the
+    tidy table with columns win_rate, ci_low, ci_high, the legend beside the
+    panel (``LEGEND_WIDTH`` inches on its right); the target line, the
     crossing (estimate and its interval) and the fair share when given:
     ``fair`` a number (one line) or a Series indexed by ``x`` (the fair share
     at each point: the mean of the rates shown there, which moves when a
@@ -58,7 +65,7 @@ def sweep_axes(ax, df, x: str, series: str = "key", target: float | None = None,
         rate_band(ax, sub[x], sub["win_rate"], sub["ci_low"], sub["ci_high"], label=f"{prefix}{name}")
     set_scale(ax, df[x].unique())
     if target is not None:
-        ax.axhline(target, color="k", ls=":", lw=1, label=f"target {target:.0%}")
+        ax.axhline(target, color="k", ls=":", lw=1, label=f"target {percent_text(target)}")
     if fair is not None and np.ndim(fair) == 0:
         ax.axhline(fair, color="grey", ls="--", lw=0.8, label=f"fair share {fair:.1%}")
     elif fair is not None and len(fair):
@@ -75,8 +82,12 @@ def sweep_axes(ax, df, x: str, series: str = "key", target: float | None = None,
     if title:
         ax.set_title(title, fontsize=9)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
+    # beside the panel, never over a curve (the caller leaves room: LEGEND_WIDTH)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     return ax
+
+
+LEGEND_WIDTH = 2.4     # inches a sweep panel's legend takes beside it
 
 
 def ranked_bars(ax, labels, value, low, high, significant=None, xlabel="change in win rate"):

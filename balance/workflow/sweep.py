@@ -160,8 +160,8 @@ class SweepResult(Published):
         combos = list(itertools.product(*[self.vary[k] for k in others]))[:12]
         ncols = min(3, len(combos))
         nrows = (len(combos) + ncols - 1) // ncols
-        fig, axes = plots.figure(max(6.4, 5.0 * ncols), 3.6 * nrows + 0.4, nrows, ncols,
-                                 sharey=True)
+        fig, axes = plots.figure(max(6.4, 5.0 * ncols) + plots.LEGEND_WIDTH * ncols,
+                                 3.6 * nrows + 0.4, nrows, ncols, sharey=True)
         for i, combo in enumerate(combos):
             ax = axes[i // ncols][i % ncols]
             sub = df
@@ -207,7 +207,7 @@ class SweepResult(Published):
         meta = {"base": self.base, "vary": self.vary, "games_per_point": self.games,
                 "target": self.target, "precision": self.precision,
                 "interval": "95% Wilson score interval (statsmodels)",
-                "crossing_method": stats.CROSSING_METHOD
+                "crossing_method": "; ".join(self.methods())
                 + ("; refined by bisection near the crossing on the same seed"
                    if self.refine else "; grid only (not refined)")}
         files.append(out / "sweep.json")
@@ -285,8 +285,26 @@ class SweepResult(Published):
                 out.append("grid only (--no-refine): interpolating between coarse points is "
                            "biased where the curve bends, and this interval leaves that bias "
                            "out; without --no-refine, points are played near the crossing")
-            out.append(f"crossing method: {stats.CROSSING_METHOD}")
+            out += [f"crossing method: {m}" for m in self.methods()]
         return out
+
+    def methods(self) -> list[str]:
+        """The crossings' methods in words, one per axis kind they used."""
+        if self.crossings is None or "method" not in self.crossings:
+            return [crossing_method("linear")]
+        return list(dict.fromkeys(self.crossings["method"]))
+
+
+def crossing_method(scale: str) -> str:
+    """How a crossing is estimated, in the words of the axis its figure uses
+    (``plots.axis_scale``): interpolation in log10 of the value only on a
+    logarithmic axis."""
+    how = {"log": "in log10 of the value, as on the figure's logarithmic axis",
+           "symlog": "in the value itself: the grid holds 0, so the figure's axis is "
+                     "symmetric-log, linear near 0",
+           "linear": "in the value, as on the figure's linear axis"}[scale]
+    return (f"linear interpolation of the win-rate curve between swept points ({how}); "
+            f"interval from where the pointwise 95% interval band crosses the target")
 
 
 def _crossings(table, vary, tgt) -> pd.DataFrame:
@@ -301,8 +319,10 @@ def _crossings(table, vary, tgt) -> pd.DataFrame:
                 sub = sub[sub[k] == v]
             sub = sub.sort_values(p)
             vals = sub[p].astype(float).to_numpy()
-            log = plots.axis_scale(vals) == "log"
-            c = stats.crossing(vals, sub["win_rate"], sub["ci_low"], sub["ci_high"], rate, log=log)
+            scale = plots.axis_scale(vals)
+            c = stats.crossing(vals, sub["win_rate"], sub["ci_low"], sub["ci_high"], rate,
+                               log=scale == "log")
+            c["method"] = crossing_method(scale)
             rows.append({"parameter": p, "context": ", ".join(f"{k}={v}" for k, v in zip(others, combo)),
                          "group": group, "target_key": key, **c})
     return pd.DataFrame(rows)
