@@ -59,3 +59,108 @@ def test_the_memory_check_takes_the_cgroup_limit_when_it_is_smaller(tmp_path, mo
     assert R.table_bytes(s, n) < R.available_memory(cgroup=none)     # this machine's
     with pytest.raises(balance.BalanceError, match=r"GiB are available"):
         R.check_memory(s, n)
+
+
+PUBLISH = r"""
+import os, shutil, sys
+from pathlib import Path
+from balance.core import outdir
+base, root = Path(sys.argv[1]), Path(sys.argv[2])
+real = {n: getattr(os, n) for n in ("replace", "rename", "link", "unlink", "rmdir", "mkdir")}
+
+def write(d):
+    for f in ("games.txt", "seats.txt", "only-new.txt"):
+        (d / f).write_text("new")
+    (d / "figures").mkdir()
+    (d / "figures" / "a.txt").write_text("new")
+
+def publish(out, kill_at):
+    # in a child process, killed (as SIGKILL: no finally, no cleanup) at the
+    # kill_at-th file-system call; returns the number of calls publish made
+    pid = os.fork()
+    if pid == 0:
+        calls = [0]
+        def killing(f):
+            def g(*a, **k):
+                calls[0] += 1
+                if calls[0] == kill_at:
+                    os._exit(9)
+                return f(*a, **k)
+            return g
+        for n, f in real.items():
+            setattr(os, n, killing(f))
+        outdir.publish(out, write, keep=(".points",))
+        (out.parent / f"{out.name}.calls").write_text(str(calls[0]))
+        os._exit(0)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+shutil.copytree(base, root / "probe")
+assert publish(root / "probe", 0) == 0
+steps = int((root / "probe.calls").read_text())
+for k in range(1, steps + 1):
+    shutil.copytree(base, root / f"k{k}")
+    assert publish(root / f"k{k}", k) == 9
+print(steps)
+"""
+
+
+def _readable(out):
+    """The generation of the one complete result readable in ``out``,
+    checked whole: every file its marker lists holds that generation."""
+    import json
+    from pathlib import Path
+
+    from balance.core import outdir
+    where = outdir.require_complete(out)
+    names = json.loads((Path(where) / outdir.MARKER).read_text())["files"]
+    gens = set()
+    for n in names:
+        p = Path(where) / n
+        files = sorted(p.rglob("*")) if p.is_dir() else [p]
+        gens |= {f.read_text() for f in files if f.is_file()}
+    assert len(gens) == 1 and sorted(names) == sorted(
+        ["games.txt", "seats.txt", f"only-{next(iter(gens))}.txt", "figures"]), (names, gens)
+    return next(iter(gens))
+
+
+def test_a_kill_at_any_step_of_publish_leaves_one_whole_result(tmp_path):
+    """Killed at each file-system call of ``publish`` in turn, the folder
+    still reads as the old or the new result whole, and the next command
+    into it finishes or drops the new one (item 1)."""
+    import shutil
+    import subprocess
+    import sys
+
+    from balance.core import outdir
+    base = tmp_path / "base"
+
+    def old(d):
+        for f in ("games.txt", "seats.txt", "only-old.txt"):
+            (d / f).write_text("old")
+        (d / "figures").mkdir()
+        (d / "figures" / "a.txt").write_text("old")
+    outdir.publish(base, old)
+    (base / ".points").mkdir()
+    (base / ".points" / "p.npz").write_text("kept")
+    root = tmp_path / "kills"
+    root.mkdir()
+    r = subprocess.run([sys.executable, "-c", PUBLISH, str(base), str(root)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    steps = int(r.stdout)
+    assert steps > 10
+    seen = set()
+    for k in range(1, steps + 1):
+        out = root / f"k{k}"
+        gen = _readable(out)
+        seen.add(gen)
+        with outdir.lock(out):            # the next command: finishes the move or drops it
+            pass
+        after = _readable(out)
+        assert outdir.require_complete(out) == out and after in (gen, "new")
+        left = [p.name for p in out.iterdir() if p.name.startswith(".writing")
+                or ".tmp" in p.name]
+        assert left == [], (k, left)
+        assert (out / ".points" / "p.npz").read_text() == "kept"
+        assert not (out / "only-old.txt").exists() if after == "new" else True
+    assert seen == {"old", "new"}

@@ -1,17 +1,20 @@
-"""Output folders: one writer at a time, results moved in whole.
+"""Output folders: one writer at a time, results replaced whole.
 
 Every command that writes into ``--out`` holds :func:`lock` on it: a lock
 file ``.lock`` naming the process. A second command into the same folder
 stops at once with one line naming that process (exit code 2); a lock left
 by a killed process (its pid no longer runs) is taken over.
 
-Results are written by :func:`publish`: the files go to a temporary folder
-inside ``--out``, the completion marker ``COMPLETE`` is removed, the files
-of the previous result listed in the old marker are removed, the new files
-are moved into place (each an atomic rename) and the new ``COMPLETE``,
-listing them, is written last. A folder without the marker holds no
-finished result, and readers (``runner.load``, the report) refuse it; a
-folder never holds files of two different results.
+Results are written by :func:`publish`. The files go to a temporary folder
+``.writing-PID`` inside ``--out``, which gets its own ``COMPLETE`` marker
+once they are all there. Only then is the folder's marker removed, the new
+files linked into place (each an atomic rename), the new marker written and
+the old result's other files and the temporary folder removed. At every
+instant one complete result is readable, as :func:`require_complete` finds
+it: the old one in ``--out`` (its marker there), or the new one in the
+temporary folder (while the files move) or in ``--out``. A command killed
+while the files move leaves the new result whole in its temporary folder;
+the next command into the folder finishes the move (:func:`lock`).
 """
 from __future__ import annotations
 
@@ -86,67 +89,141 @@ _LEFTOVER = re.compile(r"^(?:\.writing-|\.building-|.+\.tmp)(\d+)$")
 
 
 def _sweep_dead(out: Path) -> None:
-    """Remove what a killed command left in ``out``: its temporary result
-    folders (``.writing-PID``, ``.building-PID``) and half-written stored
-    pieces (``*.tmpPID``), each only when process PID no longer runs."""
+    """Finish or remove what a killed command left in ``out``: a result
+    whole in its ``.writing-PID`` folder is moved into place (:func:`_swap`);
+    other temporary folders (``.writing-PID``, ``.building-PID``) and
+    half-written files (``*.tmpPID``) are removed; each only when process
+    PID no longer runs."""
     for p in [*out.iterdir(), *out.glob(".points/**/*.tmp*"), *out.glob(".partial/**/*.tmp*")]:
         m = _LEFTOVER.match(p.name)
         if m and int(m.group(1)) != os.getpid() and not _alive(int(m.group(1))):
             with contextlib.suppress(OSError):
-                shutil.rmtree(p) if p.is_dir() else p.unlink()
+                if p.name.startswith(".writing-") and (p / MARKER).exists():
+                    _swap(out, p)
+                elif p.exists():
+                    shutil.rmtree(p) if p.is_dir() else p.unlink()
+
+
+def _write_marker(folder: Path, content: dict) -> None:
+    tmp = folder / f"{MARKER}.tmp{os.getpid()}"
+    tmp.write_text(json.dumps(content, indent=1) + "\n")
+    os.replace(tmp, folder / MARKER)
+
+
+def _listed(folder: Path) -> dict:
+    try:
+        return json.loads((folder / MARKER).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _link(src: Path, dest: Path) -> None:
+    """``src`` at ``dest`` too (a hard link; a copy where links are not
+    supported); ``src`` stays whole."""
+    try:
+        os.link(src, dest)
+    except OSError:
+        shutil.copy2(src, dest)
+
+
+def _remove(p: Path) -> None:
+    if p.is_dir() and not p.is_symlink():
+        shutil.rmtree(p)
+    else:
+        p.unlink(missing_ok=True)
+
+
+def _swap(out: Path, tmp: Path) -> None:
+    """Move the result whole in ``tmp`` (its marker written) into ``out``,
+    each file by an atomic rename; ``tmp`` stays whole until the new marker
+    is in ``out``, so doing it again after a kill finishes it."""
+    new = _listed(tmp)
+    names, keep = new["files"], set(new.get("keep", ())) | {LOCK}
+    (out / MARKER).unlink(missing_ok=True)
+    me = os.getpid()
+    for name in names:
+        src, dest, part = tmp / name, out / name, out / f"{name}.tmp{me}"
+        _remove(part)
+        if src.is_file() and dest.is_file() and os.path.samefile(src, dest):
+            continue                   # in place already (rename would leave ``part``)
+        if src.is_dir():
+            shutil.copytree(src, part, copy_function=_link)
+        else:
+            _link(src, part)
+        if dest.is_dir() and not dest.is_symlink():
+            aside = out / f"{name}.old.tmp{me}"
+            _remove(aside)
+            os.replace(dest, aside)
+            os.replace(part, dest)
+            shutil.rmtree(aside)
+        else:
+            os.replace(part, dest)
+    _write_marker(out, {"files": names})
+    for name in new.get("replaces", ()):
+        if name not in names and name not in keep and name != MARKER:
+            _remove(out / name)
+    (tmp / MARKER).unlink()           # first: a tmp partly removed is never taken as whole
+    shutil.rmtree(tmp)
 
 
 def publish(out: str | os.PathLike, write: Callable[[Path], object], *,
             keep: tuple = ()) -> list[Path]:
     """Write a result into ``out`` whole (see the module doc): ``write(tmp)``
-    writes the files into the temporary folder ``tmp``; subfolders are moved
-    as a whole. ``keep`` names entries of ``out`` that are never removed
-    (stores of finished pieces such as ``.points``). Returns the new paths."""
+    writes the files into the temporary folder ``tmp``; subfolders are
+    replaced as a whole. ``keep`` names entries of ``out`` that are never
+    removed (stores of finished pieces such as ``.points``). Returns the
+    new paths."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     tmp = out / f".writing-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir()
+    whole = False                # the new result is whole in tmp: never remove it then
     try:
+        if (tmp / MARKER).exists():        # this process's move that failed: finish it
+            _swap(out, tmp)
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir()
         write(tmp)
         names = sorted(p.name for p in tmp.iterdir())
-        marker = out / MARKER
-        old = []
-        if marker.exists():
-            with contextlib.suppress(OSError, ValueError):
-                old = json.loads(marker.read_text()).get("files", [])
-            marker.unlink()
-        for name in old:
-            if name not in names and name not in keep and name != LOCK:
-                p = out / name
-                shutil.rmtree(p, ignore_errors=True) if p.is_dir() else p.unlink(missing_ok=True)
-        for name in names:
-            dest = out / name
-            if dest.is_dir() and not (tmp / name).is_dir():
-                shutil.rmtree(dest)
-            elif dest.is_dir():
-                shutil.rmtree(dest)
-            os.replace(tmp / name, dest)
-        (out / f"{MARKER}.tmp").write_text(json.dumps({"files": names}, indent=1) + "\n")
-        os.replace(out / f"{MARKER}.tmp", marker)
+        old = _listed(out).get("files", [])
+        _write_marker(tmp, {"files": names, "replaces": old, "keep": list(keep)})
+        whole = True
+        _swap(out, tmp)
     except OSError as e:
         raise BalanceError(f"could not write the results to {out}: {e.strerror}; the finished "
                            f"pieces are kept, run the same command again") from None
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if not whole:
+            shutil.rmtree(tmp, ignore_errors=True)
     return [out / n for n in names]
 
 
 def is_complete(out: str | os.PathLike) -> bool:
-    return (Path(out) / MARKER).exists()
+    return complete_folder(out) is not None
+
+
+def complete_folder(out: str | os.PathLike) -> Path | None:
+    """The folder holding ``out``'s complete result: ``out`` itself when its
+    marker is there, else a result whole in a ``.writing-PID`` folder whose
+    move into ``out`` was interrupted or is under way; None when there is
+    none."""
+    out = Path(out)
+    if (out / MARKER).exists():
+        return out
+    with contextlib.suppress(OSError):
+        for p in sorted(out.glob(".writing-*")):
+            if (p / MARKER).exists():
+                return p
+    return None
 
 
 def require_complete(out: str | os.PathLike) -> Path:
-    out = Path(out)
-    if not is_complete(out):
+    """The folder to read ``out``'s result from (:func:`complete_folder`);
+    one line when ``out`` holds no finished result."""
+    where = complete_folder(out)
+    if where is None:
         raise BalanceError(f"{out} holds no finished result (no {MARKER} marker: the run that "
                            f"wrote it was interrupted, or it is not a balance output folder)")
-    return out
+    return where
 
 
 class Published:
