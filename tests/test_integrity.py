@@ -107,19 +107,34 @@ def test_a_new_result_replaces_the_old_files_of_another_kind(tmp_path):
 
 
 def test_two_writers_into_one_folder(tmp_path):
+    """The folder's lock is an OS lock: refused while another process holds
+    it, free the moment that process is killed, and a ``.lock`` file naming a
+    live process that holds no lock (a reused pid) is taken over."""
     out = tmp_path / "o"
-    out.mkdir()
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time\n"
+                               "from balance.core import outdir\n"
+                               "with outdir.lock(sys.argv[1]):\n"
+                               "    print('held', flush=True); time.sleep(60)", str(out)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        r = run("run", "talisman", "--games", 10, "--out", out)
+        one_line(r, f"process {holder.pid}")
+    finally:
+        holder.kill()
+        holder.wait()
+    assert (out / outdir.LOCK).exists()          # a killed holder leaves its file...
+    r = run("run", "talisman", "--games", 10, "--out", out)    # ...and no lock
+    assert r.exit_code == 0, r.output
+    assert not (out / outdir.LOCK).exists()
     other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
-        (out / outdir.LOCK).write_text(f"{other.pid}\n")
+        (out / outdir.LOCK).write_text(f"{other.pid}\n")      # alive, holds nothing
         r = run("run", "talisman", "--games", 10, "--out", out)
-        one_line(r, f"process {other.pid}")
+        assert r.exit_code == 0, r.output
     finally:
         other.kill()
         other.wait()
-    r = run("run", "talisman", "--games", 10, "--out", out)    # a stale lock is taken over
-    assert r.exit_code == 0, r.output
-    assert not (out / outdir.LOCK).exists()
 
 
 @pytest.mark.parametrize("args,fragment", [

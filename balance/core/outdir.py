@@ -1,9 +1,11 @@
 """Output folders: one writer at a time, results replaced whole.
 
-Every command that writes into ``--out`` holds :func:`lock` on it: a lock
-file ``.lock`` naming the process. A second command into the same folder
-stops at once with one line naming that process (exit code 2); a lock left
-by a killed process (its pid no longer runs) is taken over.
+Every command that writes into ``--out`` holds :func:`lock` on it: an OS
+lock (``fcntl.flock``) on the file ``.lock``, which names the process. A
+second command into the same folder stops at once with one line naming
+that process (exit code 2). The kernel releases the lock when its holder
+ends, however it ends, so a killed command's lock is free at once, and a
+``.lock`` file that no process holds is taken over whatever pid it names.
 
 Results are written by :func:`publish`. The files go to a temporary folder
 ``.writing-PID`` inside ``--out``, which gets its own ``COMPLETE`` marker
@@ -19,6 +21,7 @@ the next command into the folder finishes the move (:func:`lock`).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import re
@@ -42,6 +45,32 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _take(path: Path, out: Path) -> int:
+    """An open descriptor of ``path`` holding its flock; one line naming
+    the holder when another process holds it."""
+    while True:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise BalanceError(f"--out {out}: cannot write there ({e.strerror})") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            with contextlib.suppress(OSError):
+                holder = os.read(fd, 64).decode(errors="replace").split()
+            os.close(fd)
+            who = f" (process {holder[0]})" if holder else ""
+            raise BalanceError(f"{out} is in use by another balance command{who}; wait for "
+                               f"it or choose another --out") from None
+        try:           # the file we locked is still the one at the path (a holder that
+            same = os.fstat(fd).st_ino == os.stat(path).st_ino    # ends removes it)
+        except FileNotFoundError:
+            same = False
+        if same:
+            return fd
+        os.close(fd)
+
+
 @contextlib.contextmanager
 def lock(out: str | os.PathLike):
     """Hold the folder ``out`` for this process (see the module doc)."""
@@ -52,34 +81,16 @@ def lock(out: str | os.PathLike):
     except OSError as e:
         raise BalanceError(f"--out {out}: cannot create the folder ({e.strerror})") from None
     path = out / LOCK
-    me = os.getpid()
-    for _ in range(2):
-        try:
-            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-        except FileExistsError:
-            try:
-                pid = int(path.read_text().split()[0])
-            except (OSError, ValueError, IndexError):
-                pid = -1
-            if pid > 0 and pid != me and _alive(pid):
-                raise BalanceError(f"{out} is in use by another balance command (process "
-                                   f"{pid}); wait for it or choose another --out") from None
-            path.unlink(missing_ok=True)          # stale: its process is gone
-            continue
-        except OSError as e:
-            raise BalanceError(f"--out {out}: cannot write there ({e.strerror})") from None
-        with os.fdopen(fd, "w") as f:
-            f.write(f"{me}\n")
-        break
-    else:
-        raise BalanceError(f"{out}: could not take the folder's lock")
-    _sweep_dead(out)
+    fd = _take(path, out)
     try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        _sweep_dead(out)
         yield out
     finally:
         with contextlib.suppress(OSError):
-            if path.read_text().split()[0] == str(me):
-                path.unlink()
+            path.unlink()             # still holding it: no other process has it now
+        os.close(fd)
         for p in created:             # folders made for a command that wrote nothing
             with contextlib.suppress(OSError):
                 p.rmdir()
