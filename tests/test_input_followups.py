@@ -164,3 +164,37 @@ def test_sweep_legend_keeps_the_targets_precision_and_leaves_the_curves_free():
     assert box.x1 <= fig.bbox.x1 + 1, (box, fig.bbox)    # and inside the figure
     import matplotlib.pyplot as plt
     plt.close(fig)
+
+
+# --- 4. a sweep shows the first mover's win rate and the draws, as run does -------
+
+@pytest.mark.parametrize("ruleset, vary, args", [
+    ("school", "start_hand=3,5", []),                   # first mover random (first_seat), draws
+    ("talisman", "hp=10,20", ["--policy", "greedy", "--policy", "random"]),   # seat 0 first
+])
+def test_sweep_has_the_first_mover_and_draws_of_run(runner, tmp_path, ruleset, vary, args):
+    import json
+
+    import pandas as pd
+    key, values = vary.split("=")
+    first = values.split(",")[0]
+    r = invoke(runner, "sweep", ruleset, "--vary", vary, "--games", 300, *args,
+               "--out", tmp_path / "s")
+    assert r.exit_code == 0, r.output
+    t = pd.read_csv(tmp_path / "s" / "sweep.csv")
+    row = t[t[key] == int(first)].iloc[0]
+    ran = invoke(runner, "run", ruleset, "--games", 300, "--set", f"{key}={first}", *args,
+                 "--out", tmp_path / "r")
+    assert ran.exit_code == 0, ran.output
+    s = json.loads((tmp_path / "r" / "summary.json").read_text())
+    fm, d = s["first_mover"], s["draws"]
+    assert row["first_mover_rate"] == pytest.approx(fm["win_rate"], abs=1e-12)
+    assert (row["first_mover_low"], row["first_mover_high"]) == pytest.approx(
+        (fm["ci_low"], fm["ci_high"]), abs=1e-12)
+    assert (row["draw_rate"], row["draw_low"], row["draw_high"]) == pytest.approx(
+        (d["share"], d["ci_low"], d["ci_high"]), abs=1e-12)
+    header = next(ln for ln in r.stdout.splitlines() if ln.strip().startswith(key))
+    assert "first" in header and "draws" in header
+    line = next(ln for ln in r.stdout.splitlines() if ln.strip().startswith(f"{key}={first}"))
+    assert f"{fm['win_rate']:.2%}  [{fm['ci_low']:.2%}, {fm['ci_high']:.2%}]" in line
+    assert f"{d['share']:.2%}  [{d['ci_low']:.2%}, {d['ci_high']:.2%}]" in line

@@ -230,14 +230,20 @@ class SweepResult(Published):
                        "rate counts a shared win fully, so the rates add to more than 100%; "
                        "'sole' is the rate of winning alone, and 'shared' the share of games "
                        "with several winners")
+        first = "first_mover_rate" in df
         out.append(f"win rate by {g} (95% Wilson); fair = the mean of the rates shown at that "
-                   f"point, the baseline a {g} of average strength reaches:")
+                   f"point, the baseline a {g} of average strength reaches"
+                   + ("; first = the first mover's win rate (" + registry.get(self.ruleset).turn_order
+                      + "), draws = "
+                      "the share of games no seat won, each with its 95% Wilson interval"
+                      if first else "") + ":")
         names = list(dict.fromkeys(df["key"]))
         per = 3 if self.shared else 2            # columns per name: rate, interval(, sole)
         header = [" ".join(keys)]
         for name in names:
             header += [name, "95%"] + (["sole"] if self.shared else [])
-        header += ["fair"] + (["shared"] if self.shared else []) + ["games", "mean turns"]
+        header += ["fair"] + (["first", "95%", "draws", "95%"] if first else []) \
+            + (["shared"] if self.shared else []) + ["games", "mean turns"]
         rows = []
         for _, pt in sorted(df.groupby("point", sort=True),
                             key=lambda kv: tuple(kv[1][k].iloc[0] for k in keys)):
@@ -255,10 +261,18 @@ class SweepResult(Published):
                 if self.shared:
                     cells.append(f"{r.sole_win_rate:.2%}")
             cells += [f"{pt['fair_share'].iloc[0]:.2%}"]
+            if first:
+                p0 = pt.iloc[0]
+                cells += [f"{p0.first_mover_rate:.2%}",
+                          f"[{p0.first_mover_low:.2%}, {p0.first_mover_high:.2%}]",
+                          f"{p0.draw_rate:.2%}", f"[{p0.draw_low:.2%}, {p0.draw_high:.2%}]"]
             cells += [f"{pt['shared_win_rate'].iloc[0]:.2%}"] if self.shared else []
             cells += [f"{int(pt['n_games'].iloc[0]):,}", f"{pt['turns_mean'].iloc[0]:.1f}"]
             rows.append(cells)
         interval_cols = {1 + per * i + 1 for i in range(len(names))}
+        if first:
+            f0 = 1 + per * len(names) + 1                      # the first-mover column
+            interval_cols |= {f0 + 1, f0 + 3}
         out += text_table(header, rows, right=set(range(1, len(header))) - interval_cols)
         if self.crossings is not None:
             for r in self.crossings.itertuples():
@@ -353,7 +367,9 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
 
     ``summary_only`` plays every point in pieces reduced to their sums as
     they finish (``sums``): memory does not grow with ``games``, and the
-    table is the same.
+    table is the same. A ruleset whose first mover varies (a ``first_seat``
+    game column, which the stored outcomes do not keep) is always played so,
+    for the first mover's win rate.
     """
     spec = registry.get(ruleset)
     params = dict(params or {})
@@ -368,6 +384,7 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
     tgt = resolve_target(base, target)
     st, own = open_store(store, out)
     rows, prec = [], []
+    summary_only = summary_only or "first_seat" in spec.game_columns
     unit = "game" if summary_only else "point"
     pieces = Pieces(st, len(grid) * (games if summary_only else 1), unit, f"sweep {ruleset}",
                     progress, say_resumed=own)
@@ -375,10 +392,11 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
     def sums_of(s, a, b, label):
         """The sums of games [a, b) of one point."""
         if summary_only:
-            return by_pieces(st, "point-sums", [s], a, b,
-                             lambda x, y: point_sums(Outcome.from_batch(s, play_piece(s, x, y))),
+            return by_pieces(st, "sweep-sums", [s], a, b, lambda x, y: _piece_sums(s, x, y),
                              pieces, label)
-        return point_sums(play_outcome(s, a, b, st, progress=progress, label=label))
+        agg = point_sums(play_outcome(s, a, b, st, progress=progress, label=label))
+        agg["first_wins"] = agg["seat_wins"][0]          # seat 0 moves first here
+        return agg
 
     def point(s, label):
         if summary_only:
@@ -400,7 +418,7 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
                 if not summary_only:
                     pieces.update()
                 prec.append({**dict(zip(keys, pt)), **info})
-            r = point_table(s, agg)
+            r = _point_table(s, agg)
             for k, v in zip(keys, pt):
                 r.insert(0, k, v)
             r.insert(0, "point", i)
@@ -416,7 +434,7 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
                     pieces.add(games if summary_only else 1)
                     s = setup(ruleset, seed=seed, players=players, policies=policies,
                               params={**params, **extra})
-                    return point_table(s, point(s, label))
+                    return _point_table(s, point(s, label))
                 table, cross = _refine(spec, table, cross, vary, tgt, target_precision,
                                        max_refine, play)
     except KeyboardInterrupt:
@@ -430,6 +448,30 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
     if out is not None:
         res.save(out)
     return res
+
+
+def _piece_sums(s, a: int, b: int) -> dict:
+    """The sums of games [a, b) of a point, played as one piece: those of
+    ``sums.point_sums`` and the first mover's wins."""
+    from ..core.runner import first_seats
+    batch = play_piece(s, a, b)
+    o = Outcome.from_batch(s, batch)
+    agg = point_sums(o)
+    agg["first_wins"] = np.array(int(o.won[np.arange(o.n), first_seats(s.spec, batch)].sum()),
+                                 np.int64)
+    return agg
+
+
+def _point_table(s, agg: dict) -> pd.DataFrame:
+    """``sums.point_table`` with the point's first-mover win rate and draw
+    share, each with its 95% Wilson interval (as ``run`` prints them)."""
+    t = point_table(s, agg).drop(columns="draw_rate")     # put back beside its interval
+    n = int(agg["n"])
+    for name, k in (("first_mover", int(agg["first_wins"])), ("draw", int(agg["draws"]))):
+        lo, hi = stats.wilson(k, n)
+        t[f"{name}_rate"] = k / n if n else np.nan
+        t[f"{name}_low"], t[f"{name}_high"] = float(lo), float(hi)
+    return t
 
 
 def _with_fair(table: pd.DataFrame) -> pd.DataFrame:
