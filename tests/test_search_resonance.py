@@ -9,7 +9,7 @@ from balance.core import runner
 from balance.rulesets.resonance import layout as L
 from balance.rulesets.resonance.scenario import Table
 
-SMALL = {"search_determinizations": 4.0}        # a small budget: the properties do not need more
+SMALL = {"search_determinizations": 4}          # a small budget: the properties do not need more
 
 
 def same(a, b):
@@ -98,7 +98,7 @@ def test_search_choices_do_not_change_when_cards_it_cannot_see_change():
     seen = set()
     for game in range(3):
         t = Table(players=4, policies="counter", seed=8, game=game,
-                  params={"search_determinizations": 2.0})
+                  params={"search_determinizations": 2})
         cur, turns = 0, 0
         while turns < 60:
             if turns % 3 == 1 and t.S[cur, L.C_IN] == 1 and (t.Z[L.Z_REV:L.Z_REV + 2] >= 0).any():
@@ -127,7 +127,7 @@ def test_search_choices_do_not_change_when_cards_it_cannot_see_change():
 # 500 games per lineup, seed 0: search 65.5% [62.7, 68.3] of games won
 # against counter's 35.4%, advantage +30.1 points [+24.4, +35.8]. The test
 # pins them: search's share above 60% and its advantage interval above 0.
-STRENGTH = {"search_determinizations": 10.0, "search_top_k": 2.0}
+STRENGTH = {"search_determinizations": 10, "search_top_k": 2}
 STRENGTH_GAMES = 500
 
 

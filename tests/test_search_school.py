@@ -16,7 +16,7 @@ from balance.rulesets.school import rules
 from balance.rulesets.school.scenario import Table
 
 # a small budget where the property does not depend on it (speed)
-SMALL = {"search_determinizations": 4.0, "search_rollouts": 1.0, "search_top_k": 4.0}
+SMALL = {"search_determinizations": 4, "search_rollouts": 1, "search_top_k": 4}
 
 
 def same(a, b):

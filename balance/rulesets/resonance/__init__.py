@@ -2,6 +2,7 @@
 import numpy as np
 
 from ...core.errors import BalanceError
+from ...core.params import to_kernel
 from ...core.spec import RulesetSpec
 from . import layout, rules
 from .replay import format_trace
@@ -9,11 +10,14 @@ from .table import load_cards
 
 
 def kernel_args(values, ban, cards=None):
-    """The kernel's arrays after the policy ids: int and float parameters,
+    """The kernel's arrays after the policy ids: the int rule parameters
+    followed by the int policy parameters (the search budgets, at
+    ``rules.N_RULE_INTS + rules.PIDX[name]``), the float policy parameters,
     the ban code of each card kind, the magic-card table."""
     ip, pp = SPEC.space.vectors(values)
+    pi = to_kernel(SPEC.space.policy(values))[0]
     cards = cards if cards is not None else load_cards()
-    return ip, pp, ban, cards.arrays[0]
+    return np.concatenate([ip, pi]), pp, ban, cards.arrays[0]
 
 
 def check_values(values, n_players):

@@ -7,6 +7,7 @@ Card kinds: rune ``colour * 4 + i`` for colours red, green, blue and values
 ``VALUES[i]`` = 1, 2, -1, -2 (named ``red-1`` ... ``blue--2``), then
 ``dissolve`` (12). The 18 magic cards are data (``table.py``).
 """
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,24 +62,25 @@ class PolicyParams:
                                   bounds=(1.0, 3.0), sweep=(1.0, 2.0, 3.0))
     hit_value: float = param(0.5, doc="counter/saboteur: value of HIT n to a participant, per card (others discard)",
                              bounds=(0.0, 5.0), sweep=(0.0, 0.5, 1.0))
-    # search (core.search): whole numbers, declared as floats because the kernel's
-    # policy vector holds floats only (core.params.ParamSpace.vectors)
-    search_top_k: float = param(0.0, doc="search: candidates per decision, the best by counter's "
-                                "score (0 = every distinct legal action)",
-                                bounds=(0.0, 12.0), sweep=(0.0, 2.0, 3.0, 4.0, 6.0))
-    search_determinizations: float = param(32.0, doc="search: determinizations per candidate at "
-                                           "level `search` (search_fast x1/4, search_strong x4, "
-                                           "at least 1)",
-                                           bounds=(1.0, 1024.0), sweep=(1.0, 2.0, 4.0, 8.0, 16.0, 32.0))
-    search_rollouts: float = param(1.0, doc="search: rollouts to the end per determinization",
-                                   bounds=(1.0, 64.0), sweep=(1.0, 2.0, 4.0))
-    search_rollout_policy: float = param(0.0, doc="search: the policy of every seat in the "
-                                         "rollouts (0 = counter, 1 = random)",
-                                         bounds=(0.0, 1.0), sweep=(0.0, 1.0))
+    # search (core/search.py): ints, passed to the kernel after the rule ints (kernel_args)
+    search_top_k: int = param(0, doc="search: candidates per decision, the best by counter's "
+                              "score (0 = every distinct legal action)",
+                              bounds=(0, 12), sweep=(0, 2, 3, 4, 6))
+    search_determinizations: int = param(32, doc="search: determinizations per candidate at "
+                                         "level `search` (search_fast x1/4, search_strong x4, "
+                                         "at least 1)",
+                                         bounds=(1, 1024), sweep=(1, 2, 4, 8, 16, 32))
+    search_rollouts: int = param(1, doc="search: rollouts to the end per determinization",
+                                 bounds=(1, 64), sweep=(1, 2, 4))
+    search_rollout_policy: int = param(0, doc="search: the policy of every seat in the "
+                                       "rollouts (0 = counter, 1 = random)",
+                                       bounds=(0, 1), sweep=(0, 1))
 
 
 IDX = kernel_index(Params)
 PIDX = kernel_index(PolicyParams)
+# the kernel's int vector: the rule ints, then the policy ints (``__init__.kernel_args``)
+N_RULE_INTS = sum(1 for f in dataclasses.fields(Params) if not isinstance(f.default, float))
 
 POLICIES = {"random": POL_RANDOM, "counter": POL_COUNTER, "saboteur": POL_SABOTEUR,
             "search_fast": POL_SEARCH_FAST, "search": POL_SEARCH,

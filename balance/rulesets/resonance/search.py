@@ -38,16 +38,17 @@ from .layout import (C_H, C_HN, C_IN, C_JOINED, DISSOLVE, E_JOIN, E_NOSTART, END
                      POL_RANDOM, POL_SEARCH_FAST, Z_DEC, Z_DECK, Z_FN, Z_MD, Z_NEXT, Z_REV,
                      Z_TURN)
 from .policy import choose_place, place_terms, place_value, wants_join, wants_start
-from .rules import PIDX
+from .rules import N_RULE_INTS, PIDX
 from .turn import after_resonance, res_close, res_open, run_turns, turn_head, turn_place, \
     turn_resonance
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
-Q_TOPK = PIDX["search_top_k"]
-Q_DET = PIDX["search_determinizations"]
-Q_ROLL = PIDX["search_rollouts"]
-Q_RPOL = PIDX["search_rollout_policy"]
+# the search's int parameters, in the int vector after the rule ints (``__init__.kernel_args``)
+P_TOPK = N_RULE_INTS + PIDX["search_top_k"]
+P_DET = N_RULE_INTS + PIDX["search_determinizations"]
+P_ROLL = N_RULE_INTS + PIDX["search_rollouts"]
+P_RPOL = N_RULE_INTS + PIDX["search_rollout_policy"]
 # core.search.LEVELS as integer constants, by policy id - POL_SEARCH_FAST
 LEVEL_NUM = np.array([1, 1, 4], np.int64)
 LEVEL_DEN = np.array([4, 1, 1], np.int64)
@@ -185,7 +186,7 @@ def candidates(kind, p, S, F, Z, M, ip, pp, ban, ST, W, card, cand, score, sub):
         cand[0] = 0
         cand[1] = 1
         n = 2
-    topk = np.int64(pp[Q_TOPK])
+    topk = ip[P_TOPK]
     if topk <= 0 or n <= topk:
         return n
     if kind == D_PLACE:
@@ -294,9 +295,9 @@ def search_decide(kind, pol, p, S, F, pile, Z, MD, M, ip, pp, ban, init, card, p
     if n == 1:
         return cand[0]
     lv = pol - POL_SEARCH_FAST
-    nd = max(np.int64(1), np.int64(pp[Q_DET]) * LEVEL_NUM[lv] // LEVEL_DEN[lv])
-    nr = max(np.int64(1), np.int64(pp[Q_ROLL]))
-    rp = POL_COUNTER if pp[Q_RPOL] < 0.5 else POL_RANDOM
+    nd = max(np.int64(1), ip[P_DET] * LEVEL_NUM[lv] // LEVEL_DEN[lv])
+    nr = max(np.int64(1), ip[P_ROLL])
+    rp = POL_COUNTER if ip[P_RPOL] == 0 else POL_RANDOM
     for q in range(P):
         rpol[q] = rp
     for i in range(n):

@@ -1,7 +1,20 @@
 """Magic School 魔法学校 (contract: shared/rules/school.md)."""
+import numpy as np
+
+from ...core.params import to_kernel
 from ...core.spec import RulesetSpec
 from . import layout, rules
 from .replay import format_trace
+
+
+def kernel_args(values, ban):
+    """The kernel's arrays after the policy ids: the int rule parameters
+    followed by the int policy parameters (the search budgets, at
+    ``rules.N_RULE_INTS + rules.PIDX[name]``), the float policy parameters,
+    the ban codes."""
+    ip, pp = SPEC.space.vectors(values)
+    pi = to_kernel(SPEC.space.policy(values))[0]
+    return np.concatenate([ip, pi]), pp, ban
 
 
 def _summary(result):
@@ -16,6 +29,7 @@ SPEC = RulesetSpec.from_package(
     version=lambda values: "1",
     players=(3, 8),
     kernel="balance.rulesets.school.kernel",
+    kernel_args=kernel_args,
     format_trace=format_trace,
     docs="balance/rulesets/school/README.md",
     ban_modes=("remove", "forbid"),

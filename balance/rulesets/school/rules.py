@@ -8,6 +8,7 @@ heart ♥, diamond ♦, club ♣ and values A=1 .. K=13, then the small (52) and
 the big (53) joker. A physical card id c (0..53, or 0..107 with two decks)
 is of kind c % 54.
 """
+import dataclasses
 from dataclasses import dataclass
 
 from ...core import search
@@ -63,21 +64,24 @@ class PolicyParams:
                               bounds=(0.0, 1.0), sweep=(0.0, 1.0))
     joker_keep: float = param(6.0, doc="informed: keep value of a joker in hand (a card's keep value is its points)",
                               bounds=(0.0, 20.0), sweep=(0.0, 6.0, 13.0))
-    # search (core.search): determinized flat Monte Carlo, kernel ``search``
-    search_top_k: float = param(4.0, doc="search: spell candidates, the best k entries by informed's priorities, "
-                                "plus stop (0: every listed entry); votes, names and cloaks: every option",
-                                bounds=(0.0, 64.0), sweep=(0.0, 2.0, 4.0, 8.0))
-    search_determinizations: float = param(64.0, doc="search: deals of the unseen cards per decision, the same for "
-                                           "every candidate (search_fast x1/4, search_strong x4, at least 1)",
-                                           bounds=(1.0, 1024.0), sweep=(1.0, 4.0, 16.0, 64.0, 256.0))
-    search_rollouts: float = param(2.0, doc="search: rollouts to the end of the game per deal and candidate",
-                                   bounds=(1.0, 64.0), sweep=(1.0, 2.0, 4.0, 8.0))
-    search_rollout_policy: float = param(0.0, doc="search: the policy every seat plays in rollouts (0 informed, 1 random)",
-                                         bounds=(0.0, 1.0), sweep=(0.0, 1.0))
+    # search (core.search): determinized flat Monte Carlo, kernel ``search``; ints, passed
+    # to the kernel after the rule ints (``__init__.kernel_args``)
+    search_top_k: int = param(4, doc="search: spell candidates, the best k entries by informed's priorities, "
+                              "plus stop (0: every listed entry); votes, names and cloaks: every option",
+                              bounds=(0, 64), sweep=(0, 2, 4, 8))
+    search_determinizations: int = param(64, doc="search: deals of the unseen cards per decision, the same for "
+                                         "every candidate (search_fast x1/4, search_strong x4, at least 1)",
+                                         bounds=(1, 1024), sweep=(1, 4, 16, 64, 256))
+    search_rollouts: int = param(2, doc="search: rollouts to the end of the game per deal and candidate",
+                                 bounds=(1, 64), sweep=(1, 2, 4, 8))
+    search_rollout_policy: int = param(0, doc="search: the policy every seat plays in rollouts (0 informed, 1 random)",
+                                       bounds=(0, 1), sweep=(0, 1))
 
 
 IDX = kernel_index(Params)
 PIDX = kernel_index(PolicyParams)
+# the kernel's int vector: the rule ints, then the policy ints (``__init__.kernel_args``)
+N_RULE_INTS = sum(1 for f in dataclasses.fields(Params) if not isinstance(f.default, float))
 
 POLICIES = {"informed": POL_INFORMED, "random": POL_RANDOM, "search_fast": POL_SEARCH_FAST,
             "search": POL_SEARCH, "search_strong": POL_SEARCH_STRONG}

@@ -41,8 +41,8 @@ from ...core import jit
 from ...core.kernel import ev  # before kernel_cache_begin
 from ...core.rng import game_state, mix64, shuffle
 from .base import (book_all_values, draw_to_hand, fate_house, margin, next_seat, P_FATE,
-                   P_MAXC, P_RDRAW, Q_DRAW, Q_FATES, Q_SDET, Q_SPOL, Q_SROLL,
-                   Q_STEAL, Q_SWAP, Q_TOPK, seat_stream, S_DEC, val, vbit)
+                   P_MAXC, P_RDRAW, P_SDET, P_SPOL, P_SROLL, P_TOPK, Q_DRAW, Q_FATES,
+                   Q_STEAL, Q_SWAP, seat_stream, S_DEC, val, vbit)
 from .layout import (BCAP, C_HN, D_CLOAK, EF_DRAW, EF_PEEK_BOOK, EF_PEEK_FATE, EF_STEAL, EF_STOP,
                      EF_SWAP, E_STOPPED, E_TURN, FCAP, HCAP, KNW, KN_FATE, KN_MASK, NCMAX, NS, NZ,
                      PCAP, PH_CLOAK, PH_DRAWS, PH_NAME, PH_TIE, PH_TURN, PH_VOTE, POL_INFORMED,
@@ -287,9 +287,9 @@ def search_pick(kind, p, P, level, ip, pp, ban, F, S, hand, fate, B, Z, pile, ca
     x = game_state(SX[33][p] ^ (np.uint64(kind + 1) * _KIND), S[p, S_DEC])
     if ncand <= 1:
         return 0
-    nd = max(1, np.int64(pp[Q_SDET]) * LEVEL_NUM[level] // LEVEL_DEN[level])
-    nr = max(1, np.int64(pp[Q_SROLL]))
-    rp = POL_RANDOM if pp[Q_SPOL] > 0.5 else POL_INFORMED
+    nd = max(1, ip[P_SDET] * LEVEL_NUM[level] // LEVEL_DEN[level])
+    nr = max(1, ip[P_SROLL])
+    rp = POL_RANDOM if ip[P_SPOL] == 1 else POL_INFORMED
     for y in range(P):
         rpol[y] = rp
     for c in range(ncand):
@@ -401,7 +401,7 @@ def search_spell(p, P, level, ip, pp, ban, F, S, hand, fate, B, Z, pile, cards, 
     stop. A fate peek looks at the target's first fate card p has not seen."""
     cand, prior = SX[36], SX[38]
     n = spell_list(p, P, S, hand, B, Z, pile, ip, ban, F, np.int64(-1), out)
-    k = np.int64(pp[Q_TOPK])
+    k = ip[P_TOPK]
     if k <= 0 or k > CMAX - 1:
         k = CMAX - 1
     x = game_state(SX[33][p] ^ _ROLL, S[p, S_DEC])
