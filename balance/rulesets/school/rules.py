@@ -9,6 +9,7 @@ the big (53) joker. A physical card id c (0..53, or 0..107 with two decks)
 is of kind c % 54.
 """
 import dataclasses
+import sys
 from dataclasses import dataclass
 
 from ...core import search
@@ -119,7 +120,37 @@ def n_decks(values: dict, n_players: int) -> int:
     return values["n_decks"] or (1 if n_players <= 5 else 2)
 
 
+_WARNED: set = set()       # suit-to-house maps already warned about in this process
+
+
+def house_warning(values: dict) -> str | None:
+    """One line saying what a suit-to-house map that is not one suit per
+    house does (the contract makes ``house_of_suit`` a parameter, so such a
+    map is a legal variant), or None for a one-to-one map."""
+    houses = [values[f"house_of_{s}"] for s in SUITS]
+    empty = [HOUSES[h] for h in range(4) if h not in houses]
+    if not empty:
+        return None
+    moved = ", ".join(f"house_of_{s}={h}" for s, h, d in zip(SUITS, houses, range(4)) if h != d)
+    shared = "; ".join(f"{_and([SUIT_SIGNS[i] for i in range(4) if houses[i] == h])} score for "
+                       f"the {HOUSES[h]}" for h in range(4) if houses.count(h) > 1)
+    one = len(empty) == 1
+    return (f"Warning: school: {moved}: {shared}; no suit scores for "
+            f"{_and(['the ' + h for h in empty], 'or')}, whose {'pile gets' if one else 'piles get'} "
+            f"only jokers (0 points) and the hand cards swapped for them, so "
+            f"{'it rarely wins' if one else 'they rarely win'}")
+
+
+def _and(items: list, word: str = "and") -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
 def check_values(values: dict, n_players: int) -> None:
+    w = house_warning(values)
+    if w is not None and w not in _WARNED:
+        _WARNED.add(w)
+        print(w, file=sys.stderr, flush=True)
     d = n_decks(values, n_players)
     need = n_players * (values["start_hand"] + values["fate_cards"]) + 2 * (1 + values["hidden_per_book"]) \
         + values["setup_score"]
