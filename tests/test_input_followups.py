@@ -198,3 +198,41 @@ def test_sweep_has_the_first_mover_and_draws_of_run(runner, tmp_path, ruleset, v
     line = next(ln for ln in r.stdout.splitlines() if ln.strip().startswith(f"{key}={first}"))
     assert f"{fm['win_rate']:.2%}  [{fm['ci_low']:.2%}, {fm['ci_high']:.2%}]" in line
     assert f"{d['share']:.2%}  [{d['ci_low']:.2%}, {d['ci_high']:.2%}]" in line
+
+
+# --- 3. a report says what it will play before it starts ---------------------------
+
+def test_report_says_its_plan_first_and_what_it_resumes(runner, tmp_path):
+    out = tmp_path / "rep"
+    args = ["report", "talisman", "--games", 200, "--policy", "greedy", "--out", out]
+    r = invoke(runner, *args)
+    assert r.exit_code == 0, r.output
+    err = r.stderr.splitlines()
+    assert err[0].startswith("report talisman plan: main run 200 games; cards 45 kinds x "
+                             "200 games; matchups "), err[0]
+    assert "sweeps hp 6 points" in err[0]
+    assert err[1] == "no skilled-play section: its time budget (--skill-seconds) is 0 s"
+    assert err[2].startswith("to shorten it:") and "--skill-seconds" in err[2]
+    assert not any(ln.startswith("resuming:") for ln in err)
+    again = invoke(runner, *args, "--force")
+    assert again.exit_code == 0, again.output
+    err = again.stderr.splitlines()
+    assert err[0].startswith("report talisman plan:")
+    assert err[3].startswith("resuming: ") and str(out / ".points") in err[3], err[3]
+
+
+def test_report_plan_names_the_skill_budget():
+    from pathlib import Path
+
+    from balance.core import registry
+    from balance.core.runner import setup
+    from balance.workflow.report import plan_lines
+    spec = registry.get("talisman")
+    base = setup("talisman", policies=["greedy"])
+    kw = dict(games=5000, cards_games=5000, sweep_games=5000, matchup_policies=None,
+              skill_games=None, skill_policy=None)
+    lines = plan_lines(spec, base, Path("/nonexistent"), skill_seconds=600, **kw)
+    assert "up to about 600 s" in lines[1] and "2,000 games" in lines[1], lines
+    lines = plan_lines(spec, base, Path("/nonexistent"), skill_seconds=None,
+                       **{**kw, "skill_policy": "greedy"})
+    assert "`greedy` at every seat" in lines[1], lines

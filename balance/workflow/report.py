@@ -199,6 +199,57 @@ def share_fair_of(rates: pd.DataFrame) -> float:
     return float(rates["win_rate"].mean())
 
 
+def plan_lines(spec, base, out: Path, *, games: int, cards_games: int, sweep_games: int,
+               matchup_policies, skill_games, skill_seconds, skill_policy) -> list[str]:
+    """What a report will play, said before it starts: each part's games,
+    the skilled-play section's time budget, the options that shorten it and
+    the finished pieces an earlier run left in ``out/.points`` (reused)."""
+    from .matchups import lineups, parse_policies
+    from .skill import levels
+    P = base.n_players
+    parts, total = [f"main run {games:,} games"], games
+    runs = 1                                           # the skill section's runs, as recheck counts
+    if spec.ban_modes:
+        k = len(spec.card_kinds(base.values))
+        parts.append(f"cards {k} kinds x {cards_games:,} games")
+        total += k * cards_games
+        runs += min(5, k) + 1
+    if len(spec.policies) >= 2:
+        pols = parse_policies(spec, matchup_policies)
+        n = sum(len(lineups(a, b, P)) for i, a in enumerate(pols) for b in pols[i + 1:])
+        parts.append(f"matchups {n} lineups x {games:,} games")
+        total += n * games
+    swept = [(key, len(spec.space.infos[key].sweep)) for key in spec.headline
+             if key in spec.space.infos and spec.space.infos[key].sweep]
+    if swept:
+        parts.append("sweeps " + ", ".join(f"{key} {n} points" for key, n in swept)
+                     + f" x {sweep_games:,} games")
+        total += sum(n for _, n in swept) * sweep_games
+        runs += 2 * len(swept)
+    lines = [f"report {spec.name} plan: " + "; ".join(parts)
+             + f" ({total:,} games in all)"]
+    per_run = skill_games if skill_games is not None else min(games, SKILL_GAMES)
+    seconds = skill_budget() if skill_seconds is None else float(skill_seconds)
+    if skill_policy is not None:
+        lines.append(f"then the skilled-play section: `{skill_policy}` at every seat, {runs} runs "
+                     f"of {per_run:,} games (no time budget: --skill-policy)")
+    elif not levels(spec):
+        lines.append("no skilled-play section: this ruleset has no search policy")
+    elif seconds <= 0:
+        lines.append("no skilled-play section: its time budget (--skill-seconds) is 0 s")
+    else:
+        lines.append(f"then the skilled-play section: up to about {seconds:.0f} s (its time "
+                     f"budget, --skill-seconds), the strongest search level that fits {runs} "
+                     f"runs of {per_run:,} games")
+    lines.append("to shorten it: fewer --games, --cards-games, --sweep-games or --skill-games; "
+                 "a smaller --skill-seconds (0 leaves the skilled-play section out)")
+    before = len(list((out / ".points").glob("*.npz")))
+    if before:
+        lines.append(f"resuming: {before} finished pieces of an earlier run in {out / '.points'} "
+                     f"are reused, not played again")
+    return lines
+
+
 def default_out(ruleset: str) -> str:
     return f"out/{ruleset}/report"
 
@@ -305,6 +356,13 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     base = setup(ruleset, seed=seed, players=players, policies=policies, params=params)
     if skill_policy is not None:
         registry.policy_id(spec, skill_policy)       # an unknown name: the one-line error
+    # the plan, before any game: a report can take minutes (also checks --policies)
+    from .outcome import say
+    for line in plan_lines(spec, base, out, games=games, cards_games=cards_games,
+                           sweep_games=sweep_games, matchup_policies=matchup_policies,
+                           skill_games=skill_games, skill_seconds=skill_seconds,
+                           skill_policy=skill_policy):
+        say(line)
     out.mkdir(parents=True, exist_ok=True)
     points = out / ".points"
     w = out / f".building-{os.getpid()}"     # moved into place whole at the end
