@@ -76,7 +76,7 @@ def test_compare_variant_key_twice_is_an_error(runner, tmp_path):
 
 @pytest.mark.parametrize("args, fragments", [
     (["--vary", "hp=10,20", "--vary", "hp=30"], ["--vary hp", "hp=10,20", "hp=30"]),
-    (["--vary", "hp=10,20", "--vary", "hp"], ["--vary hp", "hp=10,20"]),
+    (["--vary", "hp=10,20", "--vary", "hp"], ["--vary hp", "hp=10,20", "declared"]),
     (["--vary", "hp=10,,20"], ["'hp=10,,20'", "empty value"]),
     (["--vary", "hp=10,20,"], ["'hp=10,20,'", "empty value"]),
 ])
@@ -85,6 +85,12 @@ def test_sweep_vary_that_would_drop_values_is_an_error(runner, tmp_path, args, f
     err = error_line(r)
     for f in fragments:
         assert f in err, err
+
+
+def test_vary_twice_with_the_same_values_is_one_vary():
+    from balance.workflow.sweep import _vary_dict
+    assert _vary_dict(["hp=10,20", "hp=20,10"]) == {"hp": ["20", "10"]}
+    assert _vary_dict(["hp", " hp"]) == {"hp": None}
 
 
 def test_sweep_says_what_a_repeated_value_or_a_replaced_set_does(runner, tmp_path):

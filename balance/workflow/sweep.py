@@ -51,15 +51,26 @@ def parse_vary(text: str) -> tuple[str, list[str] | None]:
     return key, items
 
 
+def _listed(values):
+    """A --vary's values as a sorted list of their texts (None: the declared
+    candidates), so that 10,20 and 20,10 are the same values."""
+    if values is None:
+        return None
+    if isinstance(values, (str, int, float)):
+        values = [values]
+    return sorted(dict.fromkeys(str(v) for v in values))
+
+
 def _vary_dict(items) -> dict:
     """[``KEY=...``, ...] or (key, values) pairs -> {key: values}; a key given
     twice with other values is an error naming both (the last would win)."""
     out = {}
     for item in items:
         key, values = parse_vary(item) if isinstance(item, str) else item
-        if key in out and out[key] != values:
+        if key in out and _listed(out[key]) != _listed(values):
             def show(v):
-                return f"{key}=" + ",".join(map(str, v)) if v is not None else key
+                return (f"{key}=" + ",".join(map(str, _listed(v))) if v is not None
+                        else f"{key} (its declared sweep candidates)")
             raise BalanceError(f"--vary {key} is given twice, {show(out[key])} and "
                                f"{show(values)}; give all its values in one --vary "
                                f"{key}=v1,v2,...")
