@@ -84,8 +84,8 @@ def kernel_index(cls) -> dict[str, int]:
 
 
 _TRUE = {"true", "1", "yes", "on"}
-_EXP_INT = re.compile(r"[+-]?[0-9]+[eE]\+?[0-9]+")
 _FALSE = {"false", "0", "no", "off"}
+_EXP_INT = re.compile(r"[+-]?[0-9]+[eE]\+?[0-9]+")      # 1e4: a whole number
 
 
 def coerce(info: ParamInfo, value) -> Any:
@@ -144,8 +144,8 @@ def coerce(info: ParamInfo, value) -> Any:
 
 
 def _looks_float(value) -> bool:
-    """A float, or a string that spells a number with a decimal point or a
-    negative exponent."""
+    """A float, or a string that reads as a number where an integer was
+    refused (30.0, 2.5, 1e-1): the error then says how to write an integer."""
     if isinstance(value, (float, np.floating)):
         return True
     if not isinstance(value, str):

@@ -65,7 +65,8 @@ def sweep_axes(ax, df, x: str, series: str = "key", target: float | None = None,
         rate_band(ax, sub[x], sub["win_rate"], sub["ci_low"], sub["ci_high"], label=f"{prefix}{name}")
     set_scale(ax, df[x].unique())
     if target is not None:
-        ax.axhline(target, color="k", ls=":", lw=1, label=f"target {percent_text(target)}")
+        ax.axhline(target, color="k", ls=":", lw=1,
+                   label=f"target {percent_text(target)}")
     if fair is not None and np.ndim(fair) == 0:
         ax.axhline(fair, color="grey", ls="--", lw=0.8, label=f"fair share {fair:.1%}")
     elif fair is not None and len(fair):

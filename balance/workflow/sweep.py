@@ -242,12 +242,12 @@ class SweepResult(Published):
                        "'sole' is the rate of winning alone, and 'shared' the share of games "
                        "with several winners")
         first = "first_mover_rate" in df
+        order = registry.get(self.ruleset).turn_order
         out.append(f"win rate by {g} (95% Wilson); fair = the mean of the rates shown at that "
                    f"point, the baseline a {g} of average strength reaches"
-                   + ("; first = the first mover's win rate (" + registry.get(self.ruleset).turn_order
-                      + "), draws = "
-                      "the share of games no seat won, each with its 95% Wilson interval"
-                      if first else "") + ":")
+                   + (f"; first = the first mover's win rate ({order}), draws = the share of "
+                      f"games no seat won, each with its 95% Wilson interval" if first else "")
+                   + ":")
         names = list(dict.fromkeys(df["key"]))
         per = 3 if self.shared else 2            # columns per name: rate, interval(, sole)
         header = [" ".join(keys)]
