@@ -164,3 +164,141 @@ def test_a_kill_at_any_step_of_publish_leaves_one_whole_result(tmp_path):
         assert (out / ".points" / "p.npz").read_text() == "kept"
         assert not (out / "only-old.txt").exists() if after == "new" else True
     assert seen == {"old", "new"}
+
+
+class _Bar:
+    """A stand-in for tqdm that records what the runner asks of its bar."""
+    made = []
+
+    def __init__(self, total=None, initial=0, **kw):
+        self.total, self.n, self.closed = total, initial, False
+        self.first = (total, initial)
+        _Bar.made.append(self)
+
+    def update(self, n=1):
+        self.n += n
+
+    def refresh(self):
+        pass
+
+    def set_postfix_str(self, *a, **k):
+        pass
+
+    def close(self):
+        self.closed = True
+        _EVENTS.append("bar closed")
+
+
+_EVENTS = []
+
+
+def _interrupt_at(monkeypatch, spec, n):
+    calls, orig = [], spec.simulate_range
+
+    def flaky(*a, **k):
+        calls.append(1)
+        if len(calls) == n:
+            raise KeyboardInterrupt
+        return orig(*a, **k)
+    monkeypatch.setattr(spec, "simulate_range", flaky)
+    return orig
+
+
+def test_a_resumed_run_says_so_first_and_its_bar_counts_games_played_now(
+        tmp_path, monkeypatch, capsys):
+    import pytest
+    import tqdm
+
+    from balance.core import runner as R
+    monkeypatch.setattr(tqdm, "tqdm", _Bar)
+    s = R.setup("talisman", seed=5, players=2)
+    ck = tmp_path / "ck"
+    orig = _interrupt_at(monkeypatch, s.spec, 3)
+    with pytest.raises(KeyboardInterrupt):
+        R.play_range(s, 0, 5000, checkpoint=ck, chunk=1000)
+    capsys.readouterr()
+    said_before_play = []
+
+    def playing(*a, **k):
+        said_before_play.append(capsys.readouterr().err)
+        return orig(*a, **k)
+    monkeypatch.setattr(s.spec, "simulate_range", playing)
+    _Bar.made.clear()
+    again = R.play_range(s, 0, 5000, checkpoint=ck, chunk=1000)
+    assert len(said_before_play) == 3
+    assert "resumed: 2,000 of 5,000 games reused" in said_before_play[0]
+    bar, = _Bar.made
+    assert bar.first == (3000, 1000) and bar.n == 3000 and bar.total == 3000
+    whole = R.play_range(s, 0, 5000, progress=False)
+    assert (again.games == whole.games).all() and (again.seats == whole.seats).all()
+
+
+def test_the_interrupt_line_comes_after_the_bar_is_closed(tmp_path, monkeypatch):
+    import sys
+
+    import pytest
+    import tqdm
+
+    from balance.core import runner as R
+    monkeypatch.setattr(tqdm, "tqdm", _Bar)
+    _EVENTS.clear()
+
+    class Err:
+        def write(self, text):
+            if "interrupted:" in text:
+                _EVENTS.append("line")
+            return len(text)
+
+        def flush(self):
+            pass
+    monkeypatch.setattr(sys, "stderr", Err())
+    s = R.setup("talisman", seed=5, players=2)
+    _interrupt_at(monkeypatch, s.spec, 4)
+    with pytest.raises(KeyboardInterrupt):
+        R.play_range(s, 0, 5000, checkpoint=tmp_path / "ck", chunk=1000)
+    assert _EVENTS == ["bar closed", "line"]
+
+
+def test_a_resumed_workflow_says_so_as_it_starts_playing(tmp_path, monkeypatch, capsys):
+    """``Pieces``: the resume line comes before the first piece played, and
+    the bar counts the pieces played now."""
+    import numpy as np
+    import pytest
+    import tqdm
+
+    from balance.core.store import PointStore
+    from balance.workflow.outcome import Pieces
+    monkeypatch.setattr(tqdm, "tqdm", _Bar)
+    said_at_play = []
+
+    def workflow(n_played_before_interrupt=None):
+        st = PointStore(tmp_path / ".points")
+        pieces = Pieces(st, 5, "piece", "sweep x", progress=True)
+        played = 0
+        try:
+            for i in range(5):
+                pieces.start(f"p{i}")
+
+                def compute(i=i):
+                    nonlocal played
+                    said_at_play.append(capsys.readouterr().err)
+                    if played == n_played_before_interrupt:
+                        raise KeyboardInterrupt
+                    played += 1
+                    return {"x": np.array(i)}
+                st.fetch({"what": "p", "i": i}, compute)
+                pieces.update()
+        except KeyboardInterrupt:
+            pieces.interrupted()
+            raise
+        pieces.done()
+    with pytest.raises(KeyboardInterrupt):
+        workflow(2)
+    assert "interrupted: 2 of 5 pieces finished" in capsys.readouterr().err
+    said_at_play.clear()
+    _Bar.made.clear()
+    workflow()
+    assert len(said_at_play) == 3 and "resumed: 2 of 5 pieces reused" in said_at_play[0]
+    assert "resumed" not in capsys.readouterr().err             # said once
+    bar, = _Bar.made
+    assert bar.first == (3, 1) and bar.n == 3 and bar.total == 3

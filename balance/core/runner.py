@@ -203,8 +203,9 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     With ``checkpoint`` (a folder), finished chunks are saved there
     (compressed, with its full description: ``core.store``), and a re-run of
     the same setup after an interruption loads the chunks already played
-    and says how many games it reused; a chunk of another setup, or a torn
-    one, is refused and played again. The caller removes the folder once the
+    and says how many games it reused before it plays any (its bar and rate
+    count the games played in this process); a chunk of another setup, or a
+    torn one, is refused and played again. The caller removes the folder once the
     run's results are saved. Chunks are written once the run has lasted
     :func:`checkpoint_seconds` (5 s; ``BALANCE_CHECKPOINT_SECONDS``), and on
     Ctrl-C: a run shorter than that writes none (a 1,000,000-game talisman
@@ -235,9 +236,10 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     if checkpoint is not None and not check:
         from .store import PointStore
         store = PointStore(Path(checkpoint) / setup_key(s))
-    want_bar = progress is not False and stop - start > chunk
+    want_bar = False
     bar = None
-    done = {"reused": 0, "played": 0}
+    done = {"reused": 0, "taken": 0, "now": 0}     # games reused, in the tables, played now
+    preloaded = set()                    # starts of the chunks loaded before any game
     after, t_start = checkpoint_seconds(), None
     unsaved = []                         # (a, b, arrays) played here, not yet stored
 
@@ -260,7 +262,7 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
         d = chunk_desc(s, a, b)
         return {**d, "what": "summary"} if summary_only else d
 
-    def take(a, b, d, loaded):
+    def take(a, b, d, loaded, reused=False):
         nonlocal bar
         rows = slice(a - start, b - start)
         if summary_only:
@@ -274,27 +276,62 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
         if not summary_only:
             counts[...] += d["counts"]
             errors[a] = d.get("errors")
-        done["played"] += b - a
+        done["taken"] += b - a
+        if reused:          # the bar counts the games played now only
+            done["reused"] += b - a
+            if bar is not None:
+                bar.total -= b - a
+                bar.refresh()
+            return
+        done["now"] += b - a
         if bar is None and want_bar:
             # started after the first chunk: its clock and rate leave out
             # the kernel's first compile (a first ETA of minutes otherwise)
             from tqdm import tqdm
-            bar = tqdm(total=stop - start, initial=done["played"], unit="game",
+            bar = tqdm(total=stop - start - done["reused"], initial=done["now"], unit="game",
                        unit_scale=True, delay=2.0, desc=label or s.spec.name, leave=False)
         elif bar is not None:
             bar.update(b - a)
+
+    def preload():
+        """Load the chunks already stored, before any game, and say so: the
+        chunk ranges are matched to the store's files in order, up to
+        :data:`RESUME_SCAN` chunks (chunks past that are found by
+        :func:`todo` on the way)."""
+        names = {p.name for p in store.root.glob("*.npz")}
+        found = 0
+        for i, a in enumerate(range(start, stop, chunk)):
+            if found == len(names) or i >= RESUME_SCAN:
+                break
+            b = min(stop, a + chunk)
+            if store.path(desc(a, b)).name in names:
+                found += 1
+                d = store.load(desc(a, b))
+                if d is not None:
+                    preloaded.add(a)
+                    take(a, b, d, True, reused=True)
+        if done["reused"]:
+            import sys
+            refused = f"; {store.refused} stored chunk(s) refused and played again" \
+                if store.refused else ""
+            print(f"resumed: {done['reused']:,} of {stop - start:,} games reused from "
+                  f"{store.root}{refused}", file=sys.stderr, flush=True)
 
     def todo():
         """The chunks to play, lazily (a summary-only run of 10**12 games
         lists none in memory); stored ones are loaded on the way."""
         for a in range(start, stop, chunk):
+            if a in preloaded:
+                continue
             b = min(stop, a + chunk)
             d = store.load(desc(a, b)) if store is not None else None
             if d is not None:
-                done["reused"] += b - a
-                take(a, b, d, True)
+                take(a, b, d, True, reused=True)
             else:
                 yield a, b
+    if store is not None:
+        preload()
+    want_bar = progress is not False and stop - start - done["reused"] > chunk
     ban = s.ban_vector
     from .search import is_search
     searching = any(is_search(p) for p in s.policies)
@@ -328,21 +365,18 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
                 take(a, b, d, True)
                 keep(a, b, d)
     except KeyboardInterrupt:
+        if bar is not None:              # first: the line below stands alone
+            bar.close()
+            bar = None
         if store is not None:
             import sys
             flush()
-            print(f"interrupted: {done['played']:,} games are saved in {store.root}; run the "
+            print(f"interrupted: {done['taken']:,} games are saved in {store.root}; run the "
                   f"same command again to resume", file=sys.stderr, flush=True)
         raise
     finally:
         if bar is not None:
             bar.close()
-    if done["reused"]:
-        import sys
-        refused = f"; {store.refused} stored chunk(s) refused and played again" \
-            if store.refused else ""
-        print(f"resumed: {done['reused']:,} of {stop - start:,} games reused from "
-              f"{store.root}{refused}", file=sys.stderr, flush=True)
     if summary_only:
         return agg
     errs = [errors[a] for a in range(start, stop, chunk)]
@@ -351,6 +385,7 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
 
 
 CHECKPOINT_SECONDS = 5.0
+RESUME_SCAN = 1 << 20       # chunk ranges a resumed run matches to its stored files at the start
 
 
 def checkpoint_seconds() -> float:

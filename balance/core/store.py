@@ -81,6 +81,7 @@ class PointStore:
         self.misses = 0
         self.refused = 0           # pieces on disk that were not reused (see load)
         self.loaded: set[str] = set()     # names of the files reused
+        self.on_compute: Callable[[], object] | None = None    # called as fetch plays a piece
         if self.root is not None:
             self.root.mkdir(parents=True, exist_ok=True)
             gi = self.root / ".gitignore"
@@ -141,6 +142,8 @@ class PointStore:
             self.hits += 1
             return got
         self.misses += 1
+        if self.on_compute is not None:
+            self.on_compute()
         arrays = compute()
         self.save(desc, arrays)
         return arrays

@@ -229,12 +229,14 @@ class Pieces:
     that plays a list of pieces (sweep points, card bans, matchup lineups)
     into a :class:`PointStore`.
 
-    The bar starts after the first piece, as ``runner.play_range``'s does:
-    its clock and rate leave out the kernel's first compile (a first ETA of
-    minutes for a run of seconds otherwise). :meth:`done` says once, at the
-    end of the command, how many pieces were reused from the store; an
-    interruption says how many are finished and saved, and that the same
-    command resumes."""
+    The bar starts after the first piece played, as ``runner.play_range``'s
+    does: its clock and rate leave out the kernel's first compile (a first
+    ETA of minutes for a run of seconds otherwise), and it counts the pieces
+    played in this process only. How many pieces were reused from the store
+    is said as the first piece to play begins (the store's ``on_compute``),
+    or at the end (:meth:`done`) when none is played or more were reused
+    after; an interruption says how many are finished and saved, and that
+    the same command resumes."""
 
     def __init__(self, store: PointStore, total: int, unit: str, desc: str, progress=None,
                  say_resumed: bool = True):
@@ -244,6 +246,7 @@ class Pieces:
         self.bar = None
         self.finished = 0
         self.reused = 0
+        self.said = 0                   # the reused count the resume line gave
         self._hits = store.hits
         self._label = ""
 
@@ -251,21 +254,38 @@ class Pieces:
         """A piece begins (``label`` shown beside the bar)."""
         self._label = label
         self._hits = self.store.hits
+        if self.say_resumed:
+            self.store.on_compute = self._playing
         if self.bar is not None:
             self.bar.set_postfix_str(label, refresh=False)
+
+    def _playing(self) -> None:
+        """The piece begun is not in the store: say what was reused so far."""
+        if self.reused and not self.said:
+            self._say_resumed()
+
+    def _say_resumed(self) -> None:
+        self.said = self.reused
+        say(f"resumed: {self.reused} of {self.total} {self.unit}s reused from "
+            f"{self.store.root}")
 
     def update(self, amount: int = 1) -> None:
         """The piece begun by :meth:`start` is finished (played or reused);
         ``amount``: how many units it was (``--summary-only`` counts games)."""
         self.finished += amount
-        self.reused += amount if self.store.hits > self._hits else 0
+        reused = self.store.hits > self._hits
+        self.reused += amount if reused else 0
         if self.finished > self.total:          # --precision played more than planned
             self.add(self.finished - self.total)
         if self.progress is False:
             return
-        if self.bar is None:
+        if reused:                              # the bar counts pieces played now
+            if self.bar is not None:
+                self.bar.total -= amount
+                self.bar.refresh()
+        elif self.bar is None:
             from tqdm import tqdm
-            self.bar = tqdm(total=self.total, initial=self.finished, unit=self.unit,
+            self.bar = tqdm(total=self.total - self.reused, initial=amount, unit=self.unit,
                             desc=self.desc, delay=1.0 if self.progress is None else 0,
                             unit_scale=self.unit == "game")
         else:
@@ -275,9 +295,11 @@ class Pieces:
         """``n`` more pieces than planned (a sweep's refinement)."""
         self.total += n
         if self.bar is not None:
-            self.bar.total = self.total
+            self.bar.total += n
 
     def close(self) -> None:
+        if self.store.on_compute == self._playing:
+            self.store.on_compute = None
         if self.bar is not None:
             self.bar.close()
             self.bar = None
@@ -290,9 +312,8 @@ class Pieces:
 
     def done(self) -> None:
         self.close()
-        if self.reused and self.say_resumed:
-            say(f"resumed: {self.reused} of {self.total} {self.unit}s reused from "
-                f"{self.store.root}")
+        if self.reused and self.say_resumed and self.reused != self.said:
+            self._say_resumed()
 
 
 def text_table(header: list[str], rows: list[list[str]], right=(), indent: str = "  "
