@@ -73,8 +73,8 @@ def resonate(pol, S, F, pile, Z, MD, M, ST, p, j, force, W, ip, pp, masks, count
     """Seat p starts a resonance on revealed slot j. The others still in,
     in turn order, join or not (``force`` >= 0: a mask of joining seats,
     for scenarios); the field is revealed and summed by colour; the outcome
-    applies; the field is cleared and 2 magic cards are revealed. Returns
-    the outcome: 0 fail, 1 normal, 2 overdraft."""
+    applies; the field is cleared and, unless the game ends there, 2 magic
+    cards are revealed. Returns the outcome: 0 fail, 1 normal, 2 overdraft."""
     P = S.shape[0]
     card = res_open(S, Z, p, j, tr, on)
     part = np.int64(1) << p
@@ -120,8 +120,8 @@ def res_open(S, Z, p, j, tr, on):
 def res_close(pol, S, F, pile, Z, MD, M, ST, p, card, part, nj, ip, masks, counts, tr, on):
     """The joins are made (``part`` the participants' mask, ``nj`` how many
     joined): the field is revealed, the outcome applies, the field is
-    cleared and 2 magic cards are revealed. Returns 0 fail, 1 normal,
-    2 overdraft."""
+    cleared, the end conditions are checked and, only when the game goes
+    on, 2 magic cards are revealed. Returns 0 fail, 1 normal, 2 overdraft."""
     P = S.shape[0]
     Z[Z_JOINS] += nj
     Z[Z_MJOIN] |= np.int64(min(nj, 7)) << (3 * card)
@@ -214,8 +214,11 @@ def res_close(pol, S, F, pile, Z, MD, M, ST, p, card, part, nj, ip, masks, count
         if k >= 0:
             Z[Z_DISC + k] += 1
     Z[Z_FN] = 0
-    reveal(Z, MD, np.int64(0), tr, on)
-    reveal(Z, MD, np.int64(1), tr, on)
+    # the end conditions are checked before the reveal: only a game that goes on
+    # reveals 2 new magic cards (contract, "A turn"); after_resonance checks again
+    if check_end(S, Z, ip, P, tr, on) < 0:
+        reveal(Z, MD, np.int64(0), tr, on)
+        reveal(Z, MD, np.int64(1), tr, on)
     if on:
         hand_state(S, Z, P, tr)
     return out
