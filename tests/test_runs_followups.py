@@ -302,3 +302,38 @@ def test_a_resumed_workflow_says_so_as_it_starts_playing(tmp_path, monkeypatch, 
     assert "resumed" not in capsys.readouterr().err             # said once
     bar, = _Bar.made
     assert bar.first == (3, 1) and bar.n == 3 and bar.total == 3
+
+
+def test_a_terminated_run_says_what_is_saved_and_a_rerun_resumes(tmp_path):
+    """SIGTERM mid-run is handled as Ctrl-C: the finished chunks are saved,
+    one line says so, and the same command resumes from them (item 5)."""
+    import os
+    import re
+    import shutil
+    import signal
+    import subprocess
+    import time
+
+    import balance
+    out = tmp_path / "o"
+    cmd = [shutil.which("balance"), "run", "talisman", "--games", "300000", "--seed", "3",
+           "--out", str(out)]
+    env = {**os.environ, "BALANCE_CHECKPOINT_SECONDS": "0"}
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         env=env)
+    deadline = time.time() + 240
+    while time.time() < deadline and p.poll() is None and \
+            not list((out / ".partial").rglob("*.npz")):
+        time.sleep(0.05)
+    p.send_signal(signal.SIGTERM)
+    err = p.communicate(timeout=120)[1]
+    assert p.returncode != 0, err
+    m = re.search(r"^interrupted: ([\d,]+) games are saved in .*run the same command again "
+                  r"to resume$", err, re.M)
+    assert m and "Traceback" not in err, err
+    saved = m.group(1)
+    assert int(saved.replace(",", "")) >= 65536
+    again = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert f"resumed: {saved} of 300,000 games reused" in again.stderr
+    assert len(balance.load(out)["games"]) == 300_000

@@ -10,6 +10,7 @@ the chunking or thread count, so ``simulate(start=a, stop=b)`` pieces merge
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import platform
@@ -329,6 +330,7 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
                 take(a, b, d, True, reused=True)
             else:
                 yield a, b
+    stack = contextlib.ExitStack()
     if store is not None:
         preload()
     want_bar = progress is not False and stop - start - done["reused"] > chunk
@@ -337,6 +339,8 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     searching = any(is_search(p) for p in s.policies)
     engine = cluster.current()
     try:
+        if store is not None:            # SIGTERM as Ctrl-C: the finished chunks are saved
+            stack.enter_context(sigterm_interrupts())
         if engine is None:
             for a, b in todo():
                 jit.notice(s.spec, "run", values=s.values)
@@ -375,6 +379,7 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
                   f"same command again to resume", file=sys.stderr, flush=True)
         raise
     finally:
+        stack.close()
         if bar is not None:
             bar.close()
     if summary_only:
@@ -382,6 +387,25 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     errs = [errors[a] for a in range(start, stop, chunk)]
     return Batch(start, G, S, M, counts,
                  None if not errs or any(e is None for e in errs) else np.concatenate(errs))
+
+
+@contextlib.contextmanager
+def sigterm_interrupts():
+    """While the block runs in the main thread, SIGTERM raises
+    KeyboardInterrupt there, as Ctrl-C does: a run that is terminated saves
+    its finished chunks and says so (the previous handler comes back after)."""
+    import signal
+    import threading
+    main = threading.current_thread() is threading.main_thread()
+    if main:
+        def interrupt(signum, frame):
+            raise KeyboardInterrupt(f"signal {signum}")
+        old = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, old if old is not None else signal.SIG_DFL)
 
 
 CHECKPOINT_SECONDS = 5.0
