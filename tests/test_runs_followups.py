@@ -337,3 +337,22 @@ def test_a_terminated_run_says_what_is_saved_and_a_rerun_resumes(tmp_path):
     assert again.returncode == 0, again.stderr
     assert f"resumed: {saved} of 300,000 games reused" in again.stderr
     assert len(balance.load(out)["games"]) == 300_000
+
+
+def test_a_run_whose_tables_pass_1_gb_says_so_before_the_first_game(monkeypatch, capsys):
+    from balance.core import runner as R
+    s = R.setup("talisman", seed=1, players=2)
+    # 20,000,000 games peaked at 5.18 GB (issue 34): the estimate is that size
+    assert 5.0e9 < R.record_bytes(s, 20_000_000) < 5.6e9
+    assert R.record_bytes(s, 3_000_000) < R.BIG_TABLES < R.record_bytes(s, 4_000_000)
+    monkeypatch.setattr(R, "BIG_TABLES", R.record_bytes(s, 2999))
+    monkeypatch.setattr(R, "_said_big", set())
+    orig, said = s.spec.simulate_range, []
+    monkeypatch.setattr(s.spec, "simulate_range",
+                        lambda *a, **k: said.append(capsys.readouterr().err) or orig(*a, **k))
+    R.play_range(s, 0, 3000, progress=False)
+    line = f"note: 3,000 games keep about {R.record_bytes(s, 3000) / 1e9:.1f} GB"
+    assert said[0].count("\n") == 1 and said[0].startswith(line) and "--summary-only" in said[0]
+    R.play_range(s, 0, 2999, progress=False)
+    R.play_range(s, 0, 3000, progress=False, summary_only=True)
+    assert "note:" not in "".join(said[1:]) + capsys.readouterr().err

@@ -227,6 +227,7 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
         agg = {}                   # the running sums: constant size
     else:
         check_memory(s, stop - start)         # every command, before any game
+        say_big(s, stop - start)
         # the run's tables, allocated once: each chunk is played into (or
         # loaded into) its rows, so no chunk list is joined at the end
         G, S, M, _ = alloc(stop - start, s.n_players, len(s.spec.game_columns),
@@ -821,16 +822,41 @@ def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | No
     return Result(s, batch, time.perf_counter() - t0, compiled=jit.compiles > c0)
 
 
-def table_bytes(s: Setup, n_games: int) -> int:
-    """Rough peak memory of the tables of ``n_games`` games: the int64
-    records and card masks, about twice over for the DataFrames built from
-    them (528 bytes a talisman 2-player game; measured peak: ~514 MB per
-    million games above the process's 280 MB)."""
+def record_bytes(s: Setup, n_games: int) -> int:
+    """Bytes of the int64 records and card masks of ``n_games`` games (264
+    a talisman 2-player game; a ``balance run talisman`` process peaked 493
+    MiB higher at 2,000,000 games than at 100,000, 259 MB per million)."""
     spec, P = s.spec, s.n_players
     from .records import mask_words
     per_game = 8 * (len(spec.game_columns) + 1 + P * (len(spec.seat_columns) + 4)
                     + P * 2 * mask_words(spec.n_kinds(s.values)))
-    return 2 * per_game * n_games
+    return per_game * n_games
+
+
+def table_bytes(s: Setup, n_games: int) -> int:
+    """Rough peak memory of the tables of ``n_games`` games: the records
+    (:func:`record_bytes`) twice over, the margin :func:`check_memory`
+    refuses by."""
+    return 2 * record_bytes(s, n_games)
+
+
+BIG_TABLES = 10**9        # bytes of records past which a run says so first (say_big)
+_said_big: set = set()
+
+
+def say_big(s: Setup, n_games: int) -> None:
+    """One line on stderr, before the first game, when the tables of a run
+    will pass :data:`BIG_TABLES`: their estimated size and the alternative
+    (once per process for a ruleset and number of games: a sweep's points)."""
+    need = record_bytes(s, n_games)
+    key = (s.spec.name, n_games)
+    if need <= BIG_TABLES or key in _said_big:
+        return
+    _said_big.add(key)
+    import sys
+    print(f"note: {n_games:,} games keep about {need / 1e9:.1f} GB of per-game tables in "
+          f"memory, then written to disk; --summary-only (summary_only=True) keeps none "
+          f"(memory does not grow with the games)", file=sys.stderr, flush=True)
 
 
 # (limit, usage, stat, the stat's reclaimable-cache key) of cgroup v2, then v1
