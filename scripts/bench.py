@@ -4,6 +4,7 @@
     python scripts/bench.py --quick         # kernel speeds only
     python scripts/bench.py --games 200000  # games per kernel measurement
     python scripts/bench.py --ruleset elite # kernel speeds of one ruleset only
+    python scripts/bench.py --checkpoint    # checkpoint cost (3,000,000 games, 3 rounds)
 
 Figures printed:
 - games/s, ns per player-turn (one turn of one seat) and ns per decision
@@ -33,7 +34,11 @@ Figures printed:
   per 2-player game of search against greedy on one thread (and of
   search_fast and search_strong), search decisions per second, and ns per
   rollout decision against greedy's ns per decision (target: within 1.5x);
-- speed-up of the kernel over the pure-Python reference implementation.
+- speed-up of the kernel over the pure-Python reference implementation;
+- with ``--checkpoint`` only: what checkpoints cost a long run (issue 34:
+  at most 10 %): one talisman run played with checkpoints off, on by
+  default (stored after 5 s) and on from the first chunk, alternating over
+  several rounds, with the times, their medians and ratios.
 
 The machines are shared and noisy: compare figures as ratios within one run.
 """
@@ -316,6 +321,80 @@ def whole_process(nthreads, repeats=3):
     return s
 
 
+def checkpoint_cost(games, rounds):
+    """A ``games``-game talisman run (the command line's default: 2 players,
+    random; all threads) with checkpoints off (``checkpoint=None``), on by
+    default (chunks stored once the run has lasted
+    ``BALANCE_CHECKPOINT_SECONDS``, 5 s) and on from the first chunk (0),
+    the three alternating for ``rounds`` rounds so that all see the same
+    load; the folder is removed after each run, as ``balance run`` does.
+    Prints every time, the medians and the ratios to the run without, the
+    median of the per-round ratios (steadier when the machine's load drifts)
+    and the time spent in ``PointStore.save`` itself (the cost without the
+    noise of the kernel's time)."""
+    import shutil
+    import statistics
+
+    from balance.core import store
+    saving = [0.0]
+    real_save = store.PointStore.save
+
+    def timed_save(self, *a, **k):
+        t0 = time.perf_counter()
+        try:
+            return real_save(self, *a, **k)
+        finally:
+            saving[0] += time.perf_counter() - t0
+    store.PointStore.save = timed_save
+    s = setup("talisman", seed=1, players=2, policies=["random"])
+    play_range(s, 0, 2000, progress=False)             # compile / load the kernel
+    env = os.environ.get("BALANCE_CHECKPOINT_SECONDS")
+    modes = (("off", None), ("default (after 5 s)", None), ("every chunk", "0"))
+    times = {m: [] for m, _ in modes}
+    saved = {m: [] for m, _ in modes}
+    tables = {}
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for r in range(rounds):
+                for i, (mode, secs) in enumerate(modes):
+                    if secs is None:
+                        os.environ.pop("BALANCE_CHECKPOINT_SECONDS", None)
+                    else:
+                        os.environ["BALANCE_CHECKPOINT_SECONDS"] = secs
+                    ck = None if i == 0 else os.path.join(tmp, f"ck{r}{i}")
+                    saving[0] = 0.0
+                    t0 = time.perf_counter()
+                    b = play_range(s, 0, games, progress=False, checkpoint=ck)
+                    if ck is not None:
+                        shutil.rmtree(ck, ignore_errors=True)
+                    times[mode].append(time.perf_counter() - t0)
+                    saved[mode].append(saving[0])
+                    if r == 0:
+                        tables[mode] = (b.games[::997].copy(), b.seats[::997].copy())
+                    del b
+    finally:
+        store.PointStore.save = real_save
+        if env is None:
+            os.environ.pop("BALANCE_CHECKPOINT_SECONDS", None)
+        else:
+            os.environ["BALANCE_CHECKPOINT_SECONDS"] = env
+    base = statistics.median(times["off"])
+    print(f"checkpoint cost, talisman {games:,} random 2-player games, "
+          f"{numba.get_num_threads()} threads, {rounds} rounds alternating:")
+    for mode, _ in modes:
+        m = statistics.median(times[mode])
+        print(f"  {mode:<20} {', '.join(f'{x:.2f}' for x in times[mode])} s; median {m:.2f} s"
+              + ("" if mode == "off" else f" = {m / base:.3f}x off ({(m / base - 1) * 100:+.1f} %; "
+                                           f"target: at most +10 %)"))
+        if mode != "off":
+            per = statistics.median(x / y for x, y in zip(times[mode], times["off"]))
+            sv = statistics.median(saved[mode])
+            print(f"  {'':<20} median of the rounds' ratios {per:.3f}x; saving the chunks "
+                  f"(PointStore.save) {sv:.2f} s a run = {sv / base * 100:.1f} % of the run off")
+    same = all(np.array_equal(tables["off"][j], tables[m][j]) for m in tables for j in (0, 1))
+    print(f"  tables identical with and without checkpoints (every 997th game): {same}")
+
+
 def ci_figure():
     """The clean-clone CI run: ``bash .ci/run`` in a fresh clone of this
     repository's HEAD (so an empty numba cache: the clone's own
@@ -421,6 +500,11 @@ def main():
                     help="games of the --summary-only peak-memory measurement")
     ap.add_argument("--cluster-games", type=int, default=10_000_000,
                     help="games of the LocalCluster-vs-embedded measurement")
+    ap.add_argument("--checkpoint", action="store_true",
+                    help="only the checkpoint cost (a talisman run with checkpoints on and off)")
+    ap.add_argument("--checkpoint-games", type=int, default=3_000_000,
+                    help="games of the --checkpoint run")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of the --checkpoint runs")
     args = ap.parse_args()
     nthreads = numba.config.NUMBA_NUM_THREADS
     print(f"balance {balance.__version__}, numba {numba.__version__}, {os.cpu_count()} cpus, "
@@ -437,6 +521,9 @@ def main():
         return
     if args.ci:
         ci_figure()
+        return
+    if args.checkpoint:
+        checkpoint_cost(args.checkpoint_games, args.rounds)
         return
     per_decision, options = {}, {}
     for name in args.ruleset or registry.names():
