@@ -385,3 +385,30 @@ def test_a_piece_stored_by_the_previous_encoding_is_still_reused(tmp_path):
             assert got[k].dtype == v.dtype and got[k].shape == v.shape and (got[k] == v).all()
         st.save(desc, arrays)
     assert "__arrays__.json" in zipfile.ZipFile(st.path(desc)).namelist()
+
+
+def test_a_terminated_workflow_says_what_is_saved_and_a_rerun_resumes(tmp_path):
+    """SIGTERM to a workflow command between or inside its pieces (here
+    summary-only pieces, played without chunk checkpoints) is Ctrl-C too."""
+    import os
+    import re
+    import shutil
+    import signal
+    import subprocess
+    import time
+    out = tmp_path / "s"
+    cmd = [shutil.which("balance"), "sweep", "talisman", "--vary", "hp=10,20", "--games",
+           "600000", "--summary-only", "--out", str(out)]
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 240
+    while time.time() < deadline and p.poll() is None and \
+            not list((out / ".points").glob("*.npz")):
+        time.sleep(0.05)
+    p.send_signal(signal.SIGTERM)
+    err = p.communicate(timeout=120)[1]
+    assert p.returncode == 130, err
+    m = re.search(r"^interrupted: (\d+) of 1200000 games finished and saved", err, re.M)
+    assert m and int(m.group(1)) > 0 and "Traceback" not in err, err
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert f"resumed: {m.group(1)} of 1200000 games reused" in again.stderr

@@ -76,12 +76,24 @@ def cli():
 
 
 def main():
+    _sigterm_as_interrupt()
     try:
         cli.main()
         code = 0
     except SystemExit as e:
         code = e.code
     _exit(code)
+
+
+def _sigterm_as_interrupt() -> None:
+    """SIGTERM raises KeyboardInterrupt, as Ctrl-C does: a command that is
+    terminated (a job scheduler, ``kill PID``) saves its finished pieces and
+    says so, and the same command resumes (exit code 130)."""
+    import signal
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 def _exit(code) -> None:
