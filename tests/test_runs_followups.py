@@ -412,3 +412,20 @@ def test_a_terminated_workflow_says_what_is_saved_and_a_rerun_resumes(tmp_path):
     again = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
     assert f"resumed: {m.group(1)} of 1200000 games reused" in again.stderr
+
+
+def test_publish_replaces_a_file_by_a_folder_and_back(tmp_path):
+    from balance.core import outdir
+    out = tmp_path / "o"
+
+    def as_file(d):
+        (d / "figures").write_text("file")
+
+    def as_folder(d):
+        (d / "figures").mkdir()
+        (d / "figures" / "a.txt").write_text("folder")
+    for write, check in ((as_file, "file"), (as_folder, "folder"), (as_file, "file")):
+        outdir.publish(out, write)
+        p = out / "figures"
+        assert (p.read_text() if p.is_file() else (p / "a.txt").read_text()) == check
+    assert sorted(x.name for x in out.iterdir()) == [outdir.MARKER, "figures"]

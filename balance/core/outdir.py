@@ -168,6 +168,8 @@ def _swap(out: Path, tmp: Path) -> None:
             os.replace(part, dest)
             shutil.rmtree(aside)
         else:
+            if src.is_dir() and (dest.exists() or dest.is_symlink()):
+                dest.unlink()             # a file where the new result has a folder
             os.replace(part, dest)
     _write_marker(out, {"files": names})
     for name in new.get("replaces", ()):
