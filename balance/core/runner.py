@@ -206,16 +206,14 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     the same setup after an interruption loads the chunks already played
     and says how many games it reused before it plays any (its bar and rate
     count the games played in this process); a chunk of another setup, or a
-    torn one, is refused and played again. The caller removes the folder once the
-    run's results are saved. Chunks are written once the run has lasted
-    :func:`checkpoint_seconds` (5 s; ``BALANCE_CHECKPOINT_SECONDS``), and on
-    Ctrl-C: a run shorter than that writes none (a 1,000,000-game talisman
-    run spent a quarter of its kernel time compressing chunks it then
-    deleted), and a killed one loses at most that much work. The clock
-    starts when the first chunk is in, so that loading or compiling the
-    kernel does not count as play (it did, and a 4-second talisman run
-    loaded on a busy machine compressed 12 of its 16 chunks). With a Dask engine in use (``core.cluster``),
-    the chunks not in the store are played on its workers.
+    torn one, is refused and played again. The caller removes the folder
+    once the run's results are saved. Chunks are written once the run has
+    played for :func:`checkpoint_seconds` (5 s; ``BALANCE_CHECKPOINT_SECONDS``;
+    the clock starts when the first chunk is in, so loading or compiling the
+    kernel does not count), and on Ctrl-C or SIGTERM: a shorter run writes
+    none, and a killed one loses at most that much work. With a Dask engine
+    in use (``core.cluster``), the chunks not in the store are played on its
+    workers.
 
     ``summary_only``: no table is kept; each chunk is reduced to its integer
     aggregates as soon as it is played (``core.summary``: memory does not
