@@ -429,3 +429,27 @@ def test_publish_replaces_a_file_by_a_folder_and_back(tmp_path):
         p = out / "figures"
         assert (p.read_text() if p.is_file() else (p / "a.txt").read_text()) == check
     assert sorted(x.name for x in out.iterdir()) == [outdir.MARKER, "figures"]
+
+
+def test_a_limit_on_the_process_cgroup_or_one_above_it_applies(tmp_path):
+    from balance.core import runner as R
+    GiB = 2**30
+    proc = tmp_path / "cgroup"
+    proc.write_text("4:memory:/jobs/run7\n1:cpu:/jobs/run7\n0::/user.slice/job.scope\n")
+    root = tmp_path / "fs"
+    v1 = root / "memory" / "jobs" / "run7"
+    v2 = root / "user.slice" / "job.scope"
+    v1.mkdir(parents=True)
+    v2.mkdir(parents=True)
+    files = R.cgroup_files(str(proc), str(root))
+    assert files[-2:] == list(R.CGROUP_FILES)                  # the system's root last
+    files = files[:-2]
+    assert files[0][0] == str(v1 / "memory.limit_in_bytes")
+    assert str(root / "user.slice" / "memory.max") in [f[0] for f in files]
+    assert R.cgroup_available(files) is None                   # no limit anywhere
+    (v1 / "memory.limit_in_bytes").write_text(f"{8 * GiB}\n")
+    (v1 / "memory.usage_in_bytes").write_text(f"{GiB}\n")
+    assert R.cgroup_available(files) == 7 * GiB
+    (root / "user.slice" / "memory.max").write_text(f"{3 * GiB}\n")     # the parent's
+    (v2 / "memory.max").write_text("max\n")
+    assert R.cgroup_available(files) == 3 * GiB

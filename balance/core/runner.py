@@ -857,12 +857,15 @@ def say_big(s: Setup, n_games: int) -> None:
           f"(memory does not grow with the games)", file=sys.stderr, flush=True)
 
 
-# (limit, usage, stat, the stat's reclaimable-cache key) of cgroup v2, then v1
+# (limit, usage, stat, the stat's reclaimable-cache key) of the root cgroup, v2 then v1
 CGROUP_FILES = (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current",
                  "/sys/fs/cgroup/memory.stat", "inactive_file"),
                 ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
                  "/sys/fs/cgroup/memory/memory.usage_in_bytes",
                  "/sys/fs/cgroup/memory/memory.stat", "total_inactive_file"))
+_CGROUP_NAMES = {2: ("memory.max", "memory.current", "memory.stat", "inactive_file"),
+                 1: ("memory.limit_in_bytes", "memory.usage_in_bytes", "memory.stat",
+                     "total_inactive_file")}
 
 
 def _read_int(path) -> int | None:
@@ -873,11 +876,41 @@ def _read_int(path) -> int | None:
         return None
 
 
+def cgroup_files(proc: str = "/proc/self/cgroup", root: str = "/sys/fs/cgroup") -> list:
+    """The memory files (as :data:`CGROUP_FILES`) of this process's cgroup
+    and of each cgroup above it, v2 and v1, then :data:`CGROUP_FILES`: a
+    limit set on any of them applies."""
+    from pathlib import PurePosixPath
+    out = []
+    try:
+        with open(proc) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        lines = []
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        if parts[1] == "":
+            base, names = root, _CGROUP_NAMES[2]
+        elif "memory" in parts[1].split(","):
+            base, names = f"{root}/memory", _CGROUP_NAMES[1]
+        else:
+            continue
+        path = PurePosixPath(parts[2])
+        for d in (path, *path.parents):
+            folder = base if str(d) == "/" else base + str(d)
+            out.append((*(f"{folder}/{n}" for n in names[:3]), names[3]))
+    return list(dict.fromkeys(out + [tuple(f) for f in CGROUP_FILES]))
+
+
 def cgroup_available(files=None) -> int | None:
-    """Bytes the process's memory cgroup still allows: its limit less its
-    usage (without the inactive file cache the kernel reclaims first);
-    None where no cgroup limit is readable."""
-    for limit_path, usage_path, stat_path, cache_key in (files or CGROUP_FILES):
+    """Bytes the memory cgroups still allow (the least over ``files``,
+    default :func:`cgroup_files`): a limit less its usage (without the
+    inactive file cache the kernel reclaims first); None where no cgroup
+    limit is readable."""
+    least = None
+    for limit_path, usage_path, stat_path, cache_key in (files or cgroup_files()):
         limit = _read_int(limit_path)
         if limit is None:
             continue
@@ -888,8 +921,9 @@ def cgroup_available(files=None) -> int | None:
                               if line.split()[:1] == [cache_key]), 0)
         except (OSError, ValueError, IndexError):
             cache = 0
-        return max(limit - max(usage - cache, 0), 0)
-    return None
+        left = max(limit - max(usage - cache, 0), 0)
+        least = left if least is None else min(least, left)
+    return least
 
 
 def available_memory(meminfo: str = "/proc/meminfo", cgroup=None) -> int | None:
