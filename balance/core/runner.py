@@ -606,7 +606,8 @@ class Result:
         return {"games_with_shared_win": int((winners > 1).sum()),
                 "share": float((winners > 1).mean()) if n else float("nan"),
                 "seat_win_rates_sum": float(won.mean(axis=0).sum()) if n else float("nan"),
-                "fair_share": float(won.mean()) if n else float("nan")}
+                # one division of two integers, as in Summary: the same float on both paths
+                "fair_share": int(won.sum()) / won.size if n else float("nan")}
 
     def end_reasons(self) -> pd.Series:
         return self.games["end_reason"].value_counts(sort=False)

@@ -258,7 +258,8 @@ class Summary:
                 out["shared_wins"] = {"games_with_shared_win": int(a["shared"]),
                                       "share": int(a["shared"]) / n if n else float("nan"),
                                       "seat_win_rates_sum": float(rates.sum()),
-                                      "fair_share": float(rates.mean())}
+                                      "fair_share": (int(a["seat_wins"].sum()) / (n * len(rates))
+                                                     if n else float("nan"))}
             self._cache["summary"] = out
         return self._cache["summary"]
 
