@@ -331,7 +331,8 @@ def test_v2_bilocation_damage_and_decoys():
 
 
 def control_table():
-    t = v2(players=3, ids=(("S9", "D7"), ("S8", "D8"), ("H10", "C7")))
+    # the contract's myopic greedy (hand_damage_value 0): it attacks with ♠2 rather than heal
+    t = v2(players=3, ids=(("S9", "D7"), ("S8", "D8"), ("H10", "C7")), hand_damage_value=0.0)
     t.arrange({0: ["S2", "DK", "DQ", "DJ", "D6", "D3"], 1: ["S2", "H2", "S3"],
                2: ["S3", "D2", "D4", "H3", "H4", "H6"]}, deck=FILLER * 2)
     t.script((1, "S2", None, "control", 2), (2, "S3"))

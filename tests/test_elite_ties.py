@@ -91,9 +91,11 @@ def test_greedy_v3_tied_targets_are_drawn_uniformly():
 def test_spent_four_is_drawn_uniformly(policy):
     """A 4 spent outside a play (here a thaw at the turn start) is any 4 the
     seat holds, uniformly: random over the suits it holds, greedy over
-    those it values least (by default every 4 costs the same). Before:
+    those it values least (with hand_damage_value 0 every 4 costs the same;
+    by default a ♦4's 4 damage make it the dearest, test below). Before:
     always the first suit, ♠."""
-    t = Table(players=2, params={"version": 3}, policies=[policy, "script"], seed=6)
+    t = Table(players=2, params={"version": 3, "hand_damage_value": 0.0},
+              policies=[policy, "script"], seed=6)
     t.identity(0, "S8")
     t.identity(1, "H9")
     counts = [0, 0, 0]
@@ -126,3 +128,22 @@ def test_random_picks_each_option_uniformly():
         counts[key] = counts.get(key, 0) + 1
     assert len(counts) == 5, counts      # ♠2@1, ♠2@2, ♥2, ♥3, ♥2-♥3
     assert uniform(list(counts.values())), counts
+
+
+def test_greedy_spends_the_cheapest_four():
+    """With the default hand_damage_value (4) a 4 costs 4 x its damage: ♥4
+    none, ♠4 and ♣4 one, ♦4 four, so greedy thaws with the ♥4, else draws
+    among ♠4 and ♣4, and keeps the ♦4."""
+    t = Table(players=2, params={"version": 3}, policies=["greedy", "script"], seed=6)
+    t.identity(0, "S8")
+    t.identity(1, "H9")
+    for hand, allowed in ((["S4", "H4", "D4"], {1}), (["S4", "C4", "D4"], {0, 2})):
+        seen = set()
+        for _ in range(200):
+            t.arrange({0: hand, 1: ["C2"]}, deck=["CJ", "CQ", "CK"] * 2)
+            t.S[0, L.C_FRSK] = 1
+            t.turn_start(0)
+            th = t.events()
+            th = th[th[:, 0] == L.E_THAW]
+            seen.add(int(th[0, 6]) // 9)
+        assert seen == allowed, (hand, seen)

@@ -496,6 +496,29 @@ def test_greedy_hand_damage_value_keeps_damage_cards(value, played):
     assert t.check() == 0
 
 
+@pytest.mark.parametrize("players,value,lives,kills", [
+    (3, 0.0, 0, True),          # the contract's greedy: takes the kill
+    (3, -1000.0, 0, False),     # the final blow would force its duel: it does something else
+    (3, -1000.0, 1, True),      # the 9 has a storm god left: not its last life
+    (2, -1000.0, 0, True),      # two seats in play: the duel decides the game either way
+    (2, 0.0, 0, True),
+])
+def test_greedy_final_blow_value(players, value, lives, kills):
+    """greedy's final_blow_value (v3): killing an enemy on its last life
+    makes the killer duel it (contract v3, Duel), so with 3+ seats in play
+    greedy does not land that blow unless the value says so."""
+    ids = ("S8", "H9", "C10")[:players]
+    t = table(players=players, ids=ids, policies="greedy", final_blow_value=value,
+              storm_gods=lives, pouches=0, hand_damage_value=0.0)
+    t.identity(0, "S8", hp=5)                   # ♥3 would heal 3
+    t.identity(1, "H9", hp=1)                   # ♠2 kills it
+    t.arrange({p: ["S2", "H3"] if p == 0 else ["C2"] for p in range(players)}, deck=FILLER)
+    t.turn(0)
+    play = ev(t, L.E_PLAY)[0]
+    assert (int(play[4]) == 1) == kills
+    assert t.check() == 0
+
+
 def test_shop_buys_leopard_which_dodges_a_lethal_hit():
     """v3 shop: the leopard 闪电豹 (20) dodges one lethal damage."""
     t = table(ids=("S7", "S9"), policies="greedy")

@@ -101,7 +101,7 @@ def test_forbid_never_chosen_unless_every_option_holds_it(version):
     """Ban code 2: a policy never chooses a play holding the kind; when every
     option holds one, the decision falls back to the unbanned options."""
     from balance.rulesets.elite.scenario import Table
-    t = Table(players=2, params={"version": version}, policies="greedy",
+    t = Table(players=2, params={"version": version, "hand_damage_value": 0.0}, policies="greedy",
               ban={"diamond-K": "forbid"})
     t.identity(0, "S9")
     t.identity(1, "H9")
@@ -113,7 +113,7 @@ def test_forbid_never_chosen_unless_every_option_holds_it(version):
     t.turn(0)
     p = t.events()[t.events()[:, 0] == L.E_PLAY]
     assert int(p[0, 3]) == t.play("DK")                     # fallback: the only option
-    no = Table(players=2, params={"version": version}, policies="greedy")
+    no = Table(players=2, params={"version": version, "hand_damage_value": 0.0}, policies="greedy")
     no.identity(0, "S9")
     no.identity(1, "H9")
     no.arrange({0: ["DK", "S2"], 1: ["C3", "C2"]}, deck=["SJ", "SQ"])
@@ -124,11 +124,13 @@ def test_forbid_never_chosen_unless_every_option_holds_it(version):
 
 
 # --- v1/v2 unchanged by v3 and the bans -------------------------------------------------
+# greedy with hand_damage_value 0, its default until issue 37 (the pins are of that greedy)
+_H0 = {"hand_damage_value": 0.0}
 V12_PINNED = [
     (2, ["random"], {"version": 1}, "8c340a690395f851"),
-    (4, ["greedy"], {"version": 1}, "8ed2495ebd1f2581"),
-    (4, ["greedy"], {"version": 2, "teams": True}, "be40e38ba543f228"),
-    (3, ["greedy", "random", "greedy"], {"version": 2}, "f7f89e64f29b4b47"),
+    (4, ["greedy"], {"version": 1, **_H0}, "8ed2495ebd1f2581"),
+    (4, ["greedy"], {"version": 2, "teams": True, **_H0}, "be40e38ba543f228"),
+    (3, ["greedy", "random", "greedy"], {"version": 2, **_H0}, "f7f89e64f29b4b47"),
 ]
 
 

@@ -18,7 +18,6 @@ import numpy as np
 import pytest
 
 import balance
-from balance.core import stats
 from balance.core.runner import play_range, setup
 from balance.rulesets.elite import layout as L
 from balance.rulesets.elite.scenario import Table
@@ -129,24 +128,17 @@ def test_search_decision_does_not_depend_on_what_the_seat_cannot_see(params):
     assert checked >= 3
 
 
-def seat_rates(params, games, seed):
-    """Per-seat wins and seats of search and greedy, alternating over 4
-    seats, in both seatings."""
-    wins = {"search": 0, "greedy": 0}
-    seats = {"search": 0, "greedy": 0}
-    for pols in (["search", "greedy"] * 2, ["greedy", "search"] * 2):
-        r = balance.simulate("elite", games=games // 2, seed=seed, players=4, policies=pols,
-                             params=params, progress=False)
-        won = r.batch.seats[:, :, L.SI["won"]]
-        for q, pol in enumerate(pols):
-            wins[pol] += int(won[:, q].sum())
-            seats[pol] += won.shape[0]
-    return wins, seats
-
-
-@pytest.mark.parametrize("version", [1, 3])
-def test_search_beats_greedy_at_equal_seats(version):
-    wins, seats = seat_rates({"version": version}, 1200, 3)
-    lo, _ = stats.wilson(wins["search"], seats["search"])
-    _, hi = stats.wilson(wins["greedy"], seats["greedy"])
-    assert lo > hi, (version, wins, seats)
+@pytest.mark.parametrize("version,games", [(1, 300), (3, 400)])
+def test_strongest_search_beats_greedy(version, games):
+    """The strongest search level beats greedy head to head (4 players,
+    lineups search_strong,greedy,search_strong,greedy and its rotation on
+    the same deals, ``balance matchups``): its advantage interval is above
+    0. Measured at seed 7: v1 +14.2 [+7.8, +20.7] points at 400 games a
+    lineup, v3 +8.5 [+3.0, +14.0] (issue 37). Since greedy keeps its duel
+    hand and avoids forced duels, the ``search`` level at 8
+    determinizations is no longer clearly better than greedy (v3: 37.7 %
+    against 34.7 % of seats, 1,200 games)."""
+    m = balance.matchups("elite", ["search_strong", "greedy"], games=games, seed=7, players=4,
+                         params={"version": version}, progress=False, summary_only=True)
+    r = m.table[m.table["policy"] == "search_strong"].iloc[0]
+    assert r.advantage_low > 0, (version, r.advantage, r.advantage_low, r.advantage_high)

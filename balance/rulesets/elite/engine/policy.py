@@ -22,11 +22,11 @@ from numba.extending import intrinsic
 
 from ....core import jit
 from ....core.rng import below
-from ..layout import (C_ALIVE, C_BTU, C_FL, C_FREE, C_FRSH, C_HN, C_HP, C_IMM, C_M, C_MAXHP, C_POL,
+from ..layout import (C_ALIVE, C_LEO, C_POUCH, C_STORM, C_ZMB, C_BTU, C_FL, C_FREE, C_FRSH, C_HN, C_HP, C_IMM, C_M, C_MAXHP, C_POL,
                       C_RANK, C_SHB, C_USES, D_RESP, D_REVIVE, D_TURN, MAXA, O_BLOOD, O_CONTROL,
                       O_DEVOUR, O_FRAME, O_FRZSH, O_FRZSK, O_JUDG, O_NONE, O_RAMP, O_REFLECT,
                       O_SHIELD, POL_GREEDY, POL_RANDOM, POL_SCRIPT, P_BTD, P_BTR, P_GIGN, P_JDMG,
-                      P_KKDIV, P_REFLM, Q_HEAL, Q_JEV, Q_KILL, Q_OVER, Q_RUN, Q_SKILL, Z_JOINT,
+                      P_KKDIV, P_REFLM, Q_FINAL, Q_HEAL, Q_JEV, Q_KILL, Q_OVER, Q_RUN, Q_SKILL, Z_JOINT,
                       Z_OPTS, Z_P, Z_TIES, Z_V)
 from ..rules import T_DMG, T_HAS4, T_HAS5, T_HASA, T_HASK, T_HEAL, T_LEN
 from .cards import (RUNS, ban_fallback, enemy, forbidden, push, run_walk, sat_add, sat_mul,
@@ -108,6 +108,19 @@ def log2_above(x):
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def last_life(S, Z, t):
+    """v3: a death of t now is a duel with its killer (no storm god, pouch or
+    leopard left; not a zombie, whose death is no duel) while 3 or more seats
+    are in play (with 2, the duel ends the game either way). Public state."""
+    if S[t, C_STORM] > 0 or S[t, C_POUCH] > 0 or S[t, C_LEO] > 0 or S[t, C_ZMB] > 0:
+        return False
+    n = 0
+    for q in range(Z[Z_P]):
+        n += S[q, C_ALIVE]
+    return n >= 3
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def hit_bound(S, Z, pp, t, amount, ub):
     """Greedy's value of sending ``amount`` at t: damage up to its HP, a kill
     bonus (+ rank in v2) and ``overkill_value`` per doubling beyond its HP
@@ -131,6 +144,8 @@ def hit_bound(S, Z, pp, t, amount, ub):
         v = hp + pp[Q_KILL] + pp[Q_OVER] * (log2_above(x) if bounded else np.log2(x))
         if Z[Z_V] == 2:
             v += S[t, C_RANK]
+        if VARIANT == 3 and last_life(S, Z, t):
+            v += pp[Q_FINAL]
         return v, bounded
     return float(amount), False
 
@@ -627,7 +642,9 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, sink, fb):
                             amt = sat_mul(inc, ip[P_REFLM])
                             for q in range(P):
                                 if q != p and S[q, C_ALIVE] == 1:
-                                    v = 0.5 * hit_value(S, Z, pp, q, est_incoming(S, ip, q, amt))
+                                    # block or die (v3.reflect): no passive applies
+                                    v = 0.5 * hit_value(S, Z, pp, q,
+                                                        max(amt, S[q, C_HP]) if amt > 0 else amt)
                                     sc += v if enemy(S, p, q) else -v
                             n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_REFLECT, -1, sink)
                         if dev:
