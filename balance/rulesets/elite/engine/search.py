@@ -16,7 +16,7 @@ copy, then ``playout``: every seat plays the rollout policy, greedy or
 random, through the ordinary ``turn.turn``). Every candidate of one
 determinization and rollout number starts from the same rollout stream
 (common random numbers). The candidate with the most wins is played; ties
-at random.
+by greedy's score, then at random.
 
 Randomness: a decision's own stream is ``game_state(key, turn x 8 +
 seat)``, with the game's search key ``Z_SKEY`` (``game.init_game``: from
@@ -215,6 +215,31 @@ def best_of(v, idx, a, b, stD):
     return best
 
 
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def best_tied(v, u, idx, b, stD):
+    """Position in [0, b) of the largest v[idx[i]] (the rollout wins); among
+    equal wins, of the largest u[idx[i]] (greedy's score); then uniformly at
+    random (one draw from ``stD`` per tie met). With few rollouts a
+    candidate's wins are often equal: the search then keeps the play greedy
+    scores best instead of a random one of them."""
+    best = 0
+    ties = 1
+    for i in range(1, b):
+        x = v[idx[i]]
+        y = v[idx[best]]
+        if x == y:
+            x = u[idx[i]]
+            y = u[idx[best]]
+        if x > y:
+            best = i
+            ties = 1
+        elif x == y:
+            ties += 1
+            if below(stD, ties) == 0:
+                best = i
+    return best
+
+
 @njit(cache=True, inline="always")
 def search_choice(S, pile, Z, tr, script, ip, pp, PT, PID, p, key0, W):
     """The search's turn play for seat p at this decision point (read only):
@@ -277,7 +302,7 @@ def search_choice(S, pile, Z, tr, script, ip, pp, PT, PID, p, key0, W):
                 pool[PC] += 1
                 pool[PC + 1] += Z2[Z_TURN] - Z1[Z_TURN]
                 pool[PC + 2] += Z2[Z_RESP] - Z1[Z_RESP]
-    return n, keep[best_of(wins, keep, 0, m, stD)]
+    return n, keep[best_tied(wins, gsc, keep, m, stD)]
 
 
 @njit(cache=True, _nrt=False)
