@@ -183,11 +183,12 @@ class PolicyParams:
                                               "damage. 0 = the contract's myopic greedy; in v3 the duel plays "
                                               "the hand that is left (README: Policies, the defaults)",
                                      bounds=(0.0, 1e6), sweep=(0.0, 1.0, 4.0, 16.0))
-    final_blow_value: float = param(-1000.0, doc="greedy, v3: added to the value of a blow (attack, bounce "
+    final_blow_value: float = param(-30.0, doc="greedy, v3: added to the value of a blow (attack, bounce "
                                              "or reflect) that kills an enemy on its last life (no "
                                              "storm god, pouch or leopard) while 3 or more seats are "
                                              "in play: the killer must then duel it (contract v3, "
-                                             "Duel); -1000: never, unless the blow saves its own life",
+                                             "Duel); -1000: never, unless the blow saves its own life "
+                                             "(then all-greedy games stall: README, Policies)",
                                     bounds=(-1e6, 1e6), sweep=(-1000.0, -30.0, -10.0, 0.0))
     # --- search (core.search: names and budget convention) ------------------
     search_top_k: int = param(6, doc="search: candidate turn plays, the best this many by greedy's "
