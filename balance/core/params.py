@@ -222,6 +222,14 @@ class ParamSpace:
         return to_kernel(self.rules(values))[0], to_kernel(self.policy(values))[1]
 
 
+    def kernel_vectors(self, values: dict) -> tuple[np.ndarray, np.ndarray]:
+        """(int64 rule parameters followed by the int policy parameters,
+        float64 policy parameters): for kernels that read integer policy
+        values (search budgets) at ``len(rule ints) + kernel_index(policy)[name]``."""
+        ip, pp = self.vectors(values)
+        return np.concatenate([ip, to_kernel(self.policy(values))[0]]), pp
+
+
 def to_kernel(obj) -> tuple[np.ndarray, np.ndarray]:
     """A params dataclass instance -> (int64 vector, float64 vector)."""
     ints, floats = [], []

@@ -1,7 +1,5 @@
 """Demon Faction 魔族阵营 (contract: shared/rules/demon.md)."""
-import numpy as np
 
-from ...core.params import to_kernel
 from ...core.spec import RulesetSpec
 from . import layout, rules
 from .replay import format_trace
@@ -12,9 +10,7 @@ def kernel_args(values, ban):
     followed by the int policy parameters (the search budgets, at
     ``rules.N_RULE_INTS + rules.PIDX[name]``), the float policy parameters,
     the ban codes."""
-    ip, pp = SPEC.space.vectors(values)
-    pi = to_kernel(SPEC.space.policy(values))[0]
-    return np.concatenate([ip, pi]), pp, ban
+    return (*SPEC.space.kernel_vectors(values), ban)
 
 
 # (label, seat column): each face-card effect, joker option and clash choice

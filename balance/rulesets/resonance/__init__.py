@@ -1,8 +1,6 @@
 """Magic Resonance 魔法共振 (contract: shared/rules/resonance.md)."""
-import numpy as np
 
 from ...core.errors import BalanceError
-from ...core.params import to_kernel
 from ...core.spec import RulesetSpec
 from . import layout, rules
 from .replay import format_trace
@@ -14,10 +12,8 @@ def kernel_args(values, ban, cards=None):
     followed by the int policy parameters (the search budgets, at
     ``rules.N_RULE_INTS + rules.PIDX[name]``), the float policy parameters,
     the ban code of each card kind, the magic-card table."""
-    ip, pp = SPEC.space.vectors(values)
-    pi = to_kernel(SPEC.space.policy(values))[0]
     cards = cards if cards is not None else load_cards()
-    return np.concatenate([ip, pi]), pp, ban, cards.arrays[0]
+    return (*SPEC.space.kernel_vectors(values), ban, cards.arrays[0])
 
 
 def check_values(values, n_players):

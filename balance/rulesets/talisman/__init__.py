@@ -1,7 +1,5 @@
 """Talisman Poker 符咒游戏 (contract: shared/rules/talisman.md)."""
-import numpy as np
 
-from ...core.params import to_kernel
 from ...core.spec import RulesetSpec
 from . import layout, rules
 from .replay import format_trace
@@ -12,9 +10,7 @@ def kernel_args(values, ban):
     followed by the int policy parameters (the search budget; slots
     ``rules.QIDX``), the float policy parameters, the ban code of each card
     kind."""
-    ip, pp = SPEC.space.vectors(values)
-    qi = to_kernel(SPEC.space.policy(values))[0]
-    return np.concatenate([ip, qi]), pp, ban
+    return (*SPEC.space.kernel_vectors(values), ban)
 
 
 def _summary(result):
