@@ -3,6 +3,7 @@ interruptions and the lines a run says."""
 import dataclasses
 
 from balance.core import spec as S
+from test_integrity import interrupt_at
 
 
 def test_every_spec_gets_its_own_dict_defaults():
@@ -192,16 +193,6 @@ class _Bar:
 _EVENTS = []
 
 
-def _interrupt_at(monkeypatch, spec, n):
-    calls, orig = [], spec.simulate_range
-
-    def flaky(*a, **k):
-        calls.append(1)
-        if len(calls) == n:
-            raise KeyboardInterrupt
-        return orig(*a, **k)
-    monkeypatch.setattr(spec, "simulate_range", flaky)
-    return orig
 
 
 def test_a_resumed_run_says_so_first_and_its_bar_counts_games_played_now(
@@ -213,7 +204,8 @@ def test_a_resumed_run_says_so_first_and_its_bar_counts_games_played_now(
     monkeypatch.setattr(tqdm, "tqdm", _Bar)
     s = R.setup("talisman", seed=5, players=2)
     ck = tmp_path / "ck"
-    orig = _interrupt_at(monkeypatch, s.spec, 3)
+    orig = s.spec.simulate_range
+    interrupt_at(monkeypatch, s.spec, 3)
     with pytest.raises(KeyboardInterrupt):
         R.play_range(s, 0, 5000, checkpoint=ck, chunk=1000)
     capsys.readouterr()
@@ -253,7 +245,7 @@ def test_the_interrupt_line_comes_after_the_bar_is_closed(tmp_path, monkeypatch)
             pass
     monkeypatch.setattr(sys, "stderr", Err())
     s = R.setup("talisman", seed=5, players=2)
-    _interrupt_at(monkeypatch, s.spec, 4)
+    interrupt_at(monkeypatch, s.spec, 4)
     with pytest.raises(KeyboardInterrupt):
         R.play_range(s, 0, 5000, checkpoint=tmp_path / "ck", chunk=1000)
     assert _EVENTS == ["bar closed", "line"]
