@@ -197,34 +197,13 @@ def playout(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, cu
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def best_of(v, idx, a, b, stD):
-    """Position in [a, b) of the largest v[idx[i]], ties uniformly at random
-    (one draw from ``stD`` per tie met)."""
+def best_tied(v, u, idx, a, b, stD):
+    """Position in [a, b) of the largest v[idx[i]]; among equal v, of the
+    largest u[idx[i]]; then uniformly at random (one draw from ``stD`` per
+    tie met). ``best_tied(v, v, ...)`` is the largest v, ties at random."""
     best = a
     ties = 1
     for i in range(a + 1, b):
-        x = v[idx[i]]
-        y = v[idx[best]]
-        if x > y:
-            best = i
-            ties = 1
-        elif x == y:
-            ties += 1
-            if below(stD, ties) == 0:
-                best = i
-    return best
-
-
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def best_tied(v, u, idx, b, stD):
-    """Position in [0, b) of the largest v[idx[i]] (the rollout wins); among
-    equal wins, of the largest u[idx[i]] (greedy's score); then uniformly at
-    random (one draw from ``stD`` per tie met). With few rollouts a
-    candidate's wins are often equal: the search then keeps the play greedy
-    scores best instead of a random one of them."""
-    best = 0
-    ties = 1
-    for i in range(1, b):
         x = v[idx[i]]
         y = v[idx[best]]
         if x == y:
@@ -264,7 +243,7 @@ def search_choice(S, pile, Z, tr, script, ip, pp, PT, PID, p, key0, W):
     if K > 0 and n > K:
         # the K best by greedy's score, in that order; ties at random
         for r in range(K):
-            b = best_of(gsc, keep, r, n, stD)
+            b = best_tied(gsc, gsc, keep, r, n, stD)
             t = keep[r]
             keep[r] = keep[b]
             keep[b] = t
@@ -302,7 +281,8 @@ def search_choice(S, pile, Z, tr, script, ip, pp, PT, PID, p, key0, W):
                 pool[PC] += 1
                 pool[PC + 1] += Z2[Z_TURN] - Z1[Z_TURN]
                 pool[PC + 2] += Z2[Z_RESP] - Z1[Z_RESP]
-    return n, keep[best_tied(wins, gsc, keep, m, stD)]
+    # the most wins; with few rollouts equal wins are common: then greedy's best score
+    return n, keep[best_tied(wins, gsc, keep, 0, m, stD)]
 
 
 @njit(cache=True, _nrt=False)
