@@ -18,6 +18,7 @@ import time
 
 import balance
 from balance.core.errors import BalanceError
+from balance.core.params import parse_assignments
 
 
 def main(argv=None):
@@ -31,9 +32,9 @@ def main(argv=None):
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     a = ap.parse_args(argv)
     try:
-        params = dict(kv.split("=", 1) for kv in a.set)
-    except ValueError:
-        print(f"--set expects KEY=VALUE, got {a.set}", file=sys.stderr)
+        params = parse_assignments(a.set)
+    except BalanceError as e:
+        print(f"error: {e}", file=sys.stderr)
         return 2
     pols = [p.strip() for p in a.policies.split(",")]
     print(f"elite, {a.players} players, {a.games:,} games a lineup, seed {a.seed}, "

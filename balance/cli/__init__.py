@@ -91,8 +91,7 @@ def _sigterm_as_interrupt() -> None:
     says so, and the same command resumes (exit code 130)."""
     import signal
 
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt(f"signal {signum}")
+    from ..core.errors import interrupt
     signal.signal(signal.SIGTERM, interrupt)
 
 

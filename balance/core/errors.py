@@ -11,3 +11,9 @@ def did_you_mean(value, known) -> str:
     import difflib
     close = difflib.get_close_matches(str(value), [str(k) for k in known], n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def interrupt(signum, frame):
+    """A signal handler that raises KeyboardInterrupt, as Ctrl-C does (SIGTERM:
+    a terminated command saves its finished pieces and says so)."""
+    raise KeyboardInterrupt(f"signal {signum}")

@@ -112,7 +112,7 @@ def _sweep_dead(out: Path) -> None:
                 if p.name.startswith(".writing-") and (p / MARKER).exists():
                     _swap(out, p)
                 elif p.exists():
-                    shutil.rmtree(p) if p.is_dir() else p.unlink()
+                    _remove(p)
 
 
 def _write_marker(folder: Path, content: dict) -> None:

@@ -221,7 +221,6 @@ class ParamSpace:
         in declaration order (:func:`kernel_index` gives the slots)."""
         return to_kernel(self.rules(values))[0], to_kernel(self.policy(values))[1]
 
-
     def kernel_vectors(self, values: dict) -> tuple[np.ndarray, np.ndarray]:
         """(int64 rule parameters followed by the int policy parameters,
         float64 policy parameters): for kernels that read integer policy

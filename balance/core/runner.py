@@ -397,8 +397,7 @@ def sigterm_interrupts():
     import threading
     main = threading.current_thread() is threading.main_thread()
     if main:
-        def interrupt(signum, frame):
-            raise KeyboardInterrupt(f"signal {signum}")
+        from .errors import interrupt
         old = signal.signal(signal.SIGTERM, interrupt)
     try:
         yield
@@ -858,15 +857,20 @@ def say_big(s: Setup, n_games: int) -> None:
           f"(memory does not grow with the games)", file=sys.stderr, flush=True)
 
 
-# (limit, usage, stat, the stat's reclaimable-cache key) of the root cgroup, v2 then v1
-CGROUP_FILES = (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current",
-                 "/sys/fs/cgroup/memory.stat", "inactive_file"),
-                ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
-                 "/sys/fs/cgroup/memory/memory.usage_in_bytes",
-                 "/sys/fs/cgroup/memory/memory.stat", "total_inactive_file"))
+# a cgroup's memory files (limit, usage, stat) and the stat's reclaimable-cache key, v2 and v1
 _CGROUP_NAMES = {2: ("memory.max", "memory.current", "memory.stat", "inactive_file"),
                  1: ("memory.limit_in_bytes", "memory.usage_in_bytes", "memory.stat",
                      "total_inactive_file")}
+
+
+def _cgroup(folder: str, version: int) -> tuple:
+    """(limit, usage, stat paths, cache key) of the cgroup in ``folder``."""
+    names = _CGROUP_NAMES[version]
+    return (*(f"{folder}/{n}" for n in names[:3]), names[3])
+
+
+# the root cgroup's files, v2 then v1
+CGROUP_FILES = (_cgroup("/sys/fs/cgroup", 2), _cgroup("/sys/fs/cgroup/memory", 1))
 
 
 def _read_int(path) -> int | None:
@@ -893,15 +897,14 @@ def cgroup_files(proc: str = "/proc/self/cgroup", root: str = "/sys/fs/cgroup") 
         if len(parts) != 3:
             continue
         if parts[1] == "":
-            base, names = root, _CGROUP_NAMES[2]
+            base, version = root, 2
         elif "memory" in parts[1].split(","):
-            base, names = f"{root}/memory", _CGROUP_NAMES[1]
+            base, version = f"{root}/memory", 1
         else:
             continue
         path = PurePosixPath(parts[2])
         for d in (path, *path.parents):
-            folder = base if str(d) == "/" else base + str(d)
-            out.append((*(f"{folder}/{n}" for n in names[:3]), names[3]))
+            out.append(_cgroup(base if str(d) == "/" else base + str(d), version))
     return list(dict.fromkeys(out + [tuple(f) for f in CGROUP_FILES]))
 
 
