@@ -150,7 +150,7 @@ def test_crossing_wording_matches_a_linear_axis_with_zero(runner, tmp_path):
 
 
 def test_crossing_wording_on_a_log_axis_says_log10():
-    from balance.workflow.sweep import crossing_method
+    from balance.core.stats import crossing_method
     assert "log10" in crossing_method("log") and "symmetric-log" in crossing_method("symlog")
 
 

@@ -53,7 +53,7 @@ def test_target_outside_range_is_not_bracketed():
 def test_crossing_of_a_known_line_and_log_axis():
     x = np.array([1.0, 10.0, 100.0, 1000.0, 10000.0])
     y = np.log10(x) / 4                               # 0 ... 1, linear in log10(x)
-    c = stats.crossing(x, y, y - 0.05, y + 0.05, 0.5, log=True)
+    c = stats.crossing(x, y, y - 0.05, y + 0.05, 0.5, scale="log")
     assert c["bracketed"] and c["estimate"] == pytest.approx(100.0)
     assert c["ci_low"] == pytest.approx(10 ** 1.8, rel=1e-2)
     assert c["ci_high"] == pytest.approx(10 ** 2.2, rel=1e-2)

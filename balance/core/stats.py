@@ -270,9 +270,16 @@ def adjust_pvalues(p, method: str = "holm", alpha: float = 0.05):
     return reject, adj
 
 
-CROSSING_METHOD = ("linear interpolation of the win-rate curve between swept points "
-                   "(in log10 of the value on a logarithmic axis); interval from where the "
-                   "pointwise 95% interval band crosses the target")
+def crossing_method(scale: str) -> str:
+    """How :func:`crossing` estimates, in the words of the axis the figure
+    uses (``plots.axis_scale``): interpolation in log10 of the value only on
+    a logarithmic axis."""
+    how = {"log": "in log10 of the value, as on the figure's logarithmic axis",
+           "symlog": "in the value itself: the grid holds 0, so the figure's axis is "
+                     "symmetric-log, linear near 0",
+           "linear": "in the value, as on the figure's linear axis"}[scale]
+    return (f"linear interpolation of the win-rate curve between swept points ({how}); "
+            f"interval from where the pointwise 95% interval band crosses the target")
 
 
 def _first_crossing(x, y, target):
@@ -289,7 +296,7 @@ def _first_crossing(x, y, target):
     return None
 
 
-def crossing(values, rate, low, high, target: float, log: bool = False) -> dict:
+def crossing(values, rate, low, high, target: float, scale: str = "linear") -> dict:
     """Parameter value at which a win rate crosses ``target``.
 
     ``values`` sorted ascending with the win rate and its interval at each.
@@ -298,7 +305,10 @@ def crossing(values, rate, low, high, target: float, log: bool = False) -> dict:
     lower band curves cross it (an end left open is reported as the end of
     the swept range with ``open_low``/``open_high`` set). When the curve does
     not reach the target, ``bracketed`` is False and nothing is estimated.
+    ``scale`` is the figure's axis (``plots.axis_scale``): on "log" the curve
+    is interpolated in log10 of the values.
     """
+    log = scale == "log"
     x = np.asarray(values, dtype=float)
     y, lo, hi = (np.asarray(v, dtype=float) for v in (rate, low, high))
     order = np.argsort(x)
@@ -308,7 +318,8 @@ def crossing(values, rate, low, high, target: float, log: bool = False) -> dict:
     out = {"target": target, "bracketed": False, "estimate": np.nan, "ci_low": np.nan,
            "ci_high": np.nan, "open_low": False, "open_high": False,
            "rate_min": float(np.nanmin(y)) if y.size else np.nan,
-           "rate_max": float(np.nanmax(y)) if y.size else np.nan, "method": CROSSING_METHOD}
+           "rate_max": float(np.nanmax(y)) if y.size else np.nan,
+           "method": crossing_method(scale)}
     if x.size < 2:
         return out
     est = _first_crossing(tx, y, target)

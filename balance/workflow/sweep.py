@@ -316,20 +316,8 @@ class SweepResult(Published):
     def methods(self) -> list[str]:
         """The crossings' methods in words, one per axis kind they used."""
         if self.crossings is None or "method" not in self.crossings:
-            return [crossing_method("linear")]
+            return [stats.crossing_method("linear")]
         return list(dict.fromkeys(self.crossings["method"]))
-
-
-def crossing_method(scale: str) -> str:
-    """How a crossing is estimated, in the words of the axis its figure uses
-    (``plots.axis_scale``): interpolation in log10 of the value only on a
-    logarithmic axis."""
-    how = {"log": "in log10 of the value, as on the figure's logarithmic axis",
-           "symlog": "in the value itself: the grid holds 0, so the figure's axis is "
-                     "symmetric-log, linear near 0",
-           "linear": "in the value, as on the figure's linear axis"}[scale]
-    return (f"linear interpolation of the win-rate curve between swept points ({how}); "
-            f"interval from where the pointwise 95% interval band crosses the target")
 
 
 def _crossings(table, vary, tgt) -> pd.DataFrame:
@@ -346,8 +334,7 @@ def _crossings(table, vary, tgt) -> pd.DataFrame:
             vals = sub[p].astype(float).to_numpy()
             scale = plots.axis_scale(vals)
             c = stats.crossing(vals, sub["win_rate"], sub["ci_low"], sub["ci_high"], rate,
-                               log=scale == "log")
-            c["method"] = crossing_method(scale)
+                               scale=scale)
             rows.append({"parameter": p, "context": ", ".join(f"{k}={v}" for k, v in zip(others, combo)),
                          "group": group, "target_key": key, **c})
     return pd.DataFrame(rows)
