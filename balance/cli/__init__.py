@@ -32,8 +32,8 @@ class Group(click.Group):
     def _lazy(self):
         if not hasattr(self, "_lazy_cache"):
             try:
-                from . import workflow
-                self._lazy_cache = {c.name: c for c in workflow.commands()}
+                from . import tune, workflow
+                self._lazy_cache = {c.name: c for c in workflow.commands() + [tune.command]}
             except ImportError:
                 self._lazy_cache = {}
         return self._lazy_cache
