@@ -347,8 +347,9 @@ def script_pick(Z, script, rows, n, dtype):
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def choose_i(st, Z, pol, script, rows, sc, n, dtype):
     """Index of the chosen row among rows[:n] (n >= 1). A decision (the
-    issue's unit: a placement or attack choice) is counted when a placement
-    or attack choice had two or more rows; effect options are not counted."""
+    unit of the speed figures: a placement or attack choice) is counted
+    when a placement or attack choice had two or more rows; effect options
+    are not counted."""
     if n > 1 and dtype != D_OPT:
         Z[Z_DEC] += 1
     if pol == POL_SCRIPT:

@@ -15,23 +15,24 @@ leaving the field, ``choose``, the heuristics' values), ``fight`` (the
 attack), and this one (placement, the turn, the game loop, ``entry`` for the
 scenario tests, ``KERNELS``).
 
-Speed (issue 16): every game step takes the same 14 arrays, which numba
-passes as about 110 machine words per call; with a dozen such calls per
-turn, the calls cost more than the work. So the hot path of a turn is
-inlined into ``play_on``: ``turn`` with ``begin``, ``prepare``, ``draw``,
-``attack_phase`` and ``list_attack``, while ``placement`` is compiled once
-with ``list_place`` and ``apply_place`` inlined into it (inlining it into
-the turn too compiles 5 s longer for 3% speed); rare steps (J, K, Q,
-clash, reply, the attack itself) stay separate functions. The inlining is
-LLVM's (``forceinline=True``: each function is typed once and inlined
-once linked), not numba's ``inline="always"``, which copies the callee's
-IR at every call site and types it again (issue 19: the cold compile
-went about 88 -> 62 s on a busy machine, results identical, speed the
-same); only ``board.setrow`` (ten scalar arguments whose types vary by
-call site: 33 versions compiled on their own) and ``play_game`` (inlined
-into ``play_blocks`` and ``_trace_one``, so that no function compiled on
-its own sits between ``play_blocks`` and ``play_on``: each such level
-re-optimises everything below it) keep numba's.
+Speed (the rules and their reasons: docs/performance.md): every game
+step takes the same 14 arrays, which numba passes as about 110 machine
+words per call; with a dozen such calls per turn, the calls cost more than
+the work. So the hot path of a turn is inlined into ``play_on``: ``turn``
+with ``begin``, ``prepare``, ``draw``, ``attack_phase`` and
+``list_attack``, while ``placement`` is compiled once with ``list_place``
+and ``apply_place`` inlined into it (inlining it into the turn too costs
+more compile than the little speed it gains); rare steps (J, K, Q, clash,
+reply, the attack itself) stay separate functions. The inlining is LLVM's
+(``forceinline=True``: each function is typed once and inlined once
+linked), not numba's ``inline="always"``, which copies the callee's IR at
+every call site and types it again, for the same speed; only
+``board.setrow`` (ten scalar arguments whose types vary by call site,
+which numba would otherwise compile once per combination) and
+``play_game`` (inlined into ``play_blocks`` and ``_trace_one``, so that no
+function compiled on its own sits between ``play_blocks`` and
+``play_on``: each such level re-optimises everything below it) keep
+numba's.
 
 Every policy choice goes through ``choose``: the caller lists the legal
 choices as rows ``[group, a, b, c, d, e]`` (and, for the heuristics, a

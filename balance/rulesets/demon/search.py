@@ -1,4 +1,4 @@
-"""Demon Faction kernel, part 4: the search policies (issue 20).
+"""Demon Faction kernel, part 4: the search policies (``core.search``).
 
 Determinized flat Monte Carlo, entirely in compiled code. At each
 placement pick and each attack choice with two or more alternatives (the
@@ -45,9 +45,7 @@ function it calls, so each level of calls above ``play_on`` and
 ``placement`` costs seconds; the search is therefore four compiled levels
 deep (``search_blocks``, ``play_search_on``, ``decide``, the game's steps),
 with ``play_search_game``, ``search_place``, ``search_attack`` and
-``rollout`` inlined (that took the first compile of the search, the
-heuristics' kernel already cached, from about 120 s to about 90 s of CPU
-on the shared machine).
+``rollout`` inlined.
 """
 import numpy as np
 from numba import njit
@@ -218,8 +216,8 @@ def decide(S, Z, pile, ip, pp, pol, rows, sc, script, p, n, dtype, skey, w, chea
     p's search level picks; counts the decision (``Z_DEC``), as ``choose_i``
     does. The real state is only read. Callers pass ``p``, ``dtype`` and
     ``cheat`` as run-time int64/bool: with literals (a seat 0, D_PLACE,
-    False) numba compiled it once per combination, 5 times (18.9 s of CPU
-    in a clean suite), as large as it is (its rollouts inlined)."""
+    False) numba would compile it once per combination, as large as it is
+    (its rollouts inlined)."""
     bS, bZ, bpile, tmp, sst, cand, key, pts, rpol = \
         w[0], w[1], w[2], w[11], w[12], w[16], w[17], w[18], w[19]
     lv = pol[p] - POL_SEARCH_FAST

@@ -505,8 +505,8 @@ def _trace_one(seed, game, P, pol, spol, ip, pp, ban, games, seats, masks, count
     # the trace and check flags as run-time bools, not literals: the
     # specialisations the scenario's steps (``scenario.Table``) call from
     # Python and play_blocks calls too, so a run, a replay and a scenario
-    # compile play_round, init_game and finish once between them (a first
-    # replay after a run, cold: 12.4 -> 2.6-3.1 s of CPU; the batch as fast)
+    # compile play_round, init_game and finish once between them (a replay
+    # after a run compiles little more; the batch is as fast)
     on, check = np.bool_(True), np.bool_(False)
     fill_deck(ip, ban, P, cards, Z)
     init_game(seed, game, P, pol, ip, S, hand, fate, B, Z, pile, cards, KN, KF, st, pst, script,

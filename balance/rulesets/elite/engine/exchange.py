@@ -14,14 +14,10 @@ the exchange), devouring, rampage and frost shields on a response with a
 4, v3 damage (``v3.hit3``). Both share the cap at ``max_exchange``
 responses, the no-response hit, the OD rule and the counters.
 
-Kept as two loops: merged into one (the cap, the no-response hit, the OD
-rule and the counters shared, a fork on the version at each step), the
-run time stayed within 3 % (A/B, 4 players greedy, 1 thread, best of ten:
-v1 0.97x, v2 1.02x, v3 1.01x) but the cold compile of the batch kernel
-took 168 s of CPU instead of 115 s (+46 %; three cold compiles side by
-side: the tree before the split 115 s, after the split 115 s), most likely
-because LLVM then optimises v1/v2's chain, with its inlined enumerators,
-and v3's as one function.
+Kept as two loops: merged into one (a fork on the version at each step),
+the run time stayed the same but the cold compile of the batch kernel
+grew by almost half, most likely because LLVM then optimises v1/v2's
+chain, with its inlined enumerators, and v3's as one function.
 """
 import numpy as np
 from numba import njit

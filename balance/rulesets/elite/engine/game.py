@@ -347,7 +347,7 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
     ``search.search_turn``'s, called from Python
     (``scenario.Table.search_play``): the entry has one specialisation, and
     a test suite compiles the engine once for it, not again with the search
-    linked in (issue 19's closing note)."""
+    linked in."""
     P = S.shape[0]
     if mode == M_TURN:
         turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a)
@@ -436,8 +436,8 @@ def play_blocks(b0, b1, seed, start, n_games, pol, ip, pp, PT, PID, check, games
 def trace_one(seed, game, P, pol, ip, pp, PT, PID, games, seats, masks, counts, tr):
     """Game ``game`` of ``seed`` traced into ``tr``: one block of one game
     through ``play_blocks``, so a replay compiles nothing that the run did
-    not (it compiled ``entry``, whose modes reach the whole engine again:
-    issue 19's closing note has the figures)."""
+    not (``entry``, whose modes reach the whole engine, would compile it
+    again)."""
     st, S, pile, Z, acts, script = work(P)
     play_blocks(0, 1, seed, game, 1, pol, ip, pp, PT, PID, False, games, seats, masks, counts,
                 np.zeros(1, np.int64), st, S, pile, Z, acts, script, tr,
