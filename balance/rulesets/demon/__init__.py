@@ -1,4 +1,4 @@
-"""Demon Faction 魔族阵营 (contract: shared/rules/demon.md)."""
+"""Demon Faction 魔族阵营 (contract: docs/rules/demon.md)."""
 
 from ...core.spec import RulesetSpec
 from . import layout, rules

@@ -1,6 +1,6 @@
 """Demon Faction (魔族阵营): card ids, constants and parameters.
 
-Contract: ``shared/rules/demon.md``. Decisions where it is silent are in
+Contract: ``docs/rules/demon.md``. Decisions where it is silent are in
 ``balance/rulesets/demon/README.md``.
 
 Card ids (= card kinds): ``suit * 13 + rank - 1`` for the suits in row order

@@ -1,4 +1,4 @@
-"""Magic Elite 魔法精英, versions 1, 2 and 3 (contract: shared/rules/elite.md)."""
+"""Magic Elite 魔法精英, versions 1, 2 and 3 (contract: docs/rules/elite.md)."""
 import numpy as np
 
 from ...core.params import ParamSpace

@@ -1,6 +1,6 @@
 """Magic Elite 魔法精英: card ids, constants, parameters and the play table.
 
-Contract: ``shared/rules/elite.md``. Decisions where it is silent are in
+Contract: ``docs/rules/elite.md``. Decisions where it is silent are in
 ``balance/rulesets/elite/README.md``.
 
 Play cards: kind = suit * 9 + rank index, suits in the order of the turn-order

@@ -1,4 +1,4 @@
-"""Magic School 魔法学校 (contract: shared/rules/school.md)."""
+"""Magic School 魔法学校 (contract: docs/rules/school.md)."""
 
 from ...core.spec import RulesetSpec
 from . import layout, rules

@@ -1,6 +1,6 @@
 """Magic School (魔法学校): card ids, parameters, policies.
 
-Contract: ``shared/rules/school.md``. Decisions where it is silent are in
+Contract: ``docs/rules/school.md``. Decisions where it is silent are in
 ``balance/rulesets/school/README.md``.
 
 Card kinds (54): suit * 13 + (value - 1) for suits in the order spade ♠,

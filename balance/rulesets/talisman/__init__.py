@@ -1,4 +1,4 @@
-"""Talisman Poker 符咒游戏 (contract: shared/rules/talisman.md)."""
+"""Talisman Poker 符咒游戏 (contract: docs/rules/talisman.md)."""
 
 from ...core.spec import RulesetSpec
 from . import layout, rules

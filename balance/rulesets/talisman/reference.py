@@ -1,6 +1,6 @@
 """Talisman Poker 符咒游戏: a readable pure-Python reference implementation.
 
-Written from the simulation contract (``shared/rules/talisman.md``) with plain
+Written from the simulation contract (``docs/rules/talisman.md``) with plain
 classes and lists, independently of ``kernel.py``, so that the two check each
 other: the tests play the same games in both and compare every output.
 
