@@ -60,6 +60,7 @@ from .sweep import _piece_sums, _point_table
 ETA = 3                 # successive halving: a third of a rung goes on, with 3x the games
 RUNGS = 4               # rungs of a trial by default: trial_games / 27, / 9, / 3, trial_games
 FRONT_MAX = 5           # Pareto points played again at the full --games
+REPEATS = 5             # the sampler is asked at most this many times --trials
 SAMPLER = ("optuna TPE sampler (multivariate, seeded); single objective: successive-halving "
            f"pruner (ASHA, reduction factor {ETA}) on rungs of games; several objectives: "
            "no pruning (optuna prunes single-objective studies only)")
@@ -362,12 +363,13 @@ class Player:
         self.store, self.pieces, self.summary_only = store, pieces, summary_only
         self.memo: dict = {}            # pieces already played in this process
         self.played = 0                 # games played here (not from the store or memo)
+        self.fresh = 0                  # pieces not from the memo (played or from the store)
 
     def sums(self, s, a: int, b: int, label: str) -> dict:
         key = (json.dumps(s.describe(), sort_keys=True, default=str), a, b)
         if key in self.memo:
-            self.pieces.add(-(b - a))
             return self.memo[key]
+        self.fresh += 1
         if self.summary_only:
             def reduce(x, y):
                 self.played += y - x
@@ -407,6 +409,7 @@ class TuneResult(Published):
     command: str = ""
     reused: int = 0                # trials that played no game here (the store or a twin)
     played: int = 0                # games played by this call
+    repeats: int = 0               # settings the sampler proposed again (no game, not a trial)
     group: str = "seat"            # the rates shown: role, policy or seat (outcome.main_group)
     files: list = field(default_factory=list)
 
@@ -461,7 +464,9 @@ class TuneResult(Published):
                f"policies {', '.join(b['policies'])}"
                + (f"; {pruned} stopped early by the pruner" if pruned else "")
                + (f"; {self.reused} played no new game (stored, or proposed before)"
-                  if self.reused else ""),
+                  if self.reused else "")
+               + (f"; the sampler proposed {self.repeats} settings again (played once)"
+                  if self.repeats else ""),
                "box: " + "; ".join(a.text() for a in self.axes),
                "objective" + ("s (Pareto front)" if self.pareto else "") + ": "
                + ", ".join(o.label for o in self.objectives)
@@ -774,13 +779,15 @@ def tune(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, p
     reused = 0
     group = main_group(base)
 
-    def run_trial(trial):
+    def run_trial(trial) -> tuple[list, bool, bool]:
+        """(objective values, pruned, repeat): a repeat proposes a setting
+        already played this far in this call, and plays nothing."""
         nonlocal reused
         values = {a.name: a.suggest(trial) for a in axes}
         s = setup(ruleset, seed=seed, players=P, policies=base.policies,
                   params={**params, **values})
         label = " ".join(f"{k}={v}" for k, v in values.items())
-        played, agg, a, res = player.played, None, 0, None
+        played, fresh, agg, a, res = player.played, player.fresh, None, 0, None
         for k, b in enumerate(rungs):
             part = player.sums(s, a, b, f"trial {trial.number}: {label}")
             agg = part if agg is None else summary.merge([agg, part])
@@ -790,13 +797,16 @@ def tune(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, p
             if not pareto:
                 trial.report(res[0][0], step=b)
                 if k < len(rungs) - 1 and trial.should_prune():
-                    pieces.add(-(rungs[-1] - b))
-                    rows.append(_row(trial.number, values, b, res, t, group, "pruned", pareto))
-                    reused += player.played == played and st.root is not None
-                    raise optuna.TrialPruned()
-        rows.append(_row(trial.number, values, rungs[-1], res, t, group, "complete", pareto))
-        reused += player.played == played and st.root is not None
-        return res[0][0] if not pareto else tuple(r[0] for r in res)
+                    break
+        pruned = a < rungs[-1]
+        repeat = player.fresh == fresh
+        if not repeat:
+            if pruned:
+                pieces.add(-(rungs[-1] - a))
+            rows.append(_row(trial.number, values, a, res, t, group,
+                             "pruned" if pruned else "complete", pareto))
+            reused += player.played == played and st.root is not None
+        return [r[0] for r in res], pruned, repeat
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     try:
@@ -809,7 +819,18 @@ def tune(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, p
                 min_resource=rungs[0], reduction_factor=ETA) if not pareto else None
             study = optuna.create_study(directions=["minimize"] * len(objs), sampler=sampler,
                                         pruner=pruner)
-            study.optimize(run_trial, n_trials=trials, catch=())
+            # --trials counts distinct settings: a repeat is told its known
+            # value (the sampler learns from it) and costs no game
+            asked = repeats = 0
+            while asked - repeats < trials and asked < trials * REPEATS:
+                trial = study.ask()
+                asked += 1
+                vals, pruned, repeat = run_trial(trial)
+                repeats += repeat
+                if pruned:
+                    study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+                else:
+                    study.tell(trial, vals if pareto else vals[0])
         table = pd.DataFrame(rows)
         if pareto:
             front = {t.number for t in study.best_trials}
@@ -841,7 +862,7 @@ def tune(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, p
     res = TuneResult(ruleset, base.describe(), axes, objs, table, best, verify, games,
                      trial_games, rungs[0], verify_seed, rate=rate, tolerance=tolerance,
                      recheck_policy=recheck_policy, recheck_games=recheck_games, reused=reused,
-                     played=player.played, group=group)
+                     played=player.played, repeats=repeats, group=group)
     if recheck is not None:
         recheck["verdict"] = _verdicts(res, verify, recheck)
         res.recheck = recheck
