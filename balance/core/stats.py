@@ -56,6 +56,15 @@ def rate_table(df: pd.DataFrame, by: str, won: str = "won", sole: str = "sole_wi
     return out
 
 
+def share_fair_of(rates: pd.DataFrame, column: str = "win_rate") -> float:
+    """The fair share: the mean of the seats' win rates ((1 - draws) /
+    players when one seat wins a game; more where wins are shared), the
+    baseline a seat, role or policy of average strength reaches. ``column``:
+    another rate to average (``sole_win_rate``: the fair share of winning
+    alone)."""
+    return float(rates[column].mean())
+
+
 def points(diff, digits: int = 2) -> str:
     """A difference of two rates in percentage points: 0.0123 -> '+1.23'."""
     return "n/a" if diff is None or not np.isfinite(diff) else f"{diff * 100:+.{digits}f}"

@@ -26,6 +26,7 @@ import pandas as pd
 from ..core import plots, registry, stats
 from ..core import summary as summaries
 from ..core.errors import BalanceError
+from ..core.stats import share_fair_of
 from ..core.outdir import publish
 from ..core.runner import check_count, setup, shares_wins
 from .cards import cards as cards_fn
@@ -191,12 +192,6 @@ def command_line(ruleset, out, games, seed, players, policies, params, matchup_p
             parts += [opt, str(v)]
     parts += ["--out", str(out), "--force"]
     return " ".join(shlex.quote(p) for p in parts)
-
-
-def share_fair_of(rates: pd.DataFrame) -> float:
-    """The fair share: the mean of the seats' win rates ((1 - draws) /
-    players when one seat wins a game; more where wins are shared)."""
-    return float(rates["win_rate"].mean())
 
 
 def plan_lines(spec, base, out: Path, *, games: int, cards_games: int, sweep_games: int,

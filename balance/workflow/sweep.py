@@ -7,7 +7,21 @@ seat, policy and role (column ``group``/``key``) with the win rate, its 95%
 Wilson interval and the game length statistics of the point. With a target
 (``role=0.5``, ``policy=0.5`` or ``seat0=0.5``) the value of each varied
 parameter at which that win rate crosses the target is estimated by
-:func:`balance.core.stats.crossing` (method named in the table).
+:func:`balance.core.stats.crossing` (method named in the table). A target of
+``fair`` (``glutton=fair``) aims at the fair share as it moves: the crossing
+of the rate with the mean of the rates of its group at each point
+(:func:`balance.core.stats.share_fair_of`), which a parameter that raises
+every rate at once (shared wins) moves with it.
+
+Win rate or sole-win rate (``rate="win"`` or ``"sole"``, ``--rate``): where
+one game can have several winners (teams, zombies that win with their
+master, houses, ties), a win rate counts a shared win fully and answers "how
+often is this seat on a winning side"; the sole-win rate counts only games
+the seat won alone and answers "how often does this seat win the game".
+A designer balancing who wins reads sole wins; one balancing who ends on a
+winning side (a team game, a co-operative end) reads win rates. The two can
+rank seats in opposite orders (school's houses), so every crossing names
+the rate it used. With one winner a game the two are the same.
 """
 from __future__ import annotations
 
@@ -24,6 +38,7 @@ from ..core.errors import BalanceError
 from ..core.outdir import Published
 from ..core.params import coerce, unknown_key_error
 from ..core.runner import check_count, setup
+from ..core.stats import points as pp
 from . import adaptive
 from .outcome import (Outcome, Pieces, main_group, open_store, play_outcome, say,
                       text_table)
@@ -108,10 +123,14 @@ def resolve_vary(spec, vary) -> dict[str, list]:
     return out
 
 
-def resolve_target(s, target) -> tuple[str, str, float] | None:
+FAIR = "fair"           # a target rate that follows the fair share
+
+
+def resolve_target(s, target) -> tuple[str, str, float | str] | None:
     """``NAME=RATE`` (or a (name, rate) pair) -> (group, key, rate); NAME is a
     role (its slug, ``glutton``, or its label, ``7 glutton``), a policy name or
-    a seat (``seat0`` or ``0``)."""
+    a seat (``seat0`` or ``0``); RATE a number in (0, 1) or ``fair`` (the
+    fair share at each point: returned as :data:`FAIR`)."""
     if target is None:
         return None
     if isinstance(target, str):
@@ -121,11 +140,15 @@ def resolve_target(s, target) -> tuple[str, str, float] | None:
     else:
         name, rate = target
     name = str(name).strip()
-    try:
-        rate = float(rate)
-    except (TypeError, ValueError):
-        raise BalanceError(f"--target {name}={rate!r}: the rate is not a number") from None
-    if not 0 < rate < 1:
+    if isinstance(rate, str) and rate.strip().lower() == FAIR:
+        rate = FAIR
+    else:
+        try:
+            rate = float(rate)
+        except (TypeError, ValueError):
+            raise BalanceError(f"--target {name}={rate!r}: the rate is neither a number nor "
+                               f"'fair' (the fair share at each point)") from None
+    if rate != FAIR and not 0 < rate < 1:
         raise BalanceError(f"--target {name}={rate}: the rate must be between 0 and 1")
     roles = []
     if s.spec.roles is not None and "role" in s.spec.seat_columns:
@@ -159,6 +182,18 @@ class SweepResult(Published):
     files: list = field(default_factory=list)
     main_group: str = "seat"
     refine: bool = True            # a target's crossing refined near the bracket
+    rate: str = "win"              # the rate a target balances: win or sole (RATES)
+
+    @property
+    def rate_label(self) -> str:
+        return rate_name(self.rate, self.shared)
+
+    def _target_line(self):
+        """The fixed target rate drawn on the figure (none for ``fair``:
+        the fair-share line is the target then)."""
+        if not self.target or self.target[2] == FAIR:
+            return None
+        return self.target[2]
 
     def figure(self, key: str, group: str | None = None):
         """Figure of win rate against ``key`` (one panel per combination of
@@ -168,6 +203,11 @@ class SweepResult(Published):
         group = group or (self.target[0] if self.target else self.main_group)
         others = [k for k in self.vary if k != key]
         df = self.table[self.table["group"] == group]
+        col, lo, hi = rate_columns(df, self.rate)
+        fair_col = "sole_fair_share" if col == "sole_win_rate" else "fair_share"
+        if col != "win_rate":           # draw the sole-win rate in the rate's place
+            df = df.drop(columns=["win_rate", "ci_low", "ci_high", "fair_share"]).rename(
+                columns={col: "win_rate", lo: "ci_low", hi: "ci_high", fair_col: "fair_share"})
         combos = list(itertools.product(*[self.vary[k] for k in others]))[:12]
         ncols = min(3, len(combos))
         nrows = (len(combos) + ncols - 1) // ncols
@@ -180,13 +220,13 @@ class SweepResult(Published):
                 sub = sub[sub[k] == v]
             title = ", ".join(f"{k}={v}" for k, v in zip(others, combo)) or None
             fair = sub.groupby(key)["fair_share"].first() if "fair_share" in sub else None
-            plots.sweep_axes(ax, sub, key, target=self.target[2] if self.target else None,
+            plots.sweep_axes(ax, sub, key, target=self._target_line(),
                              title=title, prefix="seat " if group == "seat" else "",
                              crossing=self._crossing_at(key, title), fair=fair)
         for j in range(len(combos), nrows * ncols):
             axes[j // ncols][j % ncols].axis("off")
         plots.suptitle(fig, plots.describe(self.ruleset, self.base, self.games)
-                       + f" per point\nwin rate by {group} vs {key}"
+                       + f" per point\n{self.rate_label} by {group} vs {key}"
                        + (" (wins can be shared: rates add to more than 100%)"
                           if self.shared else ""))
         return fig
@@ -216,7 +256,7 @@ class SweepResult(Published):
         for key in self.vary:
             files.append(plots.save(self.figure(key), out / f"sweep_{key}.png"))
         meta = {"base": self.base, "vary": self.vary, "games_per_point": self.games,
-                "target": self.target, "precision": self.precision,
+                "target": self.target, "rate": self.rate_label, "precision": self.precision,
                 "interval": "95% Wilson score interval (statsmodels)",
                 "crossing_method": "; ".join(self.methods())
                 + ("; refined by bisection near the crossing on the same seed"
@@ -288,21 +328,32 @@ class SweepResult(Published):
         if self.crossings is not None:
             for r in self.crossings.itertuples():
                 ctx = f" at {r.context}" if r.context else ""
-                name = f"{r.group} {r.target_key}"
+                name = f"{r.group} {r.target_key} {self.rate_label}"
+                fair = getattr(r, "target_kind", "rate") == FAIR
                 if r.bracketed:
                     lo = ("<=" if r.open_low else "") + f"{r.ci_low:.4g}"
                     hi = f"{r.ci_high:.4g}" + (" (open)" if r.open_high else "")
-                    out.append(f"target: {name} win rate = {r.target:.2%} when {r.parameter} = "
+                    aim = (f"the fair share ({r.target:.2%} there)" if fair
+                           else f"{r.target:.2%}")
+                    out.append(f"target: {name} = {aim} when {r.parameter} = "
                                f"{r.estimate:.4g}, 95% interval [{lo}, {hi}]{ctx}")
+
+                    def side(v, rt, fr):
+                        return f"{int(v)} gives {rt:.2%}" + (f" (fair {fr:.2%})" if fair else "")
                     if np.isfinite(getattr(r, "below", np.nan)) and r.below == r.above:
-                        out.append(f"  {r.parameter} is a whole number: {int(r.below)} gives "
-                                   f"{r.below_rate:.2%}, on the target")
+                        out.append(f"  {r.parameter} is a whole number: "
+                                   f"{side(r.below, r.below_rate, r.below_fair)}, on the target")
                     elif np.isfinite(getattr(r, "below", np.nan)):
-                        out.append(f"  {r.parameter} is a whole number: {int(r.below)} gives "
-                                   f"{r.below_rate:.2%}, {int(r.above)} gives {r.above_rate:.2%}")
+                        out.append(f"  {r.parameter} is a whole number: "
+                                   f"{side(r.below, r.below_rate, r.below_fair)}, "
+                                   f"{side(r.above, r.above_rate, r.above_fair)}")
+                elif fair:
+                    out.append(f"target: the swept range of {r.parameter} does not bring {name} "
+                               f"to the fair share (it runs from {pp(r.gap_min)} to "
+                               f"{pp(r.gap_max)} points from it){ctx}")
                 else:
                     out.append(f"target: the swept range of {r.parameter} does not bracket "
-                               f"{name} win rate = {r.target:.2%} (it runs from "
+                               f"{name} = {r.target:.2%} (it runs from "
                                f"{r.rate_min:.2%} to {r.rate_max:.2%}){ctx}")
             if self.table["refined"].any():
                 out.append("* = played near the crossing to refine it (bisection, same seed)")
@@ -320,31 +371,92 @@ class SweepResult(Published):
         return list(dict.fromkeys(self.crossings["method"]))
 
 
-def _crossings(table, vary, tgt) -> pd.DataFrame:
-    group, key, rate = tgt
-    df = table[(table["group"] == group) & (table["key"] == key)]
+RATES = ("win", "sole")
+
+
+def check_rate(rate: str) -> str:
+    """``win`` or ``sole`` (``--rate``), else one line."""
+    if rate not in RATES:
+        raise BalanceError(f"--rate {rate!r}: 'win' (a shared win counts) or 'sole' (won alone)")
+    return rate
+
+
+def rate_columns(table: pd.DataFrame, rate: str) -> tuple[str, str, str]:
+    """The (rate, low, high) columns of ``rate`` in a sweep table; with one
+    winner a game there are no sole-win columns, and the win rate is it."""
+    if rate == "sole" and "sole_win_rate" in table:
+        return "sole_win_rate", "sole_ci_low", "sole_ci_high"
+    return "win_rate", "ci_low", "ci_high"
+
+
+def rate_name(rate: str, shared: bool) -> str:
+    """How an answer names the rate it balanced."""
+    if rate == "sole":
+        return "sole-win rate" if shared else "sole-win rate (= win rate: one winner a game)"
+    return "win rate (a shared win counts)" if shared else "win rate"
+
+
+def _fair(table: pd.DataFrame, group: str, col: str) -> pd.Series:
+    """The fair share of ``group`` at each point (index: point), by
+    :func:`stats.share_fair_of` over the rates of that point."""
+    df = table[table["group"] == group]
+    return df.groupby("point")[col].agg(lambda v: stats.share_fair_of(v.to_frame(), col))
+
+
+def _gap(table, tgt, rate, ctx: dict, p: str):
+    """(x, y, low, high, fair, target) of the target's series along ``p`` at
+    the other parameters' values ``ctx``, sorted by ``p``: with a fixed rate
+    the rate and its band, with ``fair`` the distance from the fair share at
+    each point (target 0)."""
+    group, key, target = tgt
+    col, lo, hi = rate_columns(table, rate)
+    sub = _series(table, group, key, ctx).sort_values(p)
+    x = sub[p].astype(float).to_numpy()
+    y, ylo, yhi = (sub[c].to_numpy(float) for c in (col, lo, hi))
+    if target != FAIR:
+        return x, y, ylo, yhi, None, float(target)
+    f = _fair(table, group, col).loc[sub["point"]].to_numpy(float)
+    return x, y - f, ylo - f, yhi - f, f, 0.0
+
+
+def _crossings(table, vary, tgt, rate: str = "win") -> pd.DataFrame:
+    group, key, target = tgt
+    col = rate_columns(table, rate)[0]
     rows = []
     for p in vary:
         others = [k for k in vary if k != p]
         for combo in itertools.product(*[vary[k] for k in others]):
-            sub = df
-            for k, v in zip(others, combo):
-                sub = sub[sub[k] == v]
-            sub = sub.sort_values(p)
-            vals = sub[p].astype(float).to_numpy()
-            scale = plots.axis_scale(vals)
-            c = stats.crossing(vals, sub["win_rate"], sub["ci_low"], sub["ci_high"], rate,
-                               scale=scale)
-            rows.append({"parameter": p, "context": ", ".join(f"{k}={v}" for k, v in zip(others, combo)),
-                         "group": group, "target_key": key, **c})
+            ctx = dict(zip(others, combo))
+            x, y, lo, hi, fair, t = _gap(table, tgt, rate, ctx, p)
+            scale = plots.axis_scale(x)
+            c = stats.crossing(x, y, lo, hi, t, scale=scale)
+            if fair is not None:        # the distance from the fair share crossed 0
+                c["gap_min"], c["gap_max"] = c["rate_min"], c["rate_max"]
+                c["rate_min"], c["rate_max"] = (float(np.nanmin(y + fair)),
+                                                float(np.nanmax(y + fair)))
+                c["target"] = (_interp(x, fair, c["estimate"], scale) if c["bracketed"]
+                               else np.nan)
+                c["method"] += ("; target: the fair share at each point (the mean of the "
+                                "rates of its group there), taken as known")
+            rows.append({"parameter": p, "context": ", ".join(f"{k}={v}" for k, v in ctx.items()),
+                         "group": group, "target_key": key,
+                         "target_kind": "fair" if target == FAIR else "rate", "rate": col, **c})
     return pd.DataFrame(rows)
+
+
+def _interp(x, y, at: float, scale: str) -> float:
+    """``y`` at ``at`` along the curve, interpolated as the crossing is (in
+    log10 of x on a logarithmic axis)."""
+    if scale == "log":
+        return float(np.interp(np.log10(at), np.log10(x), y))
+    return float(np.interp(at, x, y))
 
 
 def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, policies=None,
           params: dict | None = None, *, target=None, precision: float | None = None,
           max_games: int | None = None, out=None, progress: bool | None = None,
           store: str | None = None, refine: bool = True, target_precision: float | None = None,
-          max_refine: int = 8, summary_only: bool = False) -> SweepResult:
+          max_refine: int = 8, summary_only: bool = False, rate: str = "win") -> SweepResult:
     """Play the grid of ``vary`` (``{key: [values]}``, or ``{key: None}`` for
     the declared sweep candidates) on the same seeds at every point.
 
@@ -363,6 +475,10 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
     finished points under ``out/.points`` (or ``store``) so that an
     interrupted sweep resumes where it stopped.
 
+    ``rate`` (``win`` or ``sole``) is the rate a target balances and the
+    figure draws (the module's docstring says when each is the right one);
+    a target ``NAME=fair`` aims at the fair share as it moves.
+
     ``summary_only`` plays every point in pieces reduced to their sums as
     they finish (``sums``): memory does not grow with ``games``, and the
     table is the same. A ruleset whose first mover varies (a ``first_seat``
@@ -371,6 +487,7 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
     """
     spec = registry.get(ruleset)
     params = dict(params or {})
+    rate = check_rate(rate)
     vary = resolve_vary(spec, vary)
     games = check_count("games", games)
     eps, mg = adaptive.check_precision(precision, max_games)
@@ -426,7 +543,7 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
         table["refined"] = False
         cross = None
         if tgt:
-            cross = _crossings(table, vary, tgt)
+            cross = _crossings(table, vary, tgt, rate)
             if refine:
                 def play(extra, label):
                     pieces.add(games if summary_only else 1)
@@ -434,7 +551,7 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
                               params={**params, **extra})
                     return _point_table(s, point(s, label))
                 table, cross = _refine(spec, table, cross, vary, tgt, target_precision,
-                                       max_refine, play)
+                                       max_refine, play, rate)
     except KeyboardInterrupt:
         pieces.interrupted()
         raise
@@ -442,7 +559,7 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
     table = _with_fair(table)
     res = SweepResult(ruleset, vary, base.describe(), table, cross, tgt, games,
                       {"precision": eps, "points": prec} if eps else None,
-                      main_group=main_group(base), refine=refine)
+                      main_group=main_group(base), refine=refine, rate=rate)
     if out is not None:
         res.save(out)
     return res
@@ -478,7 +595,10 @@ def _with_fair(table: pd.DataFrame) -> pd.DataFrame:
     where wins are shared), the baseline against which a rate is strong or
     weak. A parameter that raises every rate at once raises it too."""
     t = table.copy()
-    t["fair_share"] = t.groupby(["point", "group"])["win_rate"].transform("mean")
+    g = t.groupby(["point", "group"])
+    for col, name in (("win_rate", "fair_share"), ("sole_win_rate", "sole_fair_share")):
+        if col in t:
+            t[name] = g[col].transform(lambda v: stats.share_fair_of(v.to_frame(), v.name))
     return t
 
 
@@ -487,14 +607,13 @@ def _resolution(info) -> float:
     return 1.0 if info.kind is int else 0.0
 
 
-def _refine(spec, table, cross, vary, tgt, eps, max_new, play):
+def _refine(spec, table, cross, vary, tgt, eps, max_new, play, rate="win"):
     """Play new points inside each bracketed crossing (bisection on the same
     seed) until the crossing's interval is narrower than ``eps`` (parameter
     units), the bracket is one step of the parameter's resolution wide (an
     integer parameter: two neighbouring integers), or ``max_new`` points were
     added. Coarse grids bias linear interpolation; points near the crossing
     remove that bias and narrow the interval."""
-    group, key, rate = tgt
     next_point = int(table["point"].max()) + 1
     for _ in range(max_new):
         todo = []
@@ -503,10 +622,8 @@ def _refine(spec, table, cross, vary, tgt, eps, max_new, play):
                 continue
             info = spec.space.infos[r.parameter]
             ctx = _context(r.context, vary, r.parameter)
-            sub = _series(table, group, key, ctx).sort_values(r.parameter)
-            x = sub[r.parameter].astype(float).to_numpy()
-            y = sub["win_rate"].to_numpy()
-            i = _bracket(x, y, rate)
+            x, y, _, _, _, target = _gap(table, tgt, rate, ctx, r.parameter)
+            i = _bracket(x, y, target)
             if i is None:
                 continue
             a, b = x[i], x[i + 1]
@@ -536,8 +653,8 @@ def _refine(spec, table, cross, vary, tgt, eps, max_new, play):
             r["refined"] = True
             next_point += 1
             table = pd.concat([table, r[table.columns]], ignore_index=True)
-        cross = _crossings(table, vary, tgt)
-    return table, _integer_sides(spec, table, cross, vary, tgt)
+        cross = _crossings(table, vary, tgt, rate)
+    return table, _integer_sides(spec, table, cross, vary, tgt, rate)
 
 
 def _context(text: str, vary, p) -> dict:
@@ -569,22 +686,27 @@ def _bracket(x, y, target):
     return None
 
 
-def _integer_sides(spec, table, cross, vary, tgt):
+def _integer_sides(spec, table, cross, vary, tgt, rate="win"):
     """For an integer parameter, the integers either side of the crossing
-    with their win rates: a designer sets hp = 15, not 14.83."""
-    group, key, rate = tgt
+    with their rates (and, for a ``fair`` target, the fair share at each):
+    a designer sets hp = 15, not 14.83."""
     rows = []
     for r in cross.to_dict("records"):
         info = spec.space.infos[r["parameter"]]
-        r.update({"below": np.nan, "below_rate": np.nan, "above": np.nan, "above_rate": np.nan})
+        r.update({"below": np.nan, "below_rate": np.nan, "above": np.nan, "above_rate": np.nan,
+                  "below_fair": np.nan, "above_fair": np.nan})
         if r["bracketed"] and info.kind is int:
-            sub = _series(table, group, key, _context(r["context"], vary, r["parameter"]))
-            x = sub[r["parameter"]].astype(float).to_numpy()
-            y = sub["win_rate"].to_numpy()
+            x, y, _, _, fair, _ = _gap(table, tgt, rate, _context(r["context"], vary,
+                                                              r["parameter"]), r["parameter"])
+            if fair is not None:
+                y = y + fair
             lo_side, hi_side = x[x <= r["estimate"]], x[x >= r["estimate"]]
             if lo_side.size and hi_side.size:
                 a, b = lo_side.max(), hi_side.min()
                 r.update({"below": int(a), "below_rate": float(y[x == a][0]),
                           "above": int(b), "above_rate": float(y[x == b][0])})
+                if fair is not None:
+                    r.update({"below_fair": float(fair[x == a][0]),
+                              "above_fair": float(fair[x == b][0])})
         rows.append(r)
     return pd.DataFrame(rows)
