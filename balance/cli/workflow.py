@@ -27,6 +27,15 @@ def summary_option(f):
                              "not grow with --games, the tables are the same.")(f)
 
 
+def rate_option(f):
+    return click.option(
+        "--rate", type=click.Choice(["win", "sole"]), default="win",
+        help="The rate to balance where wins can be shared (teams, zombies, houses, ties): "
+             "'win' counts a shared win (who ends on a winning side), 'sole' only games won "
+             "alone (who wins the game; a designer balancing who wins reads this one). With "
+             "one winner a game they are the same.")(f)
+
+
 def precision_options(f):
     f = click.option("--max-games", default=None, type=WHOLE,
                      help="Upper bound on games per configuration with --precision.",
@@ -42,14 +51,17 @@ def precision_options(f):
 @click.option("--vary", "vary", multiple=True, required=True, metavar="KEY[=v1,v2,...]",
               help="Parameter to sweep and its values (repeatable: the grid of all "
                    "combinations); KEY alone uses its declared sweep candidates.")
-@click.option("--target", default=None, metavar="NAME=RATE",
+@click.option("--target", default=None, metavar="NAME=RATE|fair",
               help="Estimate where the win rate of a role, policy or seat (seat0) crosses "
-                   "RATE; new points are played near the crossing until it is precise.")
+                   "RATE, or with NAME=fair the fair share as it moves (the mean of the "
+                   "rates of its group at each point); new points are played near the "
+                   "crossing until it is precise.")
 @click.option("--target-precision", default=None, type=float, metavar="WIDTH",
               help="Refine the crossing until its 95% interval is narrower than WIDTH "
                    "(parameter units).", show_default="the parameter's resolution")
 @click.option("--no-refine", is_flag=True, default=False,
               help="Estimate the crossing from the grid alone.")
+@rate_option
 @run_options
 @precision_options
 @click.option("--out", "-o", default=None, type=click.Path(file_okay=False),
@@ -57,8 +69,8 @@ def precision_options(f):
                    "in DIR/.points so a re-run resumes.", show_default="out/RULESET/sweep")
 @summary_option
 @pass_run
-def sweep_cmd(ruleset, run, vary, target, target_precision, no_refine, precision, max_games,
-              out, summary_only):
+def sweep_cmd(ruleset, run, vary, target, target_precision, no_refine, rate, precision,
+              max_games, out, summary_only):
     """Play a grid of parameter values on the same seeds (paired) and plot win rates."""
     from ..workflow.sweep import parse_vary, sweep
     out = _out(out, ruleset, "sweep")
@@ -71,7 +83,8 @@ def sweep_cmd(ruleset, run, vary, target, target_precision, no_refine, precision
                        f"or --config) at every point", err=True)
     res = sweep(ruleset, varied, target=target, precision=precision,
                 max_games=max_games, out=out, refine=not no_refine,
-                target_precision=target_precision, summary_only=summary_only, **run)
+                target_precision=target_precision, summary_only=summary_only, rate=rate,
+                **run)
     click.echo("\n".join(res.lines()))
     if res.precision:
         pts = res.precision["points"]
@@ -215,4 +228,6 @@ def ladder_cmd(ruleset, run, policy_list, out, summary_only):
 
 
 def commands():
-    return [sweep_cmd, compare_cmd, cards_cmd, matchups_cmd, report_cmd, ladder_cmd]
+    from . import sensitivity      # one module per command (balance/cli/sensitivity.py)
+    return [sweep_cmd, compare_cmd, cards_cmd, matchups_cmd, report_cmd, ladder_cmd,
+            sensitivity.command]

@@ -171,7 +171,21 @@ def compare_sums(sa, sb, ba, bb) -> dict:
     that played it, and each variant's own ``summary.reduce`` for the
     observational card columns."""
     from ..core.tally import paired_kind_moments
-    oa, ob = Outcome.from_batch(sa, ba), Outcome.from_batch(sb, bb)
+    d = outcome_pair_sums(Outcome.from_batch(sa, ba), Outcome.from_batch(sb, bb))
+    kinds, ia, ib = _kinds(sa, sb)
+    d["cards"] = paired_kind_moments(np.ascontiguousarray(ba.masks),
+                                     np.ascontiguousarray(bb.masks), 1, ia, ib)
+    for tag, s, b in (("a", sa, ba), ("b", sb, bb)):
+        for k, v in summary.reduce(s.spec, s.values, b).items():
+            d[sum_key(tag, k)] = v
+    return d
+
+
+def outcome_pair_sums(oa: Outcome, ob: Outcome) -> dict:
+    """The paired sums of the same games played by A and B (``oa``, ``ob``):
+    per group the moment matrix of [wins B, seats B, wins A, seats A] (and
+    of sole wins where wins can be shared), per length metric that of [B, A].
+    ``compare`` adds the cards; ``sensitivity`` plays one A against many Bs."""
     d = {"n": np.array(oa.n, np.int64)}
     ga, gb = oa.groups(all_roles=True), ob.groups(all_roles=True)
     shared = oa.shares_wins
@@ -186,12 +200,6 @@ def compare_sums(sa, sb, ba, bb) -> dict:
             d[sum_key("sole", *key)] = stats.gram(sb_[key][0], cb, sa_[key][0], ca)
     for name, (x, y) in _metrics(oa, ob).items():
         d[sum_key("len", name)] = stats.gram(y, x)
-    kinds, ia, ib = _kinds(sa, sb)
-    d["cards"] = paired_kind_moments(np.ascontiguousarray(ba.masks),
-                                     np.ascontiguousarray(bb.masks), 1, ia, ib)
-    for tag, s, b in (("a", sa, ba), ("b", sb, bb)):
-        for k, v in summary.reduce(s.spec, s.values, b).items():
-            d[sum_key(tag, k)] = v
     return d
 
 

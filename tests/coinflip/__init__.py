@@ -11,6 +11,12 @@ from balance.core.spec import RulesetSpec
 class Params:
     target: int = param(3, doc="heads to win", bounds=(1, 50), sweep=(2, 4))
     max_turns: int = param(1000, doc="turn cap", bounds=(1, 10_000))
+    # tests/test_sensitivity.py: a parameter of known effect and one of none
+    bias: int = param(0, doc="seat 0's coin lands heads with probability (50 + this)% "
+                             "(0: the fair coin, and the same flips as without it)",
+                      bounds=(-40, 40), sweep=(-10, 10, 20))
+    inert: int = param(0, doc="read by no rule: a parameter with no effect", bounds=(0, 100),
+                       sweep=(1, 50))
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,10 @@ def play(seed, game, pol, ip, grow, srow, masks, counts, tr, on):
     for t in range(ip[1]):
         p, Z[2] = t % P, t + 1
         for _ in range(1 + pol[p]):          # bold flips twice: both must be heads
-            c = below(st, 2)
+            if p == 0 and ip[2] != 0:        # bias: seat 0 heads with (50 + bias)%
+                c = 1 if below(st, 100) < 50 + ip[2] else 0
+            else:
+                c = below(st, 2)
             counts[0, c] += 1
             setbit(masks, p, 0, c)
             if on:
