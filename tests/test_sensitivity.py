@@ -118,6 +118,9 @@ def test_curve_shapes():
     # a peak inside the range
     s = curve_shape([1, 2, 4], 3, [0.0, 0.05, 0.0], [-0.01, 0.04, -0.01], [0.01, 0.06, 0.01])
     assert s.startswith("non-monotone: peaks at 2"), s
+    # a threshold: nothing moves until past 10
+    s = curve_shape([1, 2, 100], 10, [0.0, 0.0, 0.05], [-0.01, -0.01, 0.04], [0.01, 0.01, 0.06])
+    assert s.startswith("no change from 1 to 10"), s
     assert curve_shape([True], False, [0.1], [0.05], [0.15]) is None
 
 

@@ -295,19 +295,24 @@ def curve_shape(values, default, diff, low, high) -> str | None:
                        f"both ends differ from it")
     if out:
         return "; ".join(out)
+    # a plateau at either end, entered by a visible step: the point next to
+    # it differs from some point of it
     start = next((i for i in range(1, n - 1) if flat(range(i, n))
-                  and any(differ(j, k) for j in range(i) for k in range(i, n))), None)
+                  and any(differ(i - 1, k) for k in range(i, n))), None)
+    stop = next((i for i in range(n - 2, 0, -1) if flat(range(0, i + 1))
+                 and any(differ(i + 1, k) for k in range(i + 1))), None)
+    if start is not None and stop is not None and start <= stop:     # overlapping: the longer
+        if stop + 1 > n - start:
+            start = None
+        else:
+            stop = None
     if start is not None:
         out.append(f"saturates from {_fmt(v[start])}: {_fmt(v[start])} to {_fmt(v[-1])} give "
-                   f"the same effect within their 95% intervals "
-                   f"([{pp(lo[start:].max(), 1)}, {pp(hi[start:].min(), 1)}] points in common)"
-                   if lo[start:].max() <= hi[start:].min() else
-                   f"saturates from {_fmt(v[start])}: {_fmt(v[start])} to {_fmt(v[-1])} give "
-                   f"the same effect within their 95% intervals")
-    stop = next((i for i in range(n - 2, 0, -1) if flat(range(0, i + 1))
-                 and any(differ(j, k) for j in range(i + 1) for k in range(i + 1, n))), None)
+                   f"the same effect within their 95% intervals ({pp(d[start:].min(), 1)} to "
+                   f"{pp(d[start:].max(), 1)} points)")
     if stop is not None:
-        out.append(f"no change up to {_fmt(v[stop])}: it starts to matter above")
+        out.append(f"no change from {_fmt(v[0])} to {_fmt(v[stop])} (within their 95% "
+                   f"intervals): it starts to matter above {_fmt(v[stop])}")
     return "; ".join(out) or None
 
 
@@ -487,8 +492,8 @@ class SensitivityResult(Published):
         else:
             out.append(f"every parameter moves some {self.main} measurably")
         if len(self.diagnostics):
-            out.append("mechanism (declared game columns, mean per game, default -> value, "
-                       "paired 95% interval of the change):")
+            out.append("mechanism (declared game columns, mean per game: at the default -> at "
+                       "each value; paired intervals in sensitivity_diagnostics.csv):")
             for p, sub in self.diagnostics.groupby("parameter", sort=False):
                 parts = []
                 for c, cs in sub.groupby("column", sort=False):

@@ -198,3 +198,40 @@ SPEC = RulesetSpec(
     headline_roles={"reflect_multiplier": "glutton", "rampage_multiplier": "rampage",
                     "kingkong_multiplier": "king_kong"},
 )
+
+
+def _by_version() -> dict:
+    """The rule parameters by the section of rules.Params they are declared
+    in: ``general`` (every version), then one group per version (their doc
+    lines start with it: "v3 ...")."""
+    groups = {"general": [], "v1": [], "v2": [], "v3": []}
+    for name, info in SPEC.space.infos.items():
+        if info.group != "rule":
+            continue
+        tag = info.doc.split()[0]
+        groups[tag if tag in groups else "general"].append(name)
+    return {k: tuple(v) for k, v in groups.items()}
+
+
+# `balance sensitivity elite --params v3`: the parameters of one rules version
+PARAM_GROUPS = _by_version()
+
+# game columns printed beside a parameter's effect in `balance sensitivity`
+# (the mechanism: a multiplier that moves no win rate, and what it changed)
+PARAM_DIAGNOSTICS = {
+    "reflect_multiplier": ("reflects", "deaths_reflect", "reflect_blocks"),
+    "storm_gods": ("storm_gods",), "pouches": ("pouches",),
+    "duel_base": ("duels",), "duel_penalty": ("duels",),
+    "max_duel_plays": ("duels", "capped_duels"),
+    "gift_pack": ("gift_packs",),
+    "leopard_price": ("buy_leopard", "leopard_dodges"),
+    "dragon_price": ("buy_dragon",), "dragon_multiplier": ("buy_dragon",),
+    "dragon_rounds": ("buy_dragon",),
+    "birds_price": ("buy_birds",), "birds_yield": ("buy_birds",), "birds_rounds": ("buy_birds",),
+    "kit_price": ("buy_kit", "kit_saves"),
+    "glutton_mines": ("mines_hit", "deaths_mine"), "mine_diamonds": ("mines_hit",),
+    "bloodthirst_uses": ("deaths_bloodthirst",), "bloodthirst_rounds": ("deaths_bloodthirst",),
+    "bloodthirst_damage": ("deaths_bloodthirst",),
+    "kingkong_divisor": ("deaths_exchange",), "kingkong_multiplier": ("deaths_exchange",),
+    "rampage_multiplier": ("deaths_exchange",), "glutton_ignore": ("deaths_exchange",),
+}
