@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from .common import WHOLE, out_dir, pass_run, run_options
-from .workflow import _written, summary_option
+from .workflow import _written, rate_option, summary_option
 
 
 @click.command("tune")
@@ -18,9 +18,7 @@ from .workflow import _written, summary_option
                    "seat:N=RATE or policy:NAME=RATE (RATE a number or 'fair'); repeat for a "
                    "Pareto front.", show_default="roles-fair where the ruleset has roles, "
                                                  "else seats-fair")
-@click.option("--rate", type=click.Choice(["win", "sole"]), default="win",
-              help="Balance the win rate (a shared win counts for every winner: 'who is on a "
-                   "winning side') or the sole-win rate ('who wins').")
+@rate_option
 @click.option("--trials", default=30, type=WHOLE, help="Trials of the optimiser.")
 @click.option("--trial-games", default=None, type=WHOLE,
               help="Games a trial plays at most (the promising ones).", show_default="--games")
@@ -32,7 +30,8 @@ from .workflow import _written, summary_option
                    "missed or unclear.")
 @click.option("--recheck-policy", default=None, metavar="POLICY|strongest",
               help="Play the answer and the defaults again with this policy at every seat "
-                   "('strongest': the ruleset's strongest search level); an answer that only "
+                   "('strongest': the strongest search level whose runs fit 600 s, as the report's "
+                   "skilled-play section chooses); an answer that only "
                    "holds for the tuned lineup is marked so.")
 @click.option("--recheck-games", default=None, type=WHOLE,
               help="Games of each re-check run.", show_default="min(--games, 2000)")

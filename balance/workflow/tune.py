@@ -6,7 +6,7 @@ objective measured on simulated games:
 
 - ``roles-fair`` (the default where the ruleset has roles) and
   ``seats-fair``: the largest distance of any role's (seat's) win rate from
-  the fair share (``report.share_fair_of``: the mean of the seats' rates);
+  the fair share (``stats.share_fair_of``: the mean of the seats' rates);
 - ``first-mover=RATE``, ``seat:N=RATE``, ``role:NAME=RATE``,
   ``policy:NAME=RATE`` (RATE a number or ``fair``): the distance of that
   rate from RATE;
@@ -52,8 +52,8 @@ from ..core.errors import BalanceError
 from ..core.outdir import Published
 from ..core.params import coerce, unknown_key_error
 from ..core.runner import MAX_SEED, check_count, setup
+from ..core.stats import share_fair_of
 from .outcome import Pieces, main_group, open_store, play_outcome, say, text_table
-from .report import share_fair_of
 from .sums import by_pieces, point_sums
 from .sweep import _piece_sums, _point_table
 
@@ -333,7 +333,7 @@ def default_objective(base) -> str:
 def with_rate(table: pd.DataFrame, rate: str) -> pd.DataFrame:
     """A point table whose ``win_rate`` (and interval) is the rate balanced:
     the win rate, or the sole-win rate (``rate='sole'``) where wins are
-    shared; ``fair_share`` added (``report.share_fair_of``)."""
+    shared; ``fair_share`` added (``stats.share_fair_of``)."""
     t = table.copy()
     if rate == "sole" and "sole_win_rate" in t:
         t["win_rate"], t["ci_low"], t["ci_high"] = (t["sole_win_rate"], t["sole_ci_low"],
@@ -365,7 +365,9 @@ class Player:
         self.played = 0                 # games played here (not from the store or memo)
         self.fresh = 0                  # pieces not from the memo (played or from the store)
 
-    def sums(self, s, a: int, b: int, label: str) -> dict:
+    def sums(self, s, a: int, b: int, label: str, bar: bool = False) -> dict:
+        """The sums of games [a, b) of ``s``; ``bar``: a bar of its own for a
+        long piece (the answer's and the re-check's runs), beside the tune's."""
         key = (json.dumps(s.describe(), sort_keys=True, default=str), a, b)
         if key in self.memo:
             return self.memo[key]
@@ -378,7 +380,9 @@ class Player:
         else:
             self.pieces.start(label)
             misses = self.store.misses
-            agg = point_sums(play_outcome(s, a, b, self.store, progress=False, label=label))
+            agg = point_sums(play_outcome(s, a, b, self.store, label=label,
+                                          progress=None if bar and self.pieces.progress is
+                                          not False else False))
             self.played += (b - a) if self.store.misses > misses else 0
             agg["first_wins"] = agg["seat_wins"][0]          # seat 0 moves first here
             self.pieces.update(b - a)
@@ -438,7 +442,26 @@ class TuneResult(Published):
                 c = self.klass(r["objective_low"], r["objective_high"])
                 out.append(f"  tolerance {self.tolerance:g} {self.objectives[0].unit or ''}: "
                            f"{c}".rstrip())
+        near = self.near()
+        if near is not None and len(near) > 1:
+            out.append(f"  as good within noise ({len(near)} trials at {self.trial_games:,} games "
+                       f"whose 95% interval overlaps the best's): "
+                       + ", ".join(f"{a.name} {near[a.name].min()}..{near[a.name].max()}"
+                                   for a in self.axes))
         return out
+
+    def near(self) -> pd.DataFrame | None:
+        """The trials played in full whose objective's 95% interval overlaps
+        the best trial's: settings the trials cannot tell from the answer
+        (a flat objective gives a wide range, and the answer is one of many)."""
+        if self.pareto:
+            return None
+        t = self.trials[self.trials["games"] == self.trial_games]
+        b = t[t["trial"] == self.best[0]["trial"]]
+        if b.empty:
+            return None
+        lo, hi = float(b["objective_low"].iloc[0]), float(b["objective_high"].iloc[0])
+        return t[(t["objective_low"] <= hi) & (t["objective_high"] >= lo)]
 
     def _phrase(self, o: Objective, val, high, dval, dhigh) -> str:
         u = f" {o.unit}" if o.unit else ""
@@ -851,7 +874,12 @@ def tune(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, p
         settings = [("defaults", {})] + [(f"trial {b['trial']}", b["params"]) for b in best]
         verify = _evaluate(ruleset, settings, axes, objs, params, P, base.policies, verify_seed,
                            games, player, table_of, group)
-        recheck = None
+        recheck, why = None, ""
+        if recheck_policy == "strongest":
+            recheck_policy, recheck_games, why = _strongest(
+                ruleset, verify_seed, P, {**params, **best[0]["params"]}, len(settings),
+                recheck_games)
+            say(f"tune {ruleset}: re-check: {why}")
         if recheck_policy is not None:
             recheck = _evaluate(ruleset, settings, axes, objs, params, P, [recheck_policy] * P,
                                 verify_seed, recheck_games, player, table_of, group)
@@ -907,7 +935,8 @@ def _evaluate(ruleset, settings, axes, objs, params, P, policies, seed, games, p
     pareto = len(objs) > 1
     for name, values in settings:
         s = setup(ruleset, seed=seed, players=P, policies=policies, params={**params, **values})
-        agg = player.sums(s, 0, games, f"{name} ({', '.join(dict.fromkeys(policies))})")
+        agg = player.sums(s, 0, games, f"{name} ({', '.join(dict.fromkeys(policies))})",
+                          bar=True)
         t = table_of(s, agg)
         r = _row(0, {a.name: s.values[a.name] for a in axes}, games, [o(t) for o in objs], t,
                  group, "", pareto)
@@ -917,17 +946,29 @@ def _evaluate(ruleset, settings, axes, objs, params, P, policies, seed, games, p
 
 
 def _recheck_policy(spec, name: str) -> str:
-    """The re-check's policy: a policy of the ruleset, or ``strongest``: its
-    strongest search level (``skill.levels``)."""
+    """The re-check's policy, checked: a policy of the ruleset, or
+    ``strongest`` (chosen once the answer is known: :func:`_strongest`)."""
     if name == "strongest":
         from .skill import levels
-        lv = levels(spec)
-        if not lv:
+        if not levels(spec):
             raise BalanceError(f"--recheck-policy strongest: {spec.name} has no search policy; "
                                f"name a policy ({', '.join(spec.policies)})")
-        return lv[0]
+        return name
     registry.policy_id(spec, name)
     return name
+
+
+def _strongest(ruleset, seed, players, params, runs: int, games: int) -> tuple[str, int, str]:
+    """(policy, games, why): the strongest search level whose ``runs`` runs
+    of ``games`` games fit the report's skill budget (``skill.choose``, timed
+    at the answer's setting: ``BALANCE_SKILL_SECONDS``, default 600 s)."""
+    import numba
+
+    from .report import skill_budget
+    from .skill import choose
+    seconds = skill_budget() or 600.0
+    return choose(ruleset, seed, players, params, runs, games, seconds,
+                  numba.get_num_threads())
 
 
 def _verdicts(res: TuneResult, verify: pd.DataFrame, recheck: pd.DataFrame) -> list[str]:

@@ -1,0 +1,139 @@
+"""balance tune (balance/workflow/tune.py) on the throwaway coin flip
+(tests/coinflip): seat 0 moves first, and ``bias`` moves its coin's heads
+probability to (50 + bias)%, so the setting where both seats win half the
+games is known exactly (:func:`seat0_rate`); a few seconds in all."""
+import itertools
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from balance.cli import cli
+from balance.core import registry
+from balance.workflow.tune import tune
+
+HERE = Path(__file__).parent
+GAMES = 20_000
+
+
+@pytest.fixture(scope="module", autouse=True)
+def coin():
+    sys.path.insert(0, str(HERE))
+    try:
+        with registry.registered("coin", "coinflip"):
+            yield
+    finally:
+        sys.path.remove(str(HERE))
+
+
+def seat0_rate(bias: int, target: int = 3) -> float:
+    """Seat 0's exact win rate, 2 players flipping once a turn in turn, seat 0
+    first with heads at (50 + bias)%, first to ``target`` heads (value
+    iteration over (heads, heads, turn); the turn cap of 1000 is never
+    reached in practice)."""
+    p = [(50 + bias) / 100, 0.5]
+    states = list(itertools.product(range(target), repeat=2))
+    v = {(h, t): 0.0 for h in states for t in (0, 1)}
+    for _ in range(2000):
+        for h in states:
+            for t in (0, 1):
+                nh = list(h)
+                nh[t] += 1
+                win = float(t == 0) if nh[t] >= target else v[(tuple(nh), 1 - t)]
+                v[(h, t)] = p[t] * win + (1 - p[t]) * v[(h, 1 - t)]
+    return v[((0, 0), 0)]
+
+
+def test_exact_rates_bracket_the_fair_bias():
+    """The known answer: the fair coin favours the first mover by 6.8 points,
+    and the fair bias lies between -5 and -4 (49.48% and 50.98%)."""
+    assert seat0_rate(0) == pytest.approx(0.5679, abs=1e-4)
+    assert seat0_rate(-5) < 0.5 < seat0_rate(-4)
+
+
+def test_tune_recovers_the_fair_bias_within_its_interval(tmp_path):
+    """tune finds a whole-number bias either side of the exact crossing
+    (-4.66), and its answer's 95% interval, played on a fresh seed, holds the
+    exact distance of that bias from the fair share; a re-run of the same
+    tune reuses every stored trial and plays no game."""
+    kw = dict(games=GAMES, seed=3, policies=["steady"], objective="seats-fair", trials=20,
+              trial_games=GAMES, min_games=GAMES // 9, tolerance=2.0, out=tmp_path / "t",
+              progress=False)
+    res = tune("coin", ["bias=-20..20"], **kw)
+    bias = res.best[0]["params"]["bias"]
+    assert bias in (-5, -4), res.lines()
+    ans = res.verify[res.verify["setting"] != "defaults"].iloc[0]
+    exact = abs(seat0_rate(bias) - 0.5)
+    assert ans["objective_low"] <= exact <= ans["objective_high"]
+    assert ans["low 0"] <= seat0_rate(bias) <= ans["high 0"]
+    dflt = res.verify[res.verify["setting"] == "defaults"].iloc[0]
+    assert dflt["objective_low"] <= seat0_rate(0) - 0.5 <= dflt["objective_high"]
+    assert "tolerance 2 points: met" in "\n".join(res.lines())
+    assert (res.trials["state"] == "pruned").any()          # successive halving stopped some
+    assert res.played > 0
+    for name in ("tune.md", "tune.csv", "tune_answer.csv", "tune_history.png", "tune_bias.png"):
+        assert (tmp_path / "t" / name).exists()
+    md = (tmp_path / "t" / "tune.md").read_text()
+    assert "balance tune coin --vary bias=-20..20 --objective seats-fair" in md
+    assert len(res.trials) == 20
+
+    again = tune("coin", ["bias=-20..20"], **kw)
+    assert again.played == 0
+    assert again.reused == len(again.trials)
+    assert again.trials.equals(res.trials)
+    assert again.best == res.best
+
+
+def test_pareto_front_of_two_objectives(tmp_path):
+    """Two objectives: a Pareto front printed and plotted, its points played
+    again at --games."""
+    res = tune("coin", {"bias": (-20, 20), "target": (1, 6)}, games=2_000, seed=1,
+               policies=["steady"], objective=["seats-fair", "length=12"], trials=8,
+               out=tmp_path / "p", progress=False)
+    assert res.trials["pareto"].any()
+    assert (tmp_path / "p" / "tune_pareto.png").exists()
+    assert "Pareto front" in "\n".join(res.lines())
+    assert len(res.verify) >= 2
+
+
+def test_function_objective_from_python():
+    """From Python: any function of a trial's table (here seat 0's rate
+    against 40%)."""
+    def seat0_at_40(t):
+        return abs(float(t.loc[(t["group"] == "seat") & (t["key"] == "0"), "win_rate"].iloc[0])
+                   - 0.40)
+    res = tune("coin", ["bias=-20..0"], games=4_000, policies=["steady"],
+               objective=seat0_at_40, trials=10, progress=False)
+    assert -14 <= res.best[0]["params"]["bias"] <= -8       # exact: 40% at bias -10.9
+    assert "seat0_at_40" in "\n".join(res.lines())
+
+
+@pytest.mark.parametrize("args, text", [
+    (["--vary", "bogus"], "unknown parameter 'bogus'"),
+    (["--vary", "bias=-50..0"], "--vary bias=-50..0: parameter 'bias': -50 is out of bounds"),
+    (["--vary", "bias=5..1"], "LO must be below HI"),
+    (["--vary", "bias=1-5"], "expected NAME=LO..HI"),
+    (["--vary", "bias", "--objective", "role:glutton=fair"], "coin has no roles"),
+    (["--vary", "bias", "--objective", "roles-fair"], "coin has no roles"),
+    (["--vary", "bias", "--objective", "seat:7=fair"], "seats are 0..1"),
+    (["--vary", "bias", "--objective", "fairest"], "expected roles-fair"),
+    (["--vary", "bias", "--recheck-policy", "genius"], "unknown policy 'genius'"),
+])
+def test_bad_input_is_one_line_exit_2(tmp_path, args, text):
+    r = CliRunner().invoke(cli, ["tune", "coin", "--games", "100", "--out",
+                                 str(tmp_path / "e"), *args])
+    assert r.exit_code == 2, r.output
+    lines = [ln for ln in r.output.strip().splitlines() if ln.startswith("Error:")]
+    assert len(lines) == 1 and "Traceback" not in r.output, r.output
+    assert text in lines[0], r.output
+
+
+def test_objective_naming_no_role_of_a_ruleset_with_roles(tmp_path):
+    """elite has roles (its characters): a name that is none of them is one
+    line naming them (checked before any game: nothing compiles)."""
+    r = CliRunner().invoke(cli, ["tune", "elite", "--players", "4", "--vary",
+                                 "kingkong_multiplier", "--objective", "role:wizard=fair",
+                                 "--out", str(tmp_path / "e")])
+    assert r.exit_code == 2, r.output
+    assert "no role 'wizard' in elite (roles: " in r.output and "glutton" in r.output
