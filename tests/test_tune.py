@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from balance.cli import cli
 from balance.core import registry
+from balance.workflow.sweep import sweep
 from balance.workflow.tune import tune
 
 HERE = Path(__file__).parent
@@ -83,6 +84,19 @@ def test_tune_recovers_the_fair_bias_within_its_interval(tmp_path):
     assert again.reused == len(again.trials)
     assert again.trials.equals(res.trials)
     assert again.best == res.best
+
+
+def test_tune_agrees_with_sweep_target(tmp_path):
+    """The same question two ways, on the same seed and games: where is seat
+    0's rate on the fair share? sweep --target seat0=fair brackets the
+    crossing between whole numbers, and tune's answer is one of them."""
+    sw = sweep("coin", {"bias": [-20, -10, 0, 10]}, games=GAMES, seed=3,
+               policies=["steady"], target="seat0=fair", progress=False)
+    c = sw.crossings.iloc[0]
+    assert c["bracketed"] and c["ci_low"] <= -4.66 <= c["ci_high"]
+    res = tune("coin", ["bias=-20..10"], games=GAMES, seed=3, policies=["steady"],
+               objective="seat:0=fair", trials=20, progress=False)
+    assert res.best[0]["params"]["bias"] in (int(c["below"]), int(c["above"]))
 
 
 def test_pareto_front_of_two_objectives(tmp_path):
