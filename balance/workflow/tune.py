@@ -40,9 +40,9 @@ from __future__ import annotations
 import json
 import shlex
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -199,6 +199,11 @@ class Objective:
 
     def scale(self) -> float:
         return 100.0 if self.unit == "points" else 1.0
+
+    @property
+    def title(self) -> str:
+        """The label with its unit, for a column or an axis."""
+        return f"{self.label} ({self.unit})" if self.unit else self.label
 
     def show(self, v) -> str:
         return f"{v * self.scale():.1f}" if np.isfinite(v) else "-"
@@ -523,8 +528,7 @@ class TuneResult(Published):
                 cells.append(f"{o.show(r[c])} [{o.show(r[c + '_low'])}, {o.show(r[c + '_high'])}]")
             cells += [f"{int(r['games']):,}", r["state"]]
             rows.append(cells)
-        header = ["trial"] + cols + [f"{o.label} ({o.unit})" if o.unit else o.label
-                                     for o in self.objectives] + ["games", "state"]
+        header = ["trial"] + cols + [o.title for o in self.objectives] + ["games", "state"]
         return [title] + text_table(header, rows, right=set(range(len(header) - 1)))
 
     def rate_lines(self) -> list[str]:
@@ -570,7 +574,7 @@ class TuneResult(Published):
                 ax.step(t["trial"], best, where="post", color="C3",
                         label=f"best at {self.trial_games:,} games so far")
             ax.set_xlabel("trial")
-            ax.set_ylabel(f"{o.label} ({o.unit})" if o.unit else o.label)
+            ax.set_ylabel(o.title)
             ax.grid(alpha=0.3)
             ax.legend(fontsize=7)
             del sc
@@ -600,7 +604,7 @@ class TuneResult(Published):
         elif axis.log:
             ax.set_xscale("symlog", linthresh=1)
         ax.set_xlabel(axis.name)
-        ax.set_ylabel(f"{o.label} ({o.unit})" if o.unit else o.label)
+        ax.set_ylabel(o.title)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
         plots.axes_title(ax, plots.describe(self.ruleset, self.base, self.trial_games)
@@ -621,8 +625,8 @@ class TuneResult(Published):
             f = t[t["pareto"]].sort_values(names[i])
             ax.plot(f[names[i]] * oi.scale(), f[names[j]] * oj.scale(), "o-", color="C3",
                     label="Pareto front")
-            ax.set_xlabel(f"{oi.label} ({oi.unit})" if oi.unit else oi.label)
-            ax.set_ylabel(f"{oj.label} ({oj.unit})" if oj.unit else oj.label)
+            ax.set_xlabel(oi.title)
+            ax.set_ylabel(oj.title)
             ax.grid(alpha=0.3)
             ax.legend(fontsize=7)
         plots.suptitle(fig, plots.describe(self.ruleset, self.base, self.trial_games)
