@@ -351,6 +351,8 @@ def workflow_commands(name, tmp_path):
         "compare": (["--a", f"{key}={a}", "--b", f"{key}={b}"],
                     ["compare_rates.csv", "compare.json", "compare.png"]),
         "report": ([], ["report.md", "report.html", "summary.json", "length.png"]),
+        "sensitivity": (["--params", key], ["sensitivity.md", "sensitivity.csv",
+                                            "sensitivity_tornado.png"]),
     }
     if spec.ban_modes:
         cmds["cards"] = (["--kind", kind], ["cards_interventional.csv", "cards.png"])
