@@ -155,3 +155,16 @@ def test_sensitivity_command_prints_its_games_and_names_its_rate(tmp_path):
     assert "rate: sole-win rate (= win rate: one winner a game)" in r.output
     assert np.isfinite(float((tmp_path / "sensitivity_ranking.csv").read_text()
                              .splitlines()[1].split(",")[5]))
+
+
+def test_sensitivity_with_precision_plays_until_each_value_is_precise():
+    res = sensitivity("coin", "bias", games=1_000, seed=4, players=2, precision=0.02,
+                      progress=False)
+    e = res.effects[res.effects["group"] == "seat"]
+    assert (stats_half(e) < 0.02).all()
+    assert all(p["reached"] for p in res.precision["values"])
+    assert "1 parameter, 3 values" in res.lines()[0]
+
+
+def stats_half(e):
+    return np.maximum(e["high"] - e["diff"], e["diff"] - e["low"])

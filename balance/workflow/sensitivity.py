@@ -135,7 +135,8 @@ class Plan:
     def line(self, precision=None) -> str:
         n = self.n_variants
         total = (1 + n) * self.games
-        return (f"sensitivity {self.base.spec.name}: {len(self.values)} parameters, {n} values "
+        return (f"sensitivity {self.base.spec.name}: {_n(len(self.values), 'parameter')}, "
+                f"{_n(n, 'value')} "
                 f"against the default = {n + 1} configurations x "
                 + (f"at least {self.games:,} games (--precision: more where needed)"
                    if precision else f"{self.games:,} games = {total:,} games") + " to play")
@@ -401,7 +402,10 @@ class SensitivityResult(Published):
         ax.grid(axis="x", alpha=0.3)
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
         plots.suptitle(fig, plots.describe(self.ruleset, self.base, self.games)
-                       + f" per value, seed {self.base['seed']}\nsensitivity: each parameter's "
+                       + f" per value, seed {self.base['seed']}, parameters: "
+                       + (", ".join(f"{k}={v}" for k, v in self._changed().items())
+                          or "the declared defaults")
+                       + f"\nsensitivity: each parameter's "
                        f"largest effect per {self.main} (label: the value giving the largest)")
         return fig
 
@@ -451,8 +455,8 @@ class SensitivityResult(Published):
     def lines(self) -> list[str]:
         b = self.base
         n_vals = sum(len(v) for v in self.values.values())
-        out = [f"sensitivity {self.ruleset} v{b['version']}: {len(self.values)} parameters, "
-               f"{n_vals} values against the default, "
+        out = [f"sensitivity {self.ruleset} v{b['version']}: "
+               f"{_n(len(self.values), 'parameter')}, {_n(n_vals, 'value')} against the default, "
                + (f"{self.games:,} games each" if not self.precision else "adaptive games")
                + f" on seed {b['seed']} (the same games: paired), {b['players']} players, "
                f"policies {', '.join(b['policies'])}; rate: {self.rate_label}"]
@@ -476,8 +480,8 @@ class SensitivityResult(Published):
                          f"{tn.diff:+.1f}" if tn is not None else "-",
                          "see below" if isinstance(r.shape, str) and r.shape else ""])
         out += text_table(header, rows, right={0, 5, 7, 8, 9})
-        out.append("· = no Holm-significant effect on any "
-                   f"{self.main} (at 5% family-wise)")
+        if not self.ranking["significant"].all():
+            out.append(f"· = no Holm-significant effect on any {self.main} (at 5% family-wise)")
         shapes = self.ranking[self.ranking["shape"].fillna("") != ""]
         if len(shapes):
             out.append("curves (the ranked effect against the parameter's values, default "
@@ -536,6 +540,10 @@ class SensitivityResult(Published):
         if m.unit == "turns":
             return f"{m.diff:+.2f} turns [{m.low:+.2f}, {m.high:+.2f}]"
         return f"{pp(m.diff, 1)} points [{pp(m.low, 1)}, {pp(m.high, 1)}]"
+
+
+def _n(k: int, word: str) -> str:
+    return f"{k:,} {word}" + ("" if k == 1 else "s")
 
 
 def _pvalue(p) -> str:
