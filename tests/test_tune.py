@@ -19,11 +19,12 @@ GAMES = 20_000
 def test_tune_recovers_the_fair_bias_within_its_interval(tmp_path):
     """tune finds a whole-number bias either side of the exact crossing
     (-4.65), and its answer's 95% interval, played on a fresh seed, holds the
-    exact distance of that bias from the fair share; a re-run of the same
-    tune reuses every stored trial and plays no game."""
+    exact distance of that bias from the fair share; re-checked under the
+    bold policy it is marked as the steady lineup's only; a re-run of the
+    same tune reuses every stored trial and plays no game."""
     kw = dict(games=GAMES, seed=3, policies=["steady"], objective="seats-fair", trials=20,
               trial_games=GAMES, min_games=GAMES // 9, tolerance=2.0, out=tmp_path / "t",
-              progress=False)
+              recheck_policy="bold", recheck_games=GAMES, progress=False)
     res = tune("coin", ["bias=-20..20"], **kw)
     bias = res.best[0]["params"]["bias"]
     assert bias in (-5, -4) and -5 < fair_bias() < -4, res.lines()
@@ -34,9 +35,14 @@ def test_tune_recovers_the_fair_bias_within_its_interval(tmp_path):
     dflt = res.verify[res.verify["setting"] == "defaults"].iloc[0]
     assert dflt["objective_low"] <= seat0_wins(0) - 0.5 <= dflt["objective_high"]
     assert "tolerance 2 points: met" in "\n".join(res.lines())
+    # bold flips twice a turn, so the bias that evens steady play does not even
+    # bold play: the re-check marks the answer as the tuned lineup's only
+    rc = res.recheck[res.recheck["setting"] != "defaults"].iloc[0]
+    assert rc["verdict"] == "only holds for the tuned lineup (steady)", res.recheck_lines()
     assert (res.trials["state"] == "pruned").any()          # successive halving stopped some
     assert res.played > 0
-    for name in ("tune.md", "tune.csv", "tune_answer.csv", "tune_history.png", "tune_bias.png"):
+    for name in ("tune.md", "tune.csv", "tune_answer.csv", "tune_recheck.csv",
+                 "tune_history.png", "tune_bias.png"):
         assert (tmp_path / "t" / name).exists()
     md = (tmp_path / "t" / "tune.md").read_text()
     assert "balance tune coin --vary bias=-20..20 --objective seats-fair" in md

@@ -673,6 +673,9 @@ class TuneResult(Published):
                 + (", ".join(f"{k}={v}" for k, v in changed.items()
                              if k not in {a.name for a in self.axes}) or "none"),
                 "", "## Answer", ""] + [f"- {x.strip()}" for x in self.answer_lines()]
+        if self.recheck is not None:
+            rc = self.recheck_lines()
+            head += ["", rc[0]] + [f"- {x.strip()}" for x in rc[1:]]
         body = ["", "```", *self.lines(), "```", ""]
         figs = [f"![{p.stem}]({p.name})" for p in files if str(p).endswith(".png")]
         return "\n".join(head + body + figs + ["", "Regenerate with:", "", "```",
