@@ -23,7 +23,8 @@ def replay(ruleset: str, game: int, seed: int = 0, players=None, policies=None,
     return replay_text(ruleset, game=game, seed=seed, players=players,
                        policies=policies, params=params)
 
-_WORKFLOW = ("sweep", "compare", "cards", "matchups", "run_precise", "report", "ladder")
+_WORKFLOW = ("sweep", "compare", "cards", "matchups", "run_precise", "report", "ladder",
+             "sensitivity")
 __all__ += list(_WORKFLOW)
 
 

@@ -10,14 +10,17 @@ ruleset through the registry (no per-ruleset code).
 >>> balance.run_precise("talisman", 0.005, policies=["greedy", "random"])
 >>> balance.report("talisman", out="reports/talisman", games=100_000)
 >>> balance.ladder("talisman", games=2_000)          # skill ladder, ratings, depth
+>>> balance.sensitivity("elite", "v3", players=4, policies=["greedy"])  # which numbers matter
 """
 # imported on first use: a command that needs one helper of this package
 # (``balance run`` prints with ``outcome.text_table``) must not pull in
 # matplotlib, statsmodels and every workflow (0.75 s at start-up)
 _WHERE = {"run_precise": "adaptive", "cards": "cards", "compare": "compare", "ladder": "ladder",
-          "matchups": "matchups", "report": "report", "sweep": "sweep"}
+          "matchups": "matchups", "report": "report", "sweep": "sweep",
+          "sensitivity": "sensitivity"}
 
-__all__ = ["sweep", "compare", "cards", "matchups", "run_precise", "report", "ladder"]
+__all__ = ["sweep", "compare", "cards", "matchups", "run_precise", "report", "ladder",
+           "sensitivity"]
 
 
 def function(name: str):

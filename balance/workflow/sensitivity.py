@@ -395,6 +395,7 @@ class SensitivityResult(Published):
         ax.set_yticks(np.arange(n)[::-1])
         ax.set_yticklabels([f"{p} ({_fmt(v)})" for p, v in zip(rk["parameter"], rk["value"])],
                            fontsize=7 if n > 20 else 8)
+        ax.set_ylim(-0.6, n - 0.4)
         ax.axvline(0, color="k", lw=0.8)
         ax.xaxis.set_major_formatter(plots.points_formatter())
         ax.set_xlabel(f"largest change in {self.rate_label} vs the default, points (95% "
@@ -538,7 +539,7 @@ class SensitivityResult(Published):
     @staticmethod
     def _diff_text(m) -> str:
         if m.unit == "turns":
-            return f"{m.diff:+.2f} turns [{m.low:+.2f}, {m.high:+.2f}]"
+            return f"{m.diff:+.1f} turns [{m.low:+.1f}, {m.high:+.1f}]"
         return f"{pp(m.diff, 1)} points [{pp(m.low, 1)}, {pp(m.high, 1)}]"
 
 
