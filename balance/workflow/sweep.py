@@ -285,6 +285,7 @@ class SweepResult(Published):
         order = registry.get(self.ruleset).turn_order
         out.append(f"win rate by {g} (95% Wilson); fair = the mean of the rates shown at that "
                    f"point, the baseline a {g} of average strength reaches"
+                   + ("; sole fair = the mean of the sole-win rates" if self.shared else "")
                    + (f"; first = the first mover's win rate ({order}), draws = the share of "
                       f"games no seat won, each with its 95% Wilson interval" if first else "")
                    + ":")
@@ -293,7 +294,9 @@ class SweepResult(Published):
         header = [" ".join(keys)]
         for name in names:
             header += [name, "95%"] + (["sole"] if self.shared else [])
-        header += ["fair"] + (["first", "95%", "draws", "95%"] if first else []) \
+        nf = 2 if self.shared else 1             # fair share columns: win(, sole)
+        header += ["fair"] + (["sole fair"] if self.shared else []) \
+            + (["first", "95%", "draws", "95%"] if first else []) \
             + (["shared"] if self.shared else []) + ["games", "mean turns"]
         rows = []
         for _, pt in sorted(df.groupby("point", sort=True),
@@ -312,6 +315,8 @@ class SweepResult(Published):
                 if self.shared:
                     cells.append(f"{r.sole_win_rate:.2%}")
             cells += [f"{pt['fair_share'].iloc[0]:.2%}"]
+            if self.shared:
+                cells.append(f"{pt['sole_fair_share'].iloc[0]:.2%}")
             if first:
                 p0 = pt.iloc[0]
                 cells += [f"{p0.first_mover_rate:.2%}",
@@ -322,7 +327,7 @@ class SweepResult(Published):
             rows.append(cells)
         interval_cols = {1 + per * i + 1 for i in range(len(names))}
         if first:
-            f0 = 1 + per * len(names) + 1                      # the first-mover column
+            f0 = 1 + per * len(names) + nf                     # the first-mover column
             interval_cols |= {f0 + 1, f0 + 3}
         out += text_table(header, rows, right=set(range(1, len(header))) - interval_cols)
         if self.crossings is not None:
