@@ -155,34 +155,43 @@ def talisman_search(repeats=5, games=400):
 
     - ms per 2-player game, search against greedy (seat 0 searching), and
       of search_fast and search_strong likewise;
-    - on positions of 2-player greedy games (turns 2, 6, ..., 38 of 100
-      games), the time of one search decision each (``kernel.search_decision``,
-      one workspace): decisions per second, and ns per rollout decision,
-      that time over the rollout turns played (so it carries the copies,
-      the sampling and the candidate's own move too);
+    - the same games through the engine's batch entry with a scratch of
+      our own (``core.engine.search.search_work``), whose counters give
+      the decisions searched and the decisions played in rollouts: search
+      decisions per second, and ns per rollout decision, the games' time
+      over those (so it carries the copies, the sampling, the candidates'
+      own moves and the real game too);
     - greedy's ns per decision in whole games (as the table above).
     The greedy games and the search decisions alternate, best of ``repeats``
     each, so their ratio is taken under the same load."""
     from balance.rulesets.talisman import SPEC
-    from balance.rulesets.talisman import kernel as K, search
-    from balance.rulesets.talisman.layout import W_STATS
+    from balance.core.records import alloc
+    from balance.rulesets.talisman import kernel as K
     numba.set_num_threads(1)
     values = SPEC.space.resolve({})
     nk = SPEC.n_kinds(values)
     ip, pp, ban = SPEC.kernel_arrays(values, np.zeros(nk, np.int64))
-    greedy = np.full(2, SPEC.policies["greedy"], np.int64)
-    pos = []
-    for g in range(100):
-        for t in range(2, 42, 4):
-            cur, *state = K.position(12345, g, 2, greedy, ip, pp, ban, t)
-            if cur >= 0:
-                pos.append((g, cur, state))
-    ws = K.search_work(2, 1, nk)
+    pol = np.array([SPEC.policies["search"], SPEC.policies["greedy"]], np.int64)
+    c = K.context(2, pol, ip, pp, ban)
+    games_, seats_, masks_, counts_ = alloc(games, 2, len(SPEC.game_columns),
+                                            len(SPEC.seat_columns), nk)
+    errors_ = np.zeros(games, np.int64)
+    ws = K.E.search_work(lambda: K.new_state(2), masks_.shape[1:], counts_.shape[1:])
+    tr = np.zeros((1, 8), np.int64)
+
+    def searched_games():
+        """``games`` games of search (seat 0) against greedy through the
+        engine's batch entry with this scratch, whose counters then hold
+        the search's decisions and rollout decisions."""
+        K.E.play_blocks(0, len(counts_), np.uint64(12345), np.int64(0), np.int64(games), c,
+                        False, games_, seats_, masks_, counts_, errors_, K.new_state(2), tr, ws)
+
     sg = setup("talisman", seed=12345, players=2, policies=["greedy"])
     runs = {p: setup("talisman", seed=12345, players=2, policies=[p, "greedy"])
             for p in ("search_fast", "search", "search_strong")}
     play_range(sg, 0, 2000, progress=False)
     play_range(runs["search"], 0, 20, progress=False)          # compile / warm up
+    searched_games()
     best = {}
 
     def keep(key, value):
@@ -195,14 +204,13 @@ def talisman_search(repeats=5, games=400):
         t0 = time.perf_counter()
         play_range(runs["search"], 0, games, progress=False)
         keep("search", (time.perf_counter() - t0) / games * 1e3)
-        ws[4][:] = 0
+        ws.stats[:] = 0
         t0 = time.perf_counter()
-        for g, cur, (S, hand, pile, Z) in pos:
-            K.search_decision(12345, g, 2, ip, pp, ban, search.LEVEL_SEARCH, S, hand, pile, Z, cur, ws)
+        searched_games()
         dt = time.perf_counter() - t0
-        keep("decision", dt / len(pos))
-        keep("rollout", dt / ws[4][W_STATS + 2] * 1e9)
-    searched, rollouts, turns, cands = ws[4][W_STATS:W_STATS + 4]
+        keep("decision", dt / max(1, ws.stats[0]))
+        keep("rollout", dt / max(1, ws.stats[2]) * 1e9)
+    searched, rollouts, turns, cands = ws.stats
     other = {}
     for p, n in (("search_fast", games), ("search_strong", games // 4)):
         t0 = time.perf_counter()
@@ -214,10 +222,9 @@ def talisman_search(repeats=5, games=400):
     print(f"  2-player game against greedy: search {best['search']:.2f} ms "
           f"({games} games; target: under 5 ms), search_fast {other['search_fast']:.2f} ms, "
           f"search_strong {other['search_strong']:.2f} ms (once)")
-    print(f"  search decisions: {1 / best['decision']:,.0f}/s on {len(pos)} positions of "
-          f"2-player greedy games ({searched / len(pos):.0%} with a choice; per searched "
-          f"decision {cands / searched:.1f} candidates, {rollouts / searched:.0f} rollouts, "
-          f"{turns / searched:.0f} rollout decisions)")
+    print(f"  search decisions: {1 / best['decision']:,.0f}/s in {games} games against greedy "
+          f"({searched:,} searched; per searched decision {cands / searched:.1f} candidates, "
+          f"{rollouts / searched:.0f} rollouts, {turns / searched:.0f} rollout decisions)")
     print(f"  rollout decision: {best['rollout']:.1f} ns (the whole search time over its "
           f"rollout decisions) vs greedy {best['greedy']:.1f} ns per decision in whole games: "
           f"{best['rollout'] / best['greedy']:.2f}x (target: within 1.5x)")

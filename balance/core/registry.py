@@ -74,7 +74,8 @@ _fingerprints: dict[str, str] = {}
 # (rng, the shared njit helpers, layouts, parameter slots) or that turn a
 # kernel's output into a Batch (records, spec)
 CORE_FILES = ("rng.py", "kernel.py", "layout.py", "params.py", "records.py", "spec.py",
-              "parallel.py")
+              "parallel.py", "search.py", "engine/__init__.py", "engine/loop.py",
+              "engine/search.py")
 
 
 def fingerprint(name: str) -> str:

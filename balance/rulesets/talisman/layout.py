@@ -38,8 +38,16 @@ Z_DISC = 1          # cards in the discard pile, pile[1, :Z_DISC]
 #    Z_TURN = 2     # the turn being played (core.layout: the trace writer reads it)
 #    Z_TR = 3       # trace rows written so far (core.layout)
 Z_NC = 4            # cards in the unshuffled deck, pile[2, :Z_NC] (per batch)
-NZ = 5
-assert len({Z_DECK, Z_DISC, Z_TURN, Z_TR, Z_NC}) == NZ
+# the phase machine (``step``): whose turn, what it decides, how the game stands
+Z_CUR = 5           # the seat whose turn it is
+Z_PHASE = 6         # PH_DISCARD or PH_ACTION: the pending decision
+Z_ALIVE = 7         # seats still in
+Z_ROUNDS = 8        # rounds begun
+Z_END = 9           # the end reason once the game is over, -1 while it goes on
+NZ = 10
+assert len({Z_DECK, Z_DISC, Z_TURN, Z_TR, Z_NC, Z_CUR, Z_PHASE, Z_ALIVE, Z_ROUNDS, Z_END}) == NZ
+PH_DISCARD = 0      # discard one card (the hand is above hand_limit): option = hand index
+PH_ACTION = 1       # the turn's action: option = an action code (``policy.list_actions``)
 
 # --- workspace sizes ---------------------------------------------------------
 HCAP = 40                   # hand capacity (hand_limit <= 20, plus the draw and steals)
@@ -70,6 +78,7 @@ POL_SEARCH_FAST = 3     # the search policies: search_fast, search, search_stron
 POL_SEARCH = 4          # in this order (the kernel's budget level is the id - POL_SEARCH_FAST)
 POL_SEARCH_STRONG = 5
 POL_ORACLE = 6
+POL_ISMCTS = 7          # information-set MCTS (core.engine.search)
 
 # --- trace events: row = [type, turn, seat, a, b, c, d, e] -----------------
 E_TURN = 1          # a = round, b = HP, c = hand size, d = guards

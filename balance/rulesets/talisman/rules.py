@@ -14,7 +14,7 @@ import numpy as np
 
 from ...core.params import kernel_index, param
 from .layout import (END_REASONS, POL_GREEDY, POL_ORACLE, POL_PATIENT,  # noqa: F401  (END_REASONS: the spec's)
-                     POL_RANDOM, POL_SEARCH, POL_SEARCH_FAST, POL_SEARCH_STRONG)
+                     POL_ISMCTS, POL_RANDOM, POL_SEARCH, POL_SEARCH_FAST, POL_SEARCH_STRONG)
 
 ELEMENTS = ("metal", "wood", "water", "fire", "earth")
 ELEMENTS_ZH = ("金", "木", "水", "火", "土")
@@ -94,6 +94,10 @@ class PolicyParams:
     search_rollout_turns: int = param(200, doc="search: a rollout still running this many turns "
                                                "after the decision stops and counts as no win",
                                       bounds=(1, 100_000), sweep=(20, 50, 200, 1000))
+    search_iterations: int = param(64, doc="ismcts: iterations per decision (each one "
+                                           "determinization, one descent of the tree, one "
+                                           "rollout)",
+                                   bounds=(1, 100_000), sweep=(16, 64, 256))
 
 
 IDX = kernel_index(Params)
@@ -106,8 +110,8 @@ QIDX = {f.name: N_INT_RULES + PIDX[f.name] for f in fields(PolicyParams)
 
 POLICIES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "patient": POL_PATIENT,
             "search_fast": POL_SEARCH_FAST, "search": POL_SEARCH,
-            "search_strong": POL_SEARCH_STRONG, "oracle": POL_ORACLE}
-SEARCH_POLICIES = ("search_fast", "search", "search_strong", "oracle")   # README "Policies"
+            "search_strong": POL_SEARCH_STRONG, "oracle": POL_ORACLE, "ismcts": POL_ISMCTS}
+SEARCH_POLICIES = ("search_fast", "search", "search_strong", "oracle", "ismcts")   # README "Policies"
 POLICY_DOCS = {
     "random": "uniform over the distinct legal actions; random discards; pass only when nothing is legal",
     "greedy": "best combo by immediate value, else best special, else the placement keeping most combos; "
@@ -119,6 +123,9 @@ POLICY_DOCS = {
               "samples of the hidden cards, with search_rollout_policy at every seat; the most "
               "rollout wins is played (draws and capped rollouts count 0); discards like greedy",
     "search_strong": "search at four times its budget (search_determinizations x 4)",
+    "ismcts": "information-set MCTS (core.engine.search): search_iterations descents of one tree "
+              "of information sets, each in a new sample of the hidden cards, UCB selection, "
+              "search_rollout_policy rollouts",
     "oracle": "search that cheats: its rollouts see the real opponents' hands and deck order "
               "(a yardstick, not a fair player)",
 }

@@ -1,0 +1,95 @@
+"""The game engine, written once for every ruleset that provides the step
+interface: the batch loop, traced games and the search policies
+(determinized flat Monte Carlo and information-set MCTS).
+
+A ruleset's ``step`` module provides njit functions over its ``State``
+(a NamedTuple of arrays, with at least ``Z``, whose ``core.layout.Z_TURN``
+slot holds the turn, and ``st``, the game's own random stream, uint64[1])
+and its ``Ctx`` (a NamedTuple: at least ``pol``, the policy id of every
+seat, ``P``, the number of seats, and ``sp``, the search parameters built
+by :func:`search_vector`):
+
+- ``prepare(s, c)``: once per batch (tables, the unshuffled deck);
+- ``deal(s, c, seed, game, masks, counts, tr, on, check)``: a new game,
+  played on to its first decision; returns broken invariants (check mode);
+- ``done(s, c)``, ``seat(s, c)``: the game is over; the seat to decide;
+- ``options(s, c, rows) -> n``: the pending decision's distinct legal
+  options, written as int64 codes into ``rows``;
+- ``heuristic(s, c, pol) -> code``: the choice of heuristic ``pol``
+  (it lists options itself only where it needs them);
+- ``prior(s, c, code) -> float``: the default heuristic's score of an
+  option (the search keeps the ``search_top_k`` best);
+- ``apply(s, c, code, masks, counts, tr, on, check) -> errors``: plays the
+  option and goes on to the next decision or the end: the turn is a phase
+  machine held in the state, so play stops and resumes at any decision;
+- ``copy(src, dst)``, ``redeal_hidden(s, c, seat, rng)`` (everything
+  ``seat`` cannot see dealt again, consistently with what it knows),
+  ``info_key(s, c, seat) -> uint64`` (a hash of what ``seat`` can see: its
+  information set), ``winners(s, c) -> mask`` (0: nobody), ``finish(s, c,
+  tr, on, grow, srow)`` (the records);
+- ``POLICIES`` (name -> id), ``ROLLOUT`` (the rollout policy ids by
+  ``search_rollout_policy``: 0 greedy, 1 random).
+
+:func:`bind` imports this package again for one ruleset (as
+``core.jit.variant_package`` does for Magic Elite's versions) with the
+step module as the global ``R``: numba freezes it, so the engine's
+functions call the ruleset's directly (no first-class function arguments,
+which would disable numba's cache), and each ruleset's engine is cached in
+its own fingerprinted folder (``jit.kernel_cache_begin(ruleset,
+"engine")``).
+"""
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+
+# search kinds, by policy id (KIND): not a search, flat Monte Carlo, the
+# cheating yardstick, information-set MCTS
+K_NONE, K_FLAT, K_ORACLE, K_ISMCTS = 0, 1, 2, 3
+# the search parameter vector ``Ctx.sp``, by slot
+SP_TOPK, SP_DET, SP_ROLL, SP_RPOL, SP_CAP, SP_ITER = range(6)
+SP_NAMES = ("search_top_k", "search_determinizations", "search_rollouts",
+            "search_rollout_policy", "search_rollout_turns", "search_iterations")
+SP_DEFAULTS = (4, 8, 1, 0, 200, 64)
+
+
+def search_vector(get) -> np.ndarray:
+    """``Ctx.sp`` from ``get(name, default)`` over :data:`SP_NAMES`."""
+    return np.array([int(get(n, d)) for n, d in zip(SP_NAMES, SP_DEFAULTS)], np.int64)
+
+
+def kinds(policies: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """By policy id: the search kind and the determinization multiplier
+    (numerator, denominator) of ``core.search.LEVELS``."""
+    from ..search import LEVELS
+    n = max(policies.values()) + 1
+    kind = np.zeros(n, np.int64)
+    num = np.ones(n, np.int64)
+    den = np.ones(n, np.int64)
+    for name, i in policies.items():
+        if name in LEVELS:
+            kind[i] = K_FLAT
+            num[i], den[i] = LEVELS[name]
+        elif name == "oracle":
+            kind[i] = K_ORACLE
+        elif name == "ismcts":
+            kind[i] = K_ISMCTS
+    return kind, num, den
+
+
+def bind(ruleset_package: str):
+    """The engine's ``loop`` module compiled against ``ruleset_package``'s
+    ``step`` module."""
+    from .. import jit
+    step = importlib.import_module(ruleset_package + ".step")
+    kind, num, den = kinds(step.POLICIES)
+    name = jit.variant_package(__name__, ruleset_package.rsplit(".", 1)[-1], R=step,
+                               RULESET=ruleset_package, KIND=kind, NUM=num, DEN=den)
+    return importlib.import_module(name + ".loop")
+
+
+def __getattr__(name):
+    if name in ("R", "RULESET", "KIND", "NUM", "DEN"):
+        raise ImportError("the engine is compiled per ruleset: use balance.core.engine.bind(pkg)")
+    raise AttributeError(name)
