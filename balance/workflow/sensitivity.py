@@ -341,6 +341,8 @@ class SensitivityResult(Published):
     skipped: list
     command: str
     precision: dict | None = None
+    played: int = 0               # games played by this call (the rest reused from the store)
+    seconds: float = 0.0          # its wall time
     files: list = field(default_factory=list)
 
     @property
@@ -426,7 +428,8 @@ class SensitivityResult(Published):
             {"base": self.base, "values": self.values, "defaults": self.defaults,
              "games_per_value": self.games, "rate": self.rate_label, "ranked_group": self.main,
              "skipped": [{"parameter": n, "why": w} for n, w in self.skipped],
-             "precision": self.precision, "method": METHOD, "command": self.command},
+             "precision": self.precision, "method": METHOD, "command": self.command,
+             "games_played": self.played, "wall_seconds": round(self.seconds, 1)},
             indent=2, default=str))
         files.append(out / "sensitivity.md")
         files[-1].write_text(self.markdown())
@@ -508,6 +511,15 @@ class SensitivityResult(Published):
                 out.append(f"  {p}: " + "; ".join(parts))
         for name, why in self.skipped:
             out.append(f"left out: {name}: {why}")
+        if self.precision:
+            v = self.precision["values"]
+            out.append(f"precision +/-{self.precision['precision']}: "
+                       f"{min(x['games'] for x in v):,}-{max(x['games'] for x in v):,} games "
+                       f"per value; {sum(x['reached'] for x in v)} of {len(v)} values reached it")
+        took = (f"{self.seconds:.0f} s" if self.seconds < 120 else
+                f"{self.seconds / 60:.1f} min")
+        out.append(f"played {self.played:,} games in {took} (the rest, if any, reused from "
+                   f"the store)")
         out.append(f"method: {METHOD}")
         return out
 
@@ -573,6 +585,8 @@ def sensitivity(ruleset: str, names=None, games: int = DEFAULT_GAMES, seed: int 
     sensitivity_tornado.png and sensitivity.json, and keeps finished pieces
     in ``out/.points`` (or ``store``) so that an interrupted run resumes.
     """
+    import time
+    t0 = time.perf_counter()
     rate = check_rate(rate)
     eps, mg = adaptive.check_precision(precision, max_games)
     pl = plan(ruleset, names, games, seed, players, policies, params, values)
@@ -653,10 +667,12 @@ def sensitivity(ruleset: str, names=None, games: int = DEFAULT_GAMES, seed: int 
         pieces.interrupted()
         raise
     pieces.done()
+    played = pieces.finished - pieces.reused
     res = _result(ruleset, pl, aggs, rate, groups, shared, games,
                   {"precision": eps, "values": prec} if eps else None,
                   command_line(ruleset, names, games, seed, pl.base, params, values, rate,
                                precision, max_games, out))
+    res.played, res.seconds = played, time.perf_counter() - t0
     if out is not None:
         res.save(out)
     return res
