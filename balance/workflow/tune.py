@@ -488,7 +488,9 @@ class TuneResult(Published):
         n = len(self.trials)
         pruned = int((self.trials["state"] == "pruned").sum())
         out = [f"tune {self.ruleset}: {n} trials on seed {b['seed']} (paired), "
-               f"{self.min_games:,}-{self.trial_games:,} games a trial, {b['players']} players, "
+               + (f"{self.trial_games:,}" if self.min_games == self.trial_games else
+                  f"{self.min_games:,}-{self.trial_games:,}")
+               + f" games a trial, {b['players']} players, "
                f"policies {', '.join(b['policies'])}"
                + (f"; {pruned} stopped early by the pruner" if pruned else "")
                + (f"; {self.reused} played no new game (stored, or proposed before)"
