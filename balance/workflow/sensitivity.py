@@ -470,20 +470,22 @@ class SensitivityResult(Published):
         nfam = int(self.effects["p_holm"].notna().sum())
         out.append(f"ranking by the largest effect on a {self.main} (value - default, points, "
                    f"95% paired interval; Holm over all {nfam:,} effects); beside it, at the "
-                   f"same value, the first mover's rate and the mean length:")
+                   f"same value, the change in the first mover's rate, the mean length and the "
+                   f"capped share (sensitivity.csv: every effect with its interval):")
         header = ["#", "parameter", "default", "value", self.main, "effect", "95%", "holm p",
-                  "first mover", "turns", "curve"]
+                  "first mover", "turns", "capped", "curve"]
         rows = []
         for i, r in enumerate(self.ranking.itertuples(), 1):
             g = self._at(r.parameter, r.value)
-            fm, tn = g.get("first_mover_rate"), g.get("turns_mean")
+            fm, tn, cp = g.get("first_mover_rate"), g.get("turns_mean"), g.get("capped_rate")
             rows.append([str(i), r.parameter, _fmt(self.defaults[r.parameter]), _fmt(r.value),
                          str(r.key), f"{pp(r.diff, 1)}", f"[{pp(r.low, 1)}, {pp(r.high, 1)}]",
                          _pvalue(r.p_holm) + ("" if r.significant else " ·"),
                          f"{pp(fm.diff, 1)}" if fm is not None else "-",
                          f"{tn.diff:+.1f}" if tn is not None else "-",
+                         f"{pp(cp.diff, 1)}" if cp is not None else "-",
                          "see below" if isinstance(r.shape, str) and r.shape else ""])
-        out += text_table(header, rows, right={0, 5, 7, 8, 9})
+        out += text_table(header, rows, right={0, 5, 7, 8, 9, 10})
         if not self.ranking["significant"].all():
             out.append(f"· = no Holm-significant effect on any {self.main} (at 5% family-wise)")
         shapes = self.ranking[self.ranking["shape"].fillna("") != ""]
