@@ -168,3 +168,14 @@ def test_sensitivity_with_precision_plays_until_each_value_is_precise():
 
 def stats_half(e):
     return np.maximum(e["high"] - e["diff"], e["diff"] - e["low"])
+
+
+def test_the_report_says_what_moves_the_balance(tmp_path):
+    from balance.workflow.report import report
+    res = report("coin", out=tmp_path / "r", games=2_000, seed=1, players=2, progress=False,
+                 skill_seconds=0)
+    md = res["markdown"].read_text()
+    assert "## What moves the balance" in md
+    assert (tmp_path / "r" / "sensitivity" / "sensitivity_tornado.png").exists()
+    assert any(f.startswith("Of the headline parameters, target moves the balance most")
+               for f in res["findings"]), res["findings"]
