@@ -208,7 +208,7 @@ def _by_version() -> dict:
     for name, info in SPEC.space.infos.items():
         if info.group != "rule":
             continue
-        tag = info.doc.split()[0]
+        tag = info.doc.split()[0].rstrip(":,")
         groups[tag if tag in groups else "general"].append(name)
     return {k: tuple(v) for k, v in groups.items()}
 
