@@ -24,7 +24,7 @@ from .workflow import _written, rate_option, summary_option
               help="Games a trial plays at most (the promising ones).", show_default="--games")
 @click.option("--min-games", default=None, type=WHOLE,
               help="Games every trial plays first; the best third at each rung plays 3x more.",
-              show_default="--trial-games / 27")
+              show_default="--trial-games / 27, at least 1,000")
 @click.option("--tolerance", default=None, type=float, metavar="POINTS",
               help="Mark the answer met (its 95% bound within POINTS; turns for length), "
                    "missed or unclear.")

@@ -59,6 +59,7 @@ from .sweep import _piece_sums, _point_table
 
 ETA = 3                 # successive halving: a third of a rung goes on, with 3x the games
 RUNGS = 4               # rungs of a trial by default: trial_games / 27, / 9, / 3, trial_games
+MIN_GAMES = 1_000       # ... but a first rung of at least this many games (a rate +/-3 points)
 FRONT_MAX = 5           # Pareto points played again at the full --games
 REPEATS = 5             # the sampler is asked at most this many times --trials
 SAMPLER = ("optuna TPE sampler (multivariate, seeded); single objective: successive-halving "
@@ -751,11 +752,13 @@ def tune(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, p
     ruleset has roles, else ``seats-fair``. ``rate``: balance the ``win``
     or the ``sole``-win rate. ``trials`` trials of at most ``trial_games``
     games (default ``games``), judged first at ``min_games`` (default
-    trial_games / 27); ``tolerance`` (points, or turns for a length) marks
-    the answer met, missed or unclear. ``recheck_policy`` (a policy, or
-    ``strongest``: the ruleset's strongest search level) plays the answer
+    trial_games / 27, at least 1,000); ``tolerance`` (points, or turns for a
+    length) marks the answer met, missed or unclear. ``recheck_policy`` (a
+    policy, or ``strongest``: the ruleset's strongest search level whose
+    runs fit the report's skill budget, ``skill.choose``) plays the answer
     and the defaults again with that policy at every seat
-    (``recheck_games``, default min(games, 2000)).
+    (``recheck_games``, default min(games, 2000), fewer where the budget
+    asks).
     """
     try:
         import optuna
@@ -767,7 +770,7 @@ def tune(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, p
     trials = check_count("--trials", trials)
     trial_games = check_count("--trial-games", trial_games if trial_games is not None else games)
     if min_games is None:
-        min_games = max(1, trial_games // ETA ** (RUNGS - 1))
+        min_games = max(trial_games // ETA ** (RUNGS - 1), min(MIN_GAMES, trial_games))
     min_games = check_count("--min-games", min_games)
     if min_games > trial_games:
         raise BalanceError(f"--min-games {min_games:,} is above --trial-games {trial_games:,}")
