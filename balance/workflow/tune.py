@@ -697,7 +697,7 @@ def command_line(ruleset, vary, objectives, games, seed, players, policies, para
     for o in objectives:
         parts += ["--objective", o.label]
     parts += ["--games", str(games), "--seed", str(seed), "--players", str(players)]
-    for p in policies:
+    for p in policies[:1] if len(set(policies)) == 1 else policies:    # one for every seat
         parts += ["--policy", p]
     for k, v in (params or {}).items():
         parts += ["--set", f"{k}={v}"]
