@@ -120,3 +120,29 @@ def test_objective_naming_no_role_of_a_ruleset_with_roles(tmp_path):
                                  "--out", str(tmp_path / "e")])
     assert r.exit_code == 2, r.output
     assert "no role 'wizard' in elite (roles: " in r.output and "glutton" in r.output
+
+
+def test_summary_only_gives_the_same_trials(tmp_path):
+    """--summary-only plays each rung in pieces reduced to sums (as a sweep
+    does): the same trials, values and answer."""
+    kw = dict(games=4_000, seed=2, policies=["steady"], trials=6, progress=False)
+    a = tune("coin", ["bias=-20..20"], **kw)
+    b = tune("coin", ["bias=-20..20"], summary_only=True, **kw)
+    assert a.trials.equals(b.trials) and a.verify.equals(b.verify)
+
+
+def test_axes_integer_and_log_where_declared():
+    """Whole numbers stay whole; a parameter whose declared sweep values span
+    two decades is searched on a log axis (log of value + 1 where the range
+    asked starts at 0); NAME alone is the declared sweep range."""
+    from balance.core import registry
+    from balance.workflow.tune import resolve_axes
+    kk, gi, rf, dv = resolve_axes(registry.get("elite"), [
+        "kingkong_multiplier", "glutton_ignore", "reflect_multiplier=0..10000",
+        "kingkong_divisor=1..8"])
+    assert (kk.kind, kk.low, kk.high, kk.scale) == (int, 1, 100, "log")
+    assert (gi.low, gi.high, gi.scale) == (0, 50, "linear")      # sweep 5..50: one decade
+    assert (rf.low, rf.high, rf.scale) == (0, 10_000, "log1p")
+    assert (dv.low, dv.high, dv.scale) == (1, 8, "linear")
+    (bias,) = resolve_axes(registry.get("coin"), ["bias"])
+    assert (bias.low, bias.high, bias.scale) == (-10, 20, "linear")
