@@ -779,6 +779,10 @@ def tune(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, p
     if tolerance is not None and not tolerance > 0:
         raise BalanceError(f"--tolerance {tolerance}: must be positive")
     axes = resolve_axes(spec, vary)
+    for a in axes:
+        if a.name in params:
+            say(f"warning: --vary {a.name} replaces {a.name}={params[a.name]} (from --set or "
+                f"--config) in every trial; the 'defaults' the answer is compared with keep it")
     base = setup(ruleset, seed=seed, players=players, policies=policies, params=params)
     P = base.n_players
     for a in axes:                           # both ends of the box are valid settings
