@@ -82,8 +82,6 @@ class Axis:
     def suggest(self, trial):
         if self.kind is bool:
             return trial.suggest_categorical(self.name, [False, True])
-        if self.low == self.high:
-            return self.low
         if self.scale == "log1p":
             if self.kind is int:
                 return trial.suggest_int(self.name + "+1", self.low + 1, self.high + 1,
@@ -416,6 +414,7 @@ class TuneResult(Published):
     recheck: pd.DataFrame | None = None
     recheck_policy: str | None = None
     recheck_games: int = 0
+    recheck_why: str = ""          # how 'strongest' chose its level and games
     command: str = ""
     reused: int = 0                # trials that played no game here (the store or a twin)
     played: int = 0                # games played by this call
@@ -554,7 +553,8 @@ class TuneResult(Published):
     def recheck_lines(self) -> list[str]:
         r = self.recheck
         out = [f"re-checked under {self.recheck_policy} at every seat, {self.recheck_games:,} "
-               f"games on seed {self.verify_seed}:"]
+               f"games on seed {self.verify_seed}"
+               + (f" ({self.recheck_why})" if self.recheck_why else "") + ":"]
         dflt = r[r["setting"] == "defaults"].iloc[0]
         for _, x in r[r["setting"] != "defaults"].iterrows():
             setting = ", ".join(f"{a.name}={x[a.name]}" for a in self.axes)
@@ -906,7 +906,7 @@ def tune(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, p
     res = TuneResult(ruleset, base.describe(), axes, objs, table, best, verify, games,
                      trial_games, rungs[0], verify_seed, rate=rate, tolerance=tolerance,
                      recheck_policy=recheck_policy, recheck_games=recheck_games, reused=reused,
-                     played=player.played, repeats=repeats, group=group)
+                     played=player.played, repeats=repeats, group=group, recheck_why=why)
     if recheck is not None:
         recheck["verdict"] = _verdicts(res, verify, recheck)
         res.recheck = recheck
