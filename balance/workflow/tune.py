@@ -720,13 +720,16 @@ def plan(trials: int, rungs: list[int], games: int, n_front: int, recheck_games:
          pareto: bool) -> tuple[int, str]:
     """(at most this many games, the plan in words), said before the first game."""
     per = rungs[-1]
-    most = trials * per + (n_front + 1) * games + 2 * recheck_games * (n_front if pareto else 1)
+    most = trials * per + (n_front + 1) * (games + recheck_games)
     if pareto:
         how = f"{trials} trials x {per:,} games (no pruning with several objectives)"
+    elif len(rungs) == 1:
+        how = (f"{trials} trials x {per:,} games (one rung: --trial-games is under 3 x "
+               f"--min-games, so no trial is stopped early)")
     else:
         how = (f"{trials} trials, each {rungs[0]:,} games first and "
-               + (", ".join(f"{g:,}" for g in rungs[1:]) + " games for the best third at each "
-                  "rung (successive halving)" if len(rungs) > 1 else "no more"))
+               + ", ".join(f"{g:,}" for g in rungs[1:]) + " games for the best third at each "
+               "rung (successive halving)")
     text = (f"{how}; then the answer{'s (up to ' + str(n_front) + ')' if pareto else ''} and the "
             f"defaults at {games:,} games on a fresh seed"
             + (f", and re-checked at {recheck_games:,} games" if recheck_games else "")
