@@ -990,36 +990,48 @@ def _strongest(ruleset, seed, players, params, runs: int, games: int) -> tuple[s
                   numba.get_num_threads())
 
 
+def _against(x, d, col) -> str:
+    """better, worse or even: a setting's distance against the defaults',
+    by their 95% intervals (disjoint or not)."""
+    return ("better" if x[col + "_high"] < d[col + "_low"] else
+            "worse" if x[col + "_low"] > d[col + "_high"] else "even")
+
+
 def _verdicts(res: TuneResult, verify: pd.DataFrame, recheck: pd.DataFrame) -> list[str]:
     """Per row of the re-check: does the answer hold under the re-check's
-    policy? With a tolerance: holds when both lineups meet it (or both miss
-    it), 'only holds for the tuned lineup' when the tuned lineup meets it and
-    the other misses it, else unclear. Without one: holds when the setting
-    still beats the defaults under the other policy with 95% confidence
-    (its distance's interval wholly below the defaults'), 'only holds for
-    the tuned lineup' when its estimate is no better than the defaults'
-    there, else unclear."""
+    policy? Read as the report's skill section reads its findings (same
+    class: holds; the claim turned round, disjoint intervals: it does not;
+    else unclear). With a tolerance the class is met, missed or unclear;
+    without one it is better, worse or even against the defaults (each
+    objective's 95% intervals), in the tuned lineup and in the re-check's.
+    An answer met (better) for the tuned lineup and missed (worse) here
+    'only holds for the tuned lineup'."""
     lineup = ", ".join(dict.fromkeys(res.base["policies"]))
     only = f"only holds for the tuned lineup ({lineup})"
     out = []
     names = res._names()
-    d = recheck[recheck["setting"] == "defaults"].iloc[0]
+    d0 = verify[verify["setting"] == "defaults"].iloc[0]
+    d1 = recheck[recheck["setting"] == "defaults"].iloc[0]
     for _, x in recheck.iterrows():
         if x["setting"] == "defaults":
             out.append("")
             continue
+        v = verify[verify["setting"] == x["setting"]].iloc[0]
         if res.tolerance is not None:
-            v = verify[verify["setting"] == x["setting"]].iloc[0]
-            c0 = res.klass(v["objective_low"], v["objective_high"])
-            c1 = res.klass(x["objective_low"], x["objective_high"])
-            out.append("holds" if c0 == c1 else only if c0 == "met" and c1 == "missed"
-                       else f"unclear (tolerance {c0} for the tuned lineup, {c1} here)")
-            continue
-        better = [x[c + "_high"] < d[c + "_low"] for c in names]
-        worse = [x[c] >= d[c] for c in names]
-        out.append("holds (better than the defaults here too)" if all(better) else
-                   only + ": no better than the defaults here" if all(worse) else
-                   "unclear (not clearly better than the defaults here)")
+            c0 = [res.klass(v["objective_low"], v["objective_high"])]
+            c1 = [res.klass(x["objective_low"], x["objective_high"])]
+            good, bad, what = "met", "missed", f"tolerance {res.tolerance:g}"
+        else:
+            c0 = [_against(v, d0, c) for c in names]
+            c1 = [_against(x, d1, c) for c in names]
+            good, bad, what = "better", "worse", "against the defaults"
+        if c0 == c1:
+            out.append(f"holds ({what}: {', '.join(c1)} in both lineups)")
+        elif any(a == good and b == bad for a, b in zip(c0, c1)):
+            out.append(f"{only} ({what}: {', '.join(c0)} there, {', '.join(c1)} here)")
+        else:
+            out.append(f"unclear ({what}: {', '.join(c0)} for the tuned lineup, "
+                       f"{', '.join(c1)} here)")
     return out
 
 
