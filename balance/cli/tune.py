@@ -30,9 +30,9 @@ from .workflow import _written, rate_option, summary_option
                    "missed or unclear.")
 @click.option("--recheck-policy", default=None, metavar="POLICY|strongest",
               help="Play the answer and the defaults again with this policy at every seat "
-                   "('strongest': the strongest search level whose runs fit 600 s, as the report's "
-                   "skilled-play section chooses); an answer that only "
-                   "holds for the tuned lineup is marked so.")
+                   "('strongest': the strongest search level whose runs fit 600 s, as the "
+                   "report's skilled-play section chooses); an answer that only holds for "
+                   "the tuned lineup is marked so.")
 @click.option("--recheck-games", default=None, type=WHOLE,
               help="Games of each re-check run.", show_default="min(--games, 2000)")
 @run_options
