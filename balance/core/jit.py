@@ -24,6 +24,8 @@ import sys
 import threading
 from pathlib import Path
 
+from .fingerprint import of_package
+
 _told: set[tuple] = set()
 compiles = 0        # kernel compiles announced in this process (a run compares before/after)
 _saved: list = []
@@ -32,17 +34,16 @@ _saved: list = []
 def cache_dir(package: str) -> Path:
     """numba's cache folder for the kernels of ruleset ``package``: under
     NUMBA_CACHE_DIR (else the package's ``__pycache__``), named by the
-    ruleset's fingerprint (``registry.fingerprint``: all its Python files).
+    ruleset's fingerprint (``core.fingerprint``: all its Python files).
 
     numba keys its cache on the kernel's own file: constants a kernel takes
     from ``rules.py`` (parameter slots, tables) are frozen into the cached
     code, so after a change of ``rules.py`` alone numba would load a kernel
     that reads the wrong slots. A folder per fingerprint cannot be stale."""
-    from . import registry
     name = package.rsplit(".", 1)[-1]
     base = os.environ.get("NUMBA_CACHE_DIR") or str(
         Path(sys.modules[package].__file__).parent / "__pycache__")
-    return Path(base) / f"balance-{name}-{registry.fingerprint(name)}"
+    return Path(base) / f"balance-{name}-{of_package(package)}"
 
 
 def kernel_cache_begin(package: str, variant: str | None = None) -> None:

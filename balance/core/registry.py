@@ -11,6 +11,7 @@ import contextlib
 import importlib
 
 from .errors import BalanceError, did_you_mean
+from .fingerprint import CORE_FILES, forget, of_package  # noqa: F401  (CORE_FILES: re-exported)
 from .spec import RulesetSpec, SpecError
 
 # name -> module that defines SPEC
@@ -57,7 +58,7 @@ def registered(name: str, module: str):
     finally:
         del _MODULES[name]
         _cache.pop(name, None)
-        _fingerprints.pop(name, None)
+        forget(module)
 
 
 def policy_id(spec: RulesetSpec, name: str) -> int:
@@ -68,34 +69,16 @@ def policy_id(spec: RulesetSpec, name: str) -> int:
     return spec.policies[name]
 
 
-_fingerprints: dict[str, str] = {}
-
-# core files whose functions, constants or layouts are compiled into a kernel
-# (rng, the shared njit helpers, layouts, parameter slots) or that turn a
-# kernel's output into a Batch (records, spec)
-CORE_FILES = ("rng.py", "kernel.py", "layout.py", "params.py", "records.py", "spec.py",
-              "parallel.py", "search.py", "engine/__init__.py", "engine/loop.py",
-              "engine/search.py")
+def package(name: str) -> str:
+    """The dotted name of ruleset ``name``'s package (its ``PARAM_GROUPS``,
+    files, README)."""
+    get(name)                   # an unknown name: one clear error
+    return _MODULES[name]
 
 
 def fingerprint(name: str) -> str:
-    """A hash of the code that decides a ruleset's games: its package's
-    Python files plus every core file compiled into its kernel or used to
-    build its tables (:data:`CORE_FILES`). Kernels are cached in a folder
-    named by it (``core.jit.cache_dir``) and stored results (resumable
-    chunks, sweep points) carry it, so neither a stale kernel nor a result
-    of an older one is ever reused."""
-    if name not in _fingerprints:
-        import hashlib
-        from pathlib import Path
-        mod = importlib.import_module(_MODULES[name])
-        pkg = Path(mod.__file__).parent
-        core = Path(__file__).parent
-        files = [(f.relative_to(pkg).as_posix(), f) for f in sorted(pkg.rglob("*.py"))]
-        files += [(f"core/{f}", core / f) for f in CORE_FILES]
-        h = hashlib.sha256()
-        for rel, f in files:
-            h.update(rel.encode())
-            h.update(f.read_bytes())
-        _fingerprints[name] = h.hexdigest()[:16]
-    return _fingerprints[name]
+    """A hash of the code that decides ruleset ``name``'s games: its
+    package's Python files plus every core file compiled into its kernel or
+    used to build its tables (:data:`CORE_FILES`); ``core.fingerprint``,
+    which the kernel cache reads without the registry."""
+    return of_package(_MODULES[name])

@@ -36,7 +36,6 @@ from typing import Callable
 import numpy as np
 
 from .params import ParamSpace
-from .parallel import run_blocks
 from .errors import BalanceError
 from .records import BAN_CODES, Batch, alloc, ban_vector
 
@@ -244,6 +243,9 @@ class RulesetSpec:
         ({name: DataTable}, default: the package's own); ``out``, if given,
         the zero-filled (games, seats, masks) arrays of ``stop - start`` rows
         to fill (views of a whole run's tables: no copy afterwards)."""
+        # the threads that run a kernel import numba: here, not at the top,
+        # so that declaring a ruleset (and the registry) loads no numba
+        from .parallel import run_blocks
         K = self.kernel_module()
         nk, args = self._args(values, ban, data)
         n = stop - start
