@@ -5,8 +5,7 @@
 ...                      policies=["greedy", "random"])
 >>> r.by_policy(), r.summary["length_turns"], r.cards.head()
 """
-__version__ = "0.1.0"
-
+from .core.io import VERSION as __version__  # noqa: F401  (core writes it into every result)
 from .core.errors import BalanceError  # noqa: E402
 from .core.registry import get as ruleset, names as ruleset_names  # noqa: E402
 from .core.runner import Result, load, simulate  # noqa: E402

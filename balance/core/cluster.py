@@ -23,7 +23,10 @@ import contextlib
 import os
 import re
 
+from . import registry
 from .errors import BalanceError
+from .store import narrow
+from .summary import reduce
 
 _engine = None
 
@@ -77,7 +80,6 @@ class DaskEngine:
         as its piece finishes; at most two pieces a worker are in flight, so
         a run of any length holds few futures and results."""
         dist = _distributed()
-        from . import registry
         ranges = iter(ranges)
         futs = []
 
@@ -124,7 +126,6 @@ class DaskEngine:
 def _piece(args: tuple, a: int, b: int):
     """On a worker: games [a, b) of one configuration, on one numba thread."""
     import numba
-    from . import registry
     name, values, seed, n_players, policy_ids, check, ban, data, summary_only = args
     numba.set_num_threads(1)
     spec = registry.get(name)
@@ -133,7 +134,6 @@ def _piece(args: tuple, a: int, b: int):
         kw["data"] = data
     part = spec.simulate_range(values, seed, a, b, n_players, policy_ids, check, **kw)
     if summary_only:              # reduced here: only the sums travel
-        from .summary import reduce
         return a, b, registry.fingerprint(name), {
             k: (v.dtype.str, v) for k, v in reduce(spec, values, part).items()}
     arrays = {"games": part.games, "seats": part.seats, "masks": part.masks,
@@ -142,8 +142,7 @@ def _piece(args: tuple, a: int, b: int):
         arrays["errors"] = part.errors
     # sent narrowed (most record columns fit in 1-2 bytes: about a quarter of
     # the bytes over the network), widened again by the client
-    from .store import _narrow
-    sent = {k: (v.dtype.str, _narrow(v)) for k, v in arrays.items()}
+    sent = {k: (v.dtype.str, narrow(v)) for k, v in arrays.items()}
     return a, b, registry.fingerprint(name), sent
 
 

@@ -21,9 +21,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import jit, registry, stats
-from .errors import BalanceError, did_you_mean
-from .records import BAN_CODES, Batch, alloc, mask_counts
+from . import cluster, jit, registry, stats, summary
+from .cluster import use as use_cluster
+from .errors import BalanceError, did_you_mean, interrupt
+from .io import json_default, json_rows, version
+from .outdir import publish, require_complete
+from .records import BAN_CODES, Batch, alloc, mask_counts, mask_words
+from .results import first_mover_figure, first_seats, shares_wins, sole_wins, won_matrix
+from .search import is_search
+from .store import PointStore
+from .summary import Summary, policy_table, seat_table
 
 MAX_SEED = 2**63 - 1
 CHUNK = 1 << 16
@@ -182,7 +189,7 @@ def _loaded_data(spec, files: tuple) -> dict:
 def setup_key(s: Setup) -> str:
     """A short hash of everything that determines a run's games."""
     import hashlib
-    text = json.dumps({**s.describe(), "balance_version": _version(),
+    text = json.dumps({**s.describe(), "balance_version": version(),
                        "code": registry.fingerprint(s.spec.name)}, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -192,7 +199,7 @@ def chunk_desc(s: Setup, a: int, b: int) -> dict:
     fingerprint and the game range; a chunk whose stored description differs
     (another seed, ruleset, parameter, code) is refused and played again."""
     return {"what": "chunk", **s.describe(), "start": int(a), "stop": int(b),
-            "balance_version": _version(), "code": registry.fingerprint(s.spec.name)}
+            "balance_version": version(), "code": registry.fingerprint(s.spec.name)}
 
 
 def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
@@ -218,7 +225,6 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     ``summary_only``: no table is kept; each chunk is reduced to its integer
     aggregates as soon as it is played (``core.summary``: memory does not
     grow with the games) and the merged aggregates are returned."""
-    from . import cluster, summary
     nk = s.spec.n_kinds(s.values)
     if summary_only:
         G = S = M = None
@@ -234,7 +240,6 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     errors = {}
     store = None
     if checkpoint is not None and not check:
-        from .store import PointStore
         store = PointStore(Path(checkpoint) / setup_key(s))
     want_bar = False
     bar = None
@@ -334,7 +339,6 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
         preload()
     want_bar = progress is not False and stop - start - done["reused"] > chunk
     ban = s.ban_vector
-    from .search import is_search
     searching = any(is_search(p) for p in s.policies)
     engine = cluster.current()
     try:
@@ -397,7 +401,6 @@ def sigterm_interrupts():
     import threading
     main = threading.current_thread() is threading.main_thread()
     if main:
-        from .errors import interrupt
         old = signal.signal(signal.SIGTERM, interrupt)
     try:
         yield
@@ -424,50 +427,6 @@ def checkpoint_seconds() -> float:
     if not x >= 0:
         raise BalanceError(f"BALANCE_CHECKPOINT_SECONDS={v!r}: a number of seconds >= 0")
     return x
-
-
-def won_matrix(spec, batch: Batch) -> np.ndarray:
-    """bool[n, P]: whether each seat won each game. A ruleset whose sides can
-    hold several seats (teams, zombies) provides a ``won`` seat column; else a
-    seat won when it is the game's ``winner``."""
-    if "won" in spec.seat_columns:
-        return batch.seats[:, :, spec.seat_columns.index("won")].astype(bool)
-    P = batch.seats.shape[1]
-    return batch.games[:, 0][:, None] == np.arange(P)[None, :]
-
-
-def sole_wins(won: np.ndarray) -> np.ndarray:
-    """bool[n, P]: the seat won and no other seat did."""
-    return won & (won.sum(axis=1) == 1)[:, None]
-
-
-def shares_wins(spec) -> bool:
-    """Can several seats win one game (teams, zombies, houses)? Then every
-    table shows the sole-win rate beside the win rate, and win rates of the
-    seats may add to more than 100%."""
-    return "won" in spec.seat_columns
-
-
-def first_seats(spec, batch: Batch) -> np.ndarray:
-    """int64[n]: the seat that moved first in each game (the ``first_seat``
-    game column where the rules decide the order, else seat 0)."""
-    if "first_seat" in spec.game_columns:
-        return batch.games[:, spec.game_columns.index("first_seat")].astype(np.int64)
-    return np.zeros(batch.n, np.int64)
-
-
-def first_mover_figure(spec, wins: int, games: int) -> dict:
-    """The first mover's win rate with its 95% Wilson interval."""
-    lo, hi = stats.wilson(wins, games)
-    return {"games": games, "wins": wins, "win_rate": wins / games if games else float("nan"),
-            "ci_low": float(lo), "ci_high": float(hi), "turn_order": spec.turn_order}
-
-
-def json_rows(df: pd.DataFrame) -> list[dict]:
-    """A rate table as summary.json rows: {"key": ..., column: number}."""
-    return [{"key": (k.item() if hasattr(k, "item") else k), **{
-        c: (float(v) if isinstance(v, (float, np.floating)) else int(v))
-        for c, v in row.items()}} for k, row in df.iterrows()]
 
 
 @dataclass
@@ -571,11 +530,9 @@ class Result:
         return self._cache["seat_counts"]
 
     def by_seat(self) -> pd.DataFrame:
-        from .summary import seat_table
         return seat_table(self.setup.n_players, *self._seat_counts(), self.batch.n)
 
     def by_policy(self) -> pd.DataFrame:
-        from .summary import policy_table
         return policy_table(self.setup.policies, *self._seat_counts(), self.batch.n)
 
     def by_role(self) -> pd.DataFrame | None:
@@ -624,7 +581,7 @@ class Result:
             table = json_rows
             out = {**self.setup.describe(),
                    "games": n, "first_game": self.batch.start,
-                   "balance_version": _version(),
+                   "balance_version": version(),
                    "draws": {"count": draws, "share": draws / n if n else float("nan"),
                              "ci_low": float(dlo), "ci_high": float(dhi)},
                    "by_seat": table(self.by_seat()),
@@ -649,7 +606,6 @@ class Result:
 
         Each Parquet file also carries the run description (ruleset, version,
         parameters, seed) in its schema metadata."""
-        from .outdir import publish
         meta = json.dumps(self.setup.describe(), default=str)
 
         def write(d):
@@ -663,7 +619,7 @@ class Result:
                                               ("games", self._game_cols))]
                 self.cards.to_csv(d / "cards.csv", index=False)
                 (d / "summary.json").write_text(json.dumps(self.summary, indent=2,
-                                                           default=_json))
+                                                           default=json_default))
                 for f in writing:
                     f.result()
         publish(out, write, keep=(".partial",))
@@ -762,17 +718,8 @@ def _tile_labels(per_seat, n: int) -> pd.Categorical:
                                      categories=cats)
 
 
-def _json(o):
-    if isinstance(o, (np.integer,)):
-        return int(o)
-    if isinstance(o, (np.floating,)):
-        return float(o)
-    return str(o)
-
-
-def _version() -> str:
-    from .. import __version__
-    return __version__
+# the old private name, still read by workflow/tune.py: use core.io.version
+_version = version
 
 
 def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | None = None,
@@ -792,8 +739,7 @@ def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | No
     >>> r.by_policy()          # win rate per policy with 95% Wilson intervals
     """
     if scheduler is not None or cluster is not None:
-        from .cluster import use
-        with use(scheduler, cluster):
+        with use_cluster(scheduler, cluster):
             return simulate(ruleset, games, seed, players, policies, params, start=start,
                             stop=stop, threads=threads, progress=progress, ban=ban,
                             checkpoint=checkpoint, summary_only=summary_only)
@@ -812,7 +758,6 @@ def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | No
         set_threads(threads)
     t0, c0 = time.perf_counter(), jit.compiles
     if summary_only:
-        from .summary import Summary
         agg = play_range(s, start, stop, progress=progress, checkpoint=checkpoint,
                          summary_only=True)
         return Summary(s, agg, start, time.perf_counter() - t0, compiled=jit.compiles > c0)
@@ -825,7 +770,6 @@ def record_bytes(s: Setup, n_games: int) -> int:
     a talisman 2-player game; a ``balance run talisman`` process peaked 493
     MiB higher at 2,000,000 games than at 100,000, 259 MB per million)."""
     spec, P = s.spec, s.n_players
-    from .records import mask_words
     per_game = 8 * (len(spec.game_columns) + 1 + P * (len(spec.seat_columns) + 4)
                     + P * 2 * mask_words(spec.n_kinds(s.values)))
     return per_game * n_games
@@ -979,7 +923,6 @@ def load(out: str | os.PathLike) -> dict:
     """The tables a run saved into ``out``: {"games", "seats", "cards"
     (DataFrames), "summary" (dict)}. A folder without its COMPLETE marker (an
     interrupted save, or not a run's folder) is refused."""
-    from .outdir import require_complete
     out = require_complete(out)
     return {"games": pd.read_parquet(out / "games.parquet"),
             "seats": pd.read_parquet(out / "seats.parquet"),

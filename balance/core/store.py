@@ -27,7 +27,7 @@ import numpy as np
 FORMAT = 2
 
 
-def _narrow(a: np.ndarray) -> np.ndarray:
+def narrow(a: np.ndarray) -> np.ndarray:
     """``a`` in the narrowest integer type that holds every value of it
     (lossless; the stored ``__dtypes__`` undo it on load): most record
     columns then take 1 or 2 bytes a value."""
@@ -165,7 +165,7 @@ class PointStore:
                 dtypes = {k: np.asarray(v).dtype.str for k, v in arrays.items()}
                 _write(f, {"__desc__": np.array(_canon(desc)),
                            "__dtypes__": np.array(json.dumps(dtypes)),
-                           **{k: _narrow(np.asarray(v)) for k, v in arrays.items()}})
+                           **{k: narrow(np.asarray(v)) for k, v in arrays.items()}})
             os.replace(tmp, p)
         except BaseException:         # a full disk or an interruption: no torn file left
             tmp.unlink(missing_ok=True)

@@ -22,7 +22,10 @@ import numpy as np
 import pandas as pd
 
 from . import stats
+from .io import json_default, json_rows, version
+from .outdir import publish
 from .records import Batch, mask_counts
+from .results import first_mover_figure, first_seats, shares_wins, sole_wins, won_matrix
 
 # length histogram bins: turns beyond this are counted in the last bin and
 # their exact values kept in ``long`` (rare: capped or very long games)
@@ -31,7 +34,6 @@ MAX_BIN = 4096
 
 def reduce(spec, values: dict, b: Batch) -> dict:
     """The integer aggregates of one piece of games (see the module doc)."""
-    from .runner import first_seats, won_matrix
     won = won_matrix(spec, b)
     role = None
     if spec.roles is not None and "role" in spec.seat_columns:
@@ -50,7 +52,6 @@ def outcome_sums(spec, values: dict, won, turns, end, role=None, rounds=None) ->
     the role of each seat (int[n, P], rulesets with roles) and the lengths
     in rounds. Also what the workflows' length intervals need: the sum of
     squared lengths."""
-    from .runner import sole_wins
     winners = won.sum(axis=1)
     sole = sole_wins(won)
     n = int(won.shape[0])
@@ -195,7 +196,6 @@ class Summary:
         return int(self.agg["n"])
 
     def _shares(self) -> bool:
-        from .runner import shares_wins
         return shares_wins(self.spec)
 
     def by_seat(self) -> pd.DataFrame:
@@ -219,7 +219,6 @@ class Summary:
         return df
 
     def first_mover(self) -> dict:
-        from .runner import first_mover_figure
         return first_mover_figure(self.spec, int(self.agg["first_wins"]), self.n)
 
     @property
@@ -237,12 +236,12 @@ class Summary:
     @property
     def summary(self) -> dict:
         if "summary" not in self._cache:
-            from .runner import _version, json_rows as table
+            table = json_rows
             a, n = self.agg, self.n
             draws = int(a["draws"])
             dlo, dhi = stats.wilson(draws, n)
             out = {**self.setup.describe(), "games": n, "first_game": self.start,
-                   "balance_version": _version(), "summary_only": True,
+                   "balance_version": version(), "summary_only": True,
                    "draws": {"count": draws, "share": draws / n if n else float("nan"),
                              "ci_low": float(dlo), "ci_high": float(dhi)},
                    "by_seat": table(self.by_seat()), "by_policy": table(self.by_policy()),
@@ -265,11 +264,9 @@ class Summary:
 
     def save(self, out: str | os.PathLike) -> Path:
         """Write summary.json and cards.csv whole (``core.outdir.publish``)."""
-        from .outdir import publish
-        from .runner import _json
 
         def write(d):
             self.cards.to_csv(d / "cards.csv", index=False)
-            (d / "summary.json").write_text(json.dumps(self.summary, indent=2, default=_json))
+            (d / "summary.json").write_text(json.dumps(self.summary, indent=2, default=json_default))
         publish(out, write, keep=(".partial",))
         return Path(out)
