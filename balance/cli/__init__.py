@@ -32,8 +32,10 @@ class Group(click.Group):
     def _lazy(self):
         if not hasattr(self, "_lazy_cache"):
             try:
-                from . import tune, workflow
-                self._lazy_cache = {c.name: c for c in workflow.commands() + [tune.command]}
+                # one module per command (sensitivity, tune) imports this one's options
+                from . import sensitivity, tune, workflow
+                self._lazy_cache = {c.name: c for c in workflow.commands()
+                                    + [tune.command, sensitivity.command]}
             except ImportError:
                 self._lazy_cache = {}
         return self._lazy_cache

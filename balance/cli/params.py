@@ -37,7 +37,7 @@ def command(ruleset):
         click.echo(f"{name:<26} {spec.policy_docs.get(name, '')}")
     # groups a ruleset package declares beside its SPEC (balance/workflow/sensitivity.py)
     import importlib
-    groups = getattr(importlib.import_module(registry._MODULES[spec.name]), "PARAM_GROUPS", None)
+    groups = getattr(importlib.import_module(registry.package(spec.name)), "PARAM_GROUPS", None)
     if groups:
         click.echo("# parameter groups (balance sensitivity RULESET --params GROUP)")
         for name, members in groups.items():

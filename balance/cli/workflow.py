@@ -13,12 +13,18 @@ from ..core.errors import BalanceError
 from .common import WHOLE, out_dir, pass_run, run_options
 
 
-def _out(out, ruleset, name):
+def command_out(out, ruleset, name):
+    """The folder a command writes to: ``--out``, else ``out/RULESET/NAME``."""
     return out_dir(out, f"out/{ruleset}/{name}")
 
 
-def _written(files, out):
+def say_written(files, out):
+    """The command's last line: where its tables and figures are."""
     click.echo(f"tables and figures written to {out}/ ({len(files)} files)")
+
+
+# the old private names, still read by cli/sensitivity.py and cli/tune.py
+_out, _written = command_out, say_written
 
 
 def summary_option(f):
@@ -73,7 +79,7 @@ def sweep_cmd(ruleset, run, vary, target, target_precision, no_refine, rate, pre
               max_games, out, summary_only):
     """Play a grid of parameter values on the same seeds (paired) and plot win rates."""
     from ..workflow.sweep import parse_vary, sweep
-    out = _out(out, ruleset, "sweep")
+    out = command_out(out, ruleset, "sweep")
     if target_precision is not None and not target_precision > 0:
         raise BalanceError(f"--target-precision {target_precision}: must be positive")
     varied = [parse_vary(v) for v in vary]
@@ -91,7 +97,7 @@ def sweep_cmd(ruleset, run, vary, target, target_precision, no_refine, rate, pre
         click.echo(f"precision +/-{precision}: {sum(p['games'] for p in pts):,} games in total, "
                    f"{min(p['games'] for p in pts):,}-{max(p['games'] for p in pts):,} per point; "
                    f"{sum(p['reached'] for p in pts)} of {len(pts)} points reached it")
-    _written(res.files, out)
+    say_written(res.files, out)
 
 
 @click.command("compare")
@@ -110,13 +116,13 @@ def compare_cmd(ruleset, run, a, b, precision, max_games, out, summary_only):
     """Play variants A and B on the same seeds; paired differences B - A with intervals."""
     from ..workflow import adaptive
     from ..workflow.compare import compare
-    out = _out(out, ruleset, "compare")
+    out = command_out(out, ruleset, "compare")
     res = compare(ruleset, list(a), list(b), precision=precision, max_games=max_games,
                   out=out, summary_only=summary_only, **run)
     click.echo("\n".join(res.lines()))
     if res.precision:
         click.echo(adaptive.describe(res.precision))
-    _written(res.files, out)
+    say_written(res.files, out)
 
 
 @click.command("cards")
@@ -137,11 +143,11 @@ def compare_cmd(ruleset, run, a, b, precision, max_games, out, summary_only):
 def cards_cmd(ruleset, run, mode, correction, kinds, out, summary_only):
     """Interventional per-card power: the same seeds without each card kind."""
     from ..workflow.cards import cards
-    out = _out(out, ruleset, "cards")
+    out = command_out(out, ruleset, "cards")
     res = cards(ruleset, mode=mode, correction=correction, kinds=list(kinds) or None,
                 out=out, summary_only=summary_only, **run)
     click.echo("\n".join(res.lines()))
-    _written(res.files, out)
+    say_written(res.files, out)
 
 
 @click.command("matchups")
@@ -158,12 +164,12 @@ def cards_cmd(ruleset, run, mode, correction, kinds, out, summary_only):
 def matchups_cmd(ruleset, run, policy_list, out, summary_only):
     """Win-rate matrix of every pair of policies, seats rotated, with a heatmap."""
     from ..workflow.matchups import matchups
-    out = _out(out, ruleset, "matchups")
+    out = command_out(out, ruleset, "matchups")
     pols = policy_list if policy_list is not None else (run.pop("policies", None) or None)
     run.pop("policies", None)
     res = matchups(ruleset, pols, out=out, summary_only=summary_only, **run)
     click.echo("\n".join(res.lines()))
-    _written(res.files, out)
+    say_written(res.files, out)
 
 
 @click.command("report")
@@ -219,15 +225,15 @@ def report_cmd(ruleset, run, policy_list, sweep_games, cards_games, out, force, 
 def ladder_cmd(ruleset, run, policy_list, out, summary_only):
     """Skill ladder: round robin of the policies, Bradley-Terry ratings, skill depth."""
     from ..workflow.ladder import ladder
-    out = _out(out, ruleset, "ladder")
+    out = command_out(out, ruleset, "ladder")
     pols = policy_list if policy_list is not None else (run.pop("policies", None) or None)
     run.pop("policies", None)
     res = ladder(ruleset, pols, out=out, summary_only=summary_only, **run)
     click.echo("\n".join(res.lines()))
-    _written(res.files, out)
+    say_written(res.files, out)
 
 
 def commands():
-    from . import sensitivity      # one module per command (balance/cli/sensitivity.py)
-    return [sweep_cmd, compare_cmd, cards_cmd, matchups_cmd, report_cmd, ladder_cmd,
-            sensitivity.command]
+    """The commands of this module (``cli.Group`` adds those of their own
+    modules: tune, sensitivity)."""
+    return [sweep_cmd, compare_cmd, cards_cmd, matchups_cmd, report_cmd, ladder_cmd]
