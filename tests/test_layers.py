@@ -50,12 +50,8 @@ ALLOWED_PRIVATE: dict[tuple[str, str, str], str] = {
         "issue 36: cli/sensitivity.py, use cli.workflow.command_out",
     ("balance.cli.sensitivity", "balance.cli.workflow", "_written"):
         "issue 36: cli/sensitivity.py, use cli.workflow.say_written",
-    ("balance.cli.tune", "balance.cli.workflow", "_written"):
-        "issue 36: cli/tune.py, use cli.workflow.say_written",
     ("balance.workflow.sensitivity", "balance.core.registry", "_MODULES"):
         "issue 36: workflow/sensitivity.py, use registry.package(name)",
-    ("balance.workflow.tune", "balance.core.runner", "_version"):
-        "issue 36: workflow/tune.py, use core.io.version",
     ("balance.workflow.tune", "balance.workflow.sweep", "_piece_sums"):
         "issue 36: workflow/tune.py and workflow/sweep.py share it: make it public in sweep",
     ("balance.workflow.tune", "balance.workflow.sweep", "_point_table"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from .common import WHOLE, out_dir, pass_run, run_options
-from .workflow import _written, rate_option, summary_option
+from .workflow import rate_option, say_written, summary_option
 
 
 @click.command("tune")
@@ -54,4 +54,4 @@ def command(ruleset, run, vary, objectives, rate, trials, trial_games, min_games
                tolerance=tolerance, recheck_policy=recheck_policy,
                recheck_games=recheck_games, out=out, summary_only=summary_only, **run)
     click.echo("\n".join(res.lines()))
-    _written(res.files, out)
+    say_written(res.files, out)

@@ -664,12 +664,12 @@ class TuneResult(Published):
         return files
 
     def markdown(self, files) -> str:
-        from ..core.runner import _version
+        from ..core.io import version
         b = self.base
         changed = {k: v for k, v in b["params"].items()
                    if registry.get(self.ruleset).space.infos[k].default != v}
         head = [f"# Tune: {self.ruleset}", "",
-                f"- ruleset `{self.ruleset}` version {b['version']}, balance {_version()}",
+                f"- ruleset `{self.ruleset}` version {b['version']}, balance {version()}",
                 f"- {b['players']} players, policies {', '.join(b['policies'])}, seed "
                 f"{b['seed']} (trials), {self.verify_seed} (the answer, fresh)",
                 "- parameters changed from the defaults (besides the box): "
