@@ -46,12 +46,6 @@ ALLOWED_CIRCLES: dict[tuple[str, str], str] = {
 # say_written); the files below are other engineers' work in progress and
 # take them up when they are next changed.
 ALLOWED_PRIVATE: dict[tuple[str, str, str], str] = {
-    ("balance.cli.sensitivity", "balance.cli.workflow", "_out"):
-        "issue 36: cli/sensitivity.py, use cli.workflow.command_out",
-    ("balance.cli.sensitivity", "balance.cli.workflow", "_written"):
-        "issue 36: cli/sensitivity.py, use cli.workflow.say_written",
-    ("balance.workflow.sensitivity", "balance.core.registry", "_MODULES"):
-        "issue 36: workflow/sensitivity.py, use registry.package(name)",
     ("balance.workflow.tune", "balance.workflow.sweep", "_piece_sums"):
         "issue 36: workflow/tune.py and workflow/sweep.py share it: make it public in sweep",
     ("balance.workflow.tune", "balance.workflow.sweep", "_point_table"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from .common import WHOLE, pass_run, run_options
-from .workflow import _out, _written, precision_options, rate_option
+from .workflow import command_out, precision_options, rate_option, say_written
 
 DEFAULT_GAMES = 50_000     # workflow.sensitivity.DEFAULT_GAMES (not imported: start-up time)
 
@@ -36,11 +36,11 @@ def command(ruleset, run, names, values, rate, precision, max_games, out):
     (as --summary-only), on a Dask cluster with --cluster/--scheduler.
     """
     from ..workflow.sensitivity import parse_values, sensitivity
-    out = _out(out, ruleset, "sensitivity")
+    out = command_out(out, ruleset, "sensitivity")
     res = sensitivity(ruleset, names, values=parse_values(values), rate=rate,
                       precision=precision, max_games=max_games, out=out, **run)
     click.echo("\n".join(res.lines()))
-    _written(res.files, out)
+    say_written(res.files, out)
 
 
 for _p in command.params:                 # --games is per value here, with its own default

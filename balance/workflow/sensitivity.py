@@ -77,7 +77,7 @@ def declared(spec, name: str) -> dict:
     (``PARAM_GROUPS``, ``PARAM_DIAGNOSTICS``), checked against its columns
     and parameters; {} when it declares none."""
     import importlib
-    mod = importlib.import_module(registry._MODULES[spec.name])
+    mod = importlib.import_module(registry.package(spec.name))
     got = dict(getattr(mod, name, None) or {})
     for k, v in got.items():
         if name == "PARAM_GROUPS":
