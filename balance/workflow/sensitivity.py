@@ -292,8 +292,10 @@ def curve_shape(values, default, diff, low, high) -> str | None:
     out = []
     for idx, word in ((int(np.argmax(d)), "peaks"), (int(np.argmin(d)), "dips")):
         if 0 < idx < n - 1 and differ(idx, 0) and differ(idx, n - 1):
-            out.append(f"non-monotone: {word} at {_fmt(v[idx])} ({pp(d[idx], 1)} points), "
-                       f"both ends differ from it")
+            at = (f"the default, {_fmt(v[idx])}: both ends {'lower' if word == 'peaks' else 'higher'}"
+                  if v[idx] == default else
+                  f"{_fmt(v[idx])} ({pp(d[idx], 1)} points), both ends differ from it")
+            out.append(f"non-monotone: {word} at {at}")
     if out:
         return "; ".join(out)
     # a plateau at either end, entered by a visible step: the point next to
@@ -541,10 +543,13 @@ class SensitivityResult(Published):
                     f"at every value ({', '.join(_fmt(v) for v in self.values[r.parameter])}"
                     f" vs {_fmt(self.defaults[r.parameter])})")
         else:
+            digits = 1 if bound >= 0.001 else 2
             text = (f"{r.parameter}: no effect on any {self.main}, |effect| < "
-                    f"{bound * 100:.1f} points at {games}")
+                    f"{bound * 100:.{digits}f} points at {games}")
         moved = e[(e["group"] == "game") & e["significant"]]
-        if len(moved):
+        if len(moved):                 # per metric, the value that moves it most
+            moved = moved.loc[moved.groupby("key", sort=False)["diff"]
+                              .apply(lambda d: d.abs().idxmax())]
             text += "; but it moves " + ", ".join(
                 f"{GAME_METRICS[m.key][1]} {self._diff_text(m)} at {_fmt(m.value)}"
                 for m in moved.itertuples())
