@@ -1017,21 +1017,22 @@ def _verdicts(res: TuneResult, verify: pd.DataFrame, recheck: pd.DataFrame) -> l
             out.append("")
             continue
         v = verify[verify["setting"] == x["setting"]].iloc[0]
+        a0 = [_against(v, d0, c) for c in names]
+        a1 = [_against(x, d1, c) for c in names]
+        against = f"against the defaults: {', '.join(a0)} there, {', '.join(a1)} here"
         if res.tolerance is not None:
             c0 = [res.klass(v["objective_low"], v["objective_high"])]
             c1 = [res.klass(x["objective_low"], x["objective_high"])]
-            good, bad, what = "met", "missed", f"tolerance {res.tolerance:g}"
+            good, bad = "met", "missed"
+            what = f"tolerance {res.tolerance:g}: {c0[0]} there, {c1[0]} here; {against}"
         else:
-            c0 = [_against(v, d0, c) for c in names]
-            c1 = [_against(x, d1, c) for c in names]
-            good, bad, what = "better", "worse", "against the defaults"
+            c0, c1, good, bad, what = a0, a1, "better", "worse", against
         if c0 == c1:
-            out.append(f"holds ({what}: {', '.join(c1)} in both lineups)")
+            out.append(f"holds ({what})")
         elif any(a == good and b == bad for a, b in zip(c0, c1)):
-            out.append(f"{only} ({what}: {', '.join(c0)} there, {', '.join(c1)} here)")
+            out.append(f"{only} ({what})")
         else:
-            out.append(f"unclear ({what}: {', '.join(c0)} for the tuned lineup, "
-                       f"{', '.join(c1)} here)")
+            out.append(f"unclear ({what})")
     return out
 
 
