@@ -83,8 +83,8 @@ def test_kernels_cached_by_ruleset_fingerprint(name):
             blocks = K.engine(version).play_blocks
             assert blocks._cache._cache_path.startswith(str(folder / sub))
         assert K.engine(1) is K.engine(2) and K.engine(1) is not K.engine(3)
-    else:
-        assert K.play_blocks._cache._cache_path.startswith(str(folder))
+    else:                     # a ruleset on the game engine: the engine's subfolder
+        assert K.E.play_blocks._cache._cache_path.startswith(str(folder / "engine"))
     assert numba.config.CACHE_DIR != str(folder)
 
 

@@ -21,10 +21,15 @@ LEVELS = {"search_fast": (1, 4), "search": (1, 1), "search_strong": (4, 1)}
 # only, under that name; the default matchup matrix and ladder leave them out
 YARDSTICKS = ("oracle",)
 
+# the game engine's information-set MCTS (``core.engine.search``; budget
+# ``search_iterations``): on the ladder, out of the default matchup matrix
+TREE_SEARCHES = ("ismcts",)
+
 
 def is_search(policy: str) -> bool:
-    """A search level or a yardstick: a policy that simulates games per move."""
-    return policy in LEVELS or policy in YARDSTICKS
+    """A search level, ISMCTS or a yardstick: a policy that simulates games
+    per move."""
+    return policy in LEVELS or policy in YARDSTICKS or policy in TREE_SEARCHES
 
 DOCS = {
     "search_fast": "search with a quarter of the determinizations (a weaker level)",

@@ -4,7 +4,7 @@ interface: the batch loop, traced games and the search policies
 
 A ruleset's ``step`` module provides njit functions over its ``State``
 (a NamedTuple of arrays, with at least ``Z``, whose ``core.layout.Z_TURN``
-slot holds the turn, and ``st``, the game's own random stream, uint64[1])
+slot holds the turn)
 and its ``Ctx`` (a NamedTuple: at least ``pol``, the policy id of every
 seat, ``P``, the number of seats, and ``sp``, the search parameters built
 by :func:`search_vector`):
@@ -22,7 +22,8 @@ by :func:`search_vector`):
 - ``apply(s, c, code, masks, counts, tr, on, check) -> errors``: plays the
   option and goes on to the next decision or the end: the turn is a phase
   machine held in the state, so play stops and resumes at any decision;
-- ``copy(src, dst)``, ``redeal_hidden(s, c, seat, rng)`` (everything
+- ``copy(src, dst)``, ``reseed(s, x)`` (new streams for the game and its
+  seats from ``x``: a rollout's), ``redeal_hidden(s, c, seat, rng)`` (everything
   ``seat`` cannot see dealt again, consistently with what it knows),
   ``info_key(s, c, seat) -> uint64`` (a hash of what ``seat`` can see: its
   information set), ``winners(s, c) -> mask`` (0: nobody), ``finish(s, c,
@@ -63,7 +64,7 @@ def kinds(policies: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """By policy id: the search kind and the determinization multiplier
     (numerator, denominator) of ``core.search.LEVELS``."""
     from ..search import LEVELS
-    n = max(policies.values()) + 1
+    n = max(16, max(policies.values()) + 1)     # scenario-only ids stay plain heuristics
     kind = np.zeros(n, np.int64)
     num = np.ones(n, np.int64)
     den = np.ones(n, np.int64)

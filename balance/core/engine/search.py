@@ -113,8 +113,10 @@ def flat(s, c, p, kind, num, den, key, sw):
     k = c.sp[SP_TOPK]
     if k > 0 and n > k:
         score = sw.score
+        R.copy(s, sw.s1)                    # scored on a copy whose streams are the search's
+        R.reseed(sw.s1, key)
         for i in range(n):
-            score[i] = R.prior(s, c, cand[i])
+            score[i] = R.prior(sw.s1, c, cand[i])
         for i in range(1, n):               # stable insertion sort, best first
             a = cand[i]
             x = score[i]
@@ -140,7 +142,7 @@ def flat(s, c, p, kind, num, den, key, sw):
         for i in range(n):
             for r in range(RR):
                 R.copy(sw.s1, sw.s2)
-                sw.s2.st[0] = game_state(key, d * RR + r)
+                R.reseed(sw.s2, game_state(key, d * RR + r))
                 R.apply(sw.s2, c, cand[i], sw.masks, sw.counts, sw.tr, False, False)
                 rollout(sw.s2, c, rpol, stop, sw)
                 wins[i] += share(sw.s2, c, p)
@@ -197,7 +199,7 @@ def ismcts(s, c, p, key, sw):
     for it in range(c.sp[SP_ITER]):
         R.copy(s, s1)
         R.redeal_hidden(s1, c, p, sst)
-        s1.st[0] = game_state(key, it)
+        R.reseed(s1, game_state(key, it))
         depth = 0
         tree = True
         while not R.done(s1, c) and s1.Z[Z_TURN] < stop:

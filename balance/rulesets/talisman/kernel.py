@@ -25,6 +25,7 @@ Random numbers come in a fixed order from the game's own stream (see
 import numpy as np
 
 from ...core import engine
+from .base import NG, NSEAT  # noqa: F401  (record widths: the ruleset contract)
 from .state import context, new_state
 
 E = engine.bind(__package__)            # the engine's loop, compiled for this ruleset

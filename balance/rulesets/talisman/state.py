@@ -1,7 +1,7 @@
 """Talisman Poker's state for the game engine (``core.engine``): the
 ``State`` and ``Ctx`` NamedTuples, built in Python, and the njit
-functions over them that do not play: ``copy``, ``redeal_hidden`` and
-``info_key``.
+functions over them that do not play: ``copy``, ``reseed``,
+``redeal_hidden`` and ``info_key``.
 
 - ``State``: ``S`` int64[P, NS] per-seat scalars, ``hand`` int64[P, HCAP]
   card ids in the order they entered the hand, ``pile`` int64[3, NC_MAX]
@@ -63,6 +63,12 @@ def copy(a, b):
     for j in range(NZ):
         b.Z[j] = a.Z[j]
     b.st[0] = a.st[0]
+
+
+@njit(cache=True, _nrt=False)
+def reseed(s, x):
+    """A new game stream from ``x`` (a rollout's)."""
+    s.st[0] = x
 
 
 @njit(cache=True, _nrt=False)

@@ -27,7 +27,7 @@ from .policy import (action_parts, choose_discard, choose_greedy, choose_random,
                      combo_value, fill_special_table, keep_score, list_actions, placement_score,
                      special_value)
 from .rules import POLICIES  # noqa: F401  (the engine's policy ids)
-from .state import copy, info_key, redeal_hidden  # noqa: F401  (the step interface)
+from .state import copy, info_key, redeal_hidden, reseed  # noqa: F401  (the step interface)
 
 ROLLOUT = np.array([POL_GREEDY, POL_RANDOM], np.int64)   # search_rollout_policy 0, 1
 
