@@ -12,10 +12,10 @@ from balance.core import registry
 from lazy import lazy
 
 # rulesets on the engine: (name, players, the heuristics to walk with)
-ON_ENGINE = [("talisman", 3, ["greedy", "random", "patient"])]
+ON_ENGINE = [("talisman", 3, ["greedy", "random", "patient"]),
+             ("resonance", 4, ["counter", "random", "saboteur", "counter"])]
 KERNELS = {name: lazy(f"balance.rulesets.{name}.kernel") for name, *_ in ON_ENGINE}
 
-pytestmark = pytest.mark.xdist_group("talisman")
 
 
 @pytest.mark.parametrize("name, P, policies", ON_ENGINE)

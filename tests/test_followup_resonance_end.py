@@ -5,8 +5,8 @@ field runes go to the discard pile; then the end conditions are checked,
 and only a game that goes on reveals 2 new magic cards (a game that ends on
 this resonance reveals nothing)"). So a resonance that gives a seat its
 third magic card while the magic deck is empty ends ``player_magic``, not
-``magic_deck_empty``; the search's copy of the turn (``search.turn_s``)
-resolves the resonance with the same ``res_close``.
+``magic_deck_empty``; a search seat's turn, played on the engine, resolves
+the resonance with the same ``res_close``.
 
 Card used (default table): #1 Spark, base R2, overdraft R5 G3 B3."""
 import numpy as np
@@ -58,18 +58,33 @@ def test_a_game_that_goes_on_reveals_two_and_an_empty_magic_deck_then_ends_it():
 def test_the_search_turn_ends_player_magic_too():
     """A search_fast seat whose start on Spark wins the game at once (its
     third card; the rune deck's last card is its own turn draw, so not
-    starting loses on the next seat's draw): ``search.turn_s`` starts, and
-    the turn ends ``player_magic`` with nothing revealed."""
-    from balance.rulesets.resonance import search as SR
+    starting loses on the next seat's draw): played step by step on the
+    engine, the search starts, and the turn ends ``player_magic`` with
+    nothing revealed (the engine resolves every resonance with the same
+    ``res_close``)."""
+    from balance.rulesets.resonance import kernel as K
+    from balance.rulesets.resonance.state import State
     t = Table(players=4, policies=["search_fast", "counter", "counter", "counter"],
               params={"search_determinizations": 4})
     t.arrange(hands={0: "R+1 R+1", 1: "G+1", 2: "G+1", 3: "G+1"}, deck="G+1", discard="",
               supply=40, revealed=(1, 2), magic_deck=(), owned={0: [4, 5]},
               markers={0: 14, 1: 18}, field=[(0, "R+2"), (1, "R+1")])
     t.mark = int(t.Z[L.Z_TR])
-    e = SR.turn_s(t.pol, t.S, t.F, t.pile, t.Z, t.MD, t.M, t.ST, 0, t.W, t.ip, t.pp, t.ban,
-                  t.masks, t.counts, t.tr, True, np.uint64(12345), *SR.search_work(4))
+    s = State(t.S, t.F, t.pile, t.Z, t.MD, t.st, t.ST)
+    c = K.context(4, t.pol, t.ip, t.pp, t.ban, t.M)
+    R = K.E.R
+    t.Z[L.Z_CUR] = 0
+    t.Z[L.Z_END] = -1
+    R.turns_on(s, c, np.int64(-1), True, t.masks, t.counts, t.tr, True, False)   # the draw
+    sw = K.E.search_work(lambda: K.new_state(4), t.masks.shape, t.counts.shape)
+    nd = 0
+    while not R.done(s, c) and t.Z[L.Z_TURN] == 1:      # seat 0's turn, the joins included
+        q = R.seat(s, c)
+        code = (K.E.decide(np.uint64(12345), np.int64(0), c, s, t.pol[q], nd, sw) if q == 0
+                else R.heuristic(s, c, t.pol[q]))
+        R.apply(s, c, code, t.masks, t.counts, t.tr, True, False)
+        nd += 1
     assert t.events(L.E_START)[:, 3].tolist() == [1 - 1] and t.S[0, L.C_MN] == 3
-    assert e == L.END_PLAYER                                  # not magic_deck_empty
+    assert t.Z[L.Z_END] == L.END_PLAYER                       # not magic_deck_empty
     assert t.events(L.E_REVEAL).shape[0] == 0
     assert t.broken() == 0

@@ -96,7 +96,20 @@ Z_NEXT = 24         # the seat that plays next
 Z_ROUND = 25        # rounds (1 + resonances)
 Z_DISC = 26         # 13 slots: discard pile count of kind k at Z_DISC + k
 Z_TOT = 39          # 13 slots: copies of kind k in this game's deck
-NZ = 52
+# the phase machine (``step``): whose turn, what is pending, the resonance's joins
+Z_CUR = 52          # the seat whose turn it is
+Z_PHASE = 53        # PH_PLACE, PH_START or PH_JOIN: the pending decision
+Z_END = 54          # the end reason once the game is over, -1 while it goes on
+Z_INIT = 55         # the resonance's initiator
+Z_CARD = 56         # the resonance's magic card
+Z_PART = 57         # its participants' mask so far
+Z_NJ = 58           # seats that joined so far
+Z_Q = 59            # the seat asked to join
+Z_JK = 60           # seats after the initiator asked so far (of P - 1)
+NZ = 61
+PH_PLACE = 0        # the rune kind to place (-1: nothing placeable)
+PH_START = 1        # start a resonance on revealed slot 0 or 1, or not (-1)
+PH_JOIN = 2         # join (1) or not (0)
 
 # --- policy ids (rules.POLICIES) ---------------------------------------------
 POL_RANDOM = 0
@@ -105,6 +118,7 @@ POL_SABOTEUR = 2
 POL_SEARCH_FAST = 3 # search levels (core.search.LEVELS): determinizations x1/4, x1, x4
 POL_SEARCH = 4
 POL_SEARCH_STRONG = 5
+POL_ISMCTS = 6      # information-set MCTS (core.engine.search)
 POL_SCRIPT = 9      # scenario tests: choices come from a script (scenario.py)
 
 # --- discard reasons -------------------------------------------------------------

@@ -10,7 +10,7 @@ from ...core.kernel import BAN_FORBID, ev  # before kernel_cache_begin
 from .base import (card_ev, card_terms, chance, effect_value, hand_to_discard, KEEP, P_FAIL,
                    placeable, Q_JOIN, Q_PJOIN, Q_PSTART, Q_RISK, Q_START, rb, ru, shifted, view)
 from .layout import (C_H, C_HN, E_DISCARD, F_KIND, F_KNOW, F_OWNER, M_BASE, M_NEFF, M_OEFF,
-                     M_OVER, M_PTS, NK, POL_RANDOM, POL_SABOTEUR, Z_DEC, Z_FN, Z_REV)
+                     M_OVER, M_PTS, NK, POL_RANDOM, POL_SABOTEUR, Z_FN, Z_REV)
 from .rules import KIND_COLOUR, KIND_VALUE
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
@@ -271,8 +271,8 @@ def discard_n(pol, S, Z, ST, p, n, why, tr, on):
 
 @njit(cache=True, _nrt=False, inline="always")
 def wants_start(pol, S, F, Z, M, ST, p, W, ip, pp):
-    """The revealed slot seat p starts a resonance on, or -1."""
-    Z[Z_DEC] += 1
+    """The revealed slot seat p starts a resonance on, or -1 (the caller
+    counts the decision)."""
     if pol == POL_RANDOM:
         if ru(ST, p) < pp[Q_PSTART]:
             j = rb(ST, p, np.int64(2))
@@ -308,7 +308,8 @@ def wants_start(pol, S, F, Z, M, ST, p, W, ip, pp):
 
 @njit(cache=True, _nrt=False)
 def wants_join(pol, S, F, Z, M, ST, q, W, card, ip, pp):
-    Z[Z_DEC] += 1
+    """Whether seat q joins a resonance on ``card`` (the caller counts the
+    decision)."""
     if pol == POL_RANDOM:
         return ru(ST, q) < pp[Q_PJOIN]
     view(S, F, Z, q, W)

@@ -15,7 +15,8 @@ import numpy as np
 from ...core import search
 from ...core.params import kernel_index, param
 from .layout import (DISSOLVE, END_REASONS, NK, POL_COUNTER, POL_RANDOM,  # noqa: F401
-                     POL_SABOTEUR, POL_SEARCH, POL_SEARCH_FAST, POL_SEARCH_STRONG, VALUES)
+                     POL_ISMCTS, POL_SABOTEUR, POL_SEARCH, POL_SEARCH_FAST, POL_SEARCH_STRONG,
+                     VALUES)
 
 COLOURS = ("red", "green", "blue")
 COLOURS_ZH = ("毁灭", "生命", "信仰")
@@ -75,6 +76,9 @@ class PolicyParams:
     search_rollout_policy: int = param(0, doc="search: the policy of every seat in the "
                                        "rollouts (0 = counter, 1 = random)",
                                        bounds=(0, 1), sweep=(0, 1))
+    search_iterations: int = param(64, doc="ismcts: iterations per decision (each one "
+                                   "determinization, one descent of the tree, one rollout)",
+                                   bounds=(1, 100_000), sweep=(16, 64, 256))
 
 
 IDX = kernel_index(Params)
@@ -84,7 +88,7 @@ N_RULE_INTS = sum(1 for f in dataclasses.fields(Params) if not isinstance(f.defa
 
 POLICIES = {"random": POL_RANDOM, "counter": POL_COUNTER, "saboteur": POL_SABOTEUR,
             "search_fast": POL_SEARCH_FAST, "search": POL_SEARCH,
-            "search_strong": POL_SEARCH_STRONG}
+            "search_strong": POL_SEARCH_STRONG, "ismcts": POL_ISMCTS}
 assert list(search.LEVELS) == ["search_fast", "search", "search_strong"]
 POLICY_DOCS = {
     "random": "the yardstick: uniform placement and peek, starts with p_start (card uniform), "
@@ -95,6 +99,9 @@ POLICY_DOCS = {
     "saboteur": "counter, but when its best card's chance is below join_threshold it places "
                 "negative runes in the colours the revealed cards need",
     **search.DOCS,
+    "ismcts": "information-set MCTS (core.engine.search): search_iterations descents of one "
+              "tree of the seat's information sets, each in a new sample of what it cannot "
+              "see, UCB selection, search_rollout_policy rollouts",
 }
 
 

@@ -87,6 +87,7 @@ def resonate(pol, S, F, pile, Z, MD, M, ST, p, j, force, W, ip, pp, masks, count
         if force >= 0:
             yes = ((force >> q) & 1) == 1
         else:
+            Z[Z_DEC] += 1
             yes = wants_join(pol[q], S, F, Z, M, ST, q, W, card, ip, pp)
         if yes:
             part |= np.int64(1) << q
@@ -350,6 +351,7 @@ def turn(pol, S, F, pile, Z, MD, M, ST, p, W, ip, pp, ban, masks, counts, tr, on
     e = turn_place(mine, S, F, pile, Z, M, ST, p, k, W, ip, pp, masks, counts, tr, on)
     if e != -1:
         return e if e >= 0 else np.int64(-1)
+    Z[Z_DEC] += 1
     j = wants_start(mine, S, F, Z, M, ST, p, W, ip, pp)
     return turn_resonance(pol, S, F, pile, Z, MD, M, ST, p, j, W, ip, pp, masks, counts, tr, on)
 

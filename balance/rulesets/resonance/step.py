@@ -1,0 +1,242 @@
+"""Magic Resonance's step interface for the game engine (``core.engine``).
+
+A turn is a phase machine held in ``Z``: the turn begins (the turn cap,
+the draw, counter's and saboteur's magic-card and dissolve uses, a forced
+redraw: ``turn.turn_head``), then seat ``Z_CUR`` decides ``PH_PLACE`` (the
+rune kind to place, -1 when none is placeable; then its peek and peek uses,
+``turn.turn_place``) and ``PH_START`` (a revealed slot, or -1); a
+resonance asks each seat still in after the initiator, in turn order,
+``PH_JOIN`` (1 or 0; seat ``Z_Q``), then resolves (``turn.res_close``).
+The peeks, discards, magic-card and dissolve uses stay inside ``apply``,
+chosen by the seat's own policy (``Ctx.pol``; a search seat plays them as
+counter does, as before the engine).
+
+Every random number comes from the same streams in the same order as
+before the engine (the deal's ``st``, each seat's ``ST[p]``), so the
+plain policies' games are unchanged.
+"""
+import numpy as np
+from numba import njit
+
+from ...core import jit
+from ...core.kernel import BAN_FORBID, ev  # before kernel_cache_begin
+from .base import (P_MAXT, broken_invariants, card_ev, chance, check_end, fill_deck, next_in,
+                   start, view)
+from .base import finish as records
+from .base import winners as winners_of
+from .layout import (C_H, C_IN, C_JOINED, E_JOIN, E_NOSTART, END_CAP, M_BASE, M_OVER,
+                     PH_JOIN, PH_PLACE, PH_START, POL_COUNTER, POL_RANDOM, Z_CARD, Z_CUR, Z_DEC,
+                     Z_END, Z_INIT, Z_JK, Z_NEXT, Z_NJ, Z_PART, Z_PHASE, Z_Q, Z_REV, Z_TURN)
+from .policy import choose_place, place_terms, place_value, wants_join, wants_start
+from .rules import POLICIES  # noqa: F401  (the engine's policy ids)
+from .state import copy, info_key, redeal_hidden, reseed  # noqa: F401  (the step interface)
+from .turn import after_resonance, res_close, res_open, turn_head, turn_place
+
+ROLLOUT = np.array([POL_COUNTER, POL_RANDOM], np.int64)   # search_rollout_policy 0, 1
+
+jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
+
+
+@njit(cache=True, _nrt=False)
+def prepare(s, c):
+    """Once per batch: the unshuffled rune deck."""
+    fill_deck(c.ip, c.ban, s.pile, s.Z)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def done(s, c):
+    return s.Z[Z_END] >= 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def seat(s, c):
+    return s.Z[Z_Q] if s.Z[Z_PHASE] == PH_JOIN else s.Z[Z_CUR]
+
+
+@njit(cache=True, _nrt=False)
+def turns_on(s, c, e, first, masks, counts, tr, on, check):
+    """A turn ended with ``e`` (an end reason, or -1; ``first``: none was
+    played yet): the check-mode invariants, the end, or the next seat's
+    turn up to its placement. Returns broken invariants."""
+    S, Z = s.S, s.Z
+    P = S.shape[0]
+    errors = 0
+    while True:
+        if not first:
+            if check:
+                errors += broken_invariants(S, s.F, Z, s.MD, c.ip, P)
+            if e >= 0:
+                Z[Z_END] = e
+                return errors
+            nxt = Z[Z_NEXT]
+            Z[Z_CUR] = nxt if nxt >= 0 else next_in(S, Z[Z_CUR], P)
+        first = False
+        if Z[Z_TURN] >= c.ip[P_MAXT]:
+            Z[Z_END] = END_CAP
+            return errors
+        Z[Z_TURN] += 1
+        p = Z[Z_CUR]
+        e = turn_head(c.pol[p], S, s.F, s.pile, Z, c.M, s.ST, p, c.W, c.ip, c.pp, c.ban, masks,
+                      counts, tr, on)
+        if e < 0:
+            Z[Z_PHASE] = PH_PLACE
+            return errors
+
+
+@njit(cache=True, _nrt=False)
+def deal(s, c, seed, game, masks, counts, tr, on, check):
+    """A new game (``base.start``), played on to its first decision."""
+    S, Z = s.S, s.Z
+    P = S.shape[0]
+    start(seed, game, s.st, s.ST, S, s.F, s.pile, Z, s.MD, masks, counts, tr, on, c.ip, P)
+    errors = 0
+    if check:
+        errors += broken_invariants(S, s.F, Z, s.MD, c.ip, P)
+    Z[Z_CUR] = 0
+    Z[Z_END] = -1
+    end = check_end(S, Z, c.ip, P, tr, on)      # a deal that emptied the deck
+    if end >= 0:
+        Z[Z_END] = end
+        return errors
+    return errors + turns_on(s, c, np.int64(-1), True, masks, counts, tr, on, check)
+
+
+@njit(cache=True, _nrt=False)
+def options(s, c, rows):
+    """The pending decision's options into ``rows``: each placeable rune
+    kind (or -1 alone), -1 then each revealed slot, or 0 and 1."""
+    S, Z = s.S, s.Z
+    ph = Z[Z_PHASE]
+    if ph == PH_PLACE:
+        p = Z[Z_CUR]
+        n = 0
+        for k in range(12):
+            if S[p, C_H + k] > 0 and c.ban[k] != BAN_FORBID:
+                rows[n] = k
+                n += 1
+        if n == 0:
+            rows[0] = -1
+            n = 1
+        return n
+    if ph == PH_START:
+        rows[0] = -1
+        n = 1
+        for j in range(2):
+            if Z[Z_REV + j] >= 0:
+                rows[n] = j
+                n += 1
+        return n
+    rows[0] = 0
+    rows[1] = 1
+    return np.int64(2)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def heuristic(s, c, pol):
+    """Heuristic ``pol``'s option (random, counter, saboteur; a search id
+    plays counter), from the seat's own stream."""
+    S, F, Z = s.S, s.F, s.Z
+    ph = Z[Z_PHASE]
+    if ph == PH_PLACE:
+        return choose_place(pol, S, F, Z, c.M, s.ST, Z[Z_CUR], c.W, c.ip, c.pp, c.ban)
+    if ph == PH_START:
+        return wants_start(pol, S, F, Z, c.M, s.ST, Z[Z_CUR], c.W, c.ip, c.pp)
+    return np.int64(1) if wants_join(pol, S, F, Z, c.M, s.ST, Z[Z_Q], c.W, Z[Z_CARD], c.ip,
+                                     c.pp) else np.int64(0)
+
+
+@njit(cache=True, _nrt=False)
+def prior(s, c, code):
+    """counter's score of an option (the search's top-k): the placement's
+    value for its target card; starting or joining, the card's expected
+    value given the chances the seat sees; 0 for not starting, declining."""
+    S, F, Z = s.S, s.F, s.Z
+    ph = Z[Z_PHASE]
+    if ph == PH_PLACE:
+        if code < 0:
+            return 0.0
+        cc, gvn, gvo, fl = place_terms(S, F, Z, c.M, s.ST, Z[Z_CUR], c.W, c.ip, c.pp)
+        e, _ = place_value(c.W, c.M, cc, code, gvn, gvo, fl)
+        return e
+    if (ph == PH_START and code < 0) or (ph == PH_JOIN and code == 0):
+        return 0.0
+    p = seat(s, c)
+    view(S, F, Z, p, c.W)
+    card = Z[Z_REV + code] if ph == PH_START else Z[Z_CARD]
+    ps = chance(c.W, c.M, card, np.int64(M_BASE))
+    po = chance(c.W, c.M, card, np.int64(M_OVER))
+    return card_ev(c.M, card, ps, po, ph == PH_START, c.ip, c.pp)
+
+
+@njit(cache=True, _nrt=False)
+def joins_on(s, c, masks, counts, tr, on, check):
+    """Ask the next seat still in after the initiator, or, when every one
+    of the P - 1 was asked, resolve the resonance and end the turn."""
+    S, Z = s.S, s.Z
+    P = S.shape[0]
+    while Z[Z_JK] < P - 1:
+        Z[Z_JK] += 1
+        q = Z[Z_Q] + 1
+        if q >= P:
+            q = 0
+        Z[Z_Q] = q
+        if S[q, C_IN] == 1:
+            Z[Z_PHASE] = PH_JOIN
+            return np.int64(0)
+    p = Z[Z_INIT]
+    out = res_close(c.pol, S, s.F, s.pile, Z, s.MD, c.M, s.ST, p, Z[Z_CARD], Z[Z_PART],
+                    Z[Z_NJ], c.ip, masks, counts, tr, on)
+    e = after_resonance(S, Z, c.ip, p, out, tr, on)
+    return turns_on(s, c, e, False, masks, counts, tr, on, check)
+
+
+@njit(cache=True, _nrt=False)
+def apply(s, c, code, masks, counts, tr, on, check):
+    """The pending decision's seat plays option ``code``; the game goes on to
+    the next decision or the end. Returns broken invariants (check mode)."""
+    S, Z = s.S, s.Z
+    ph = Z[Z_PHASE]
+    p = Z[Z_CUR]
+    if ph == PH_PLACE:
+        e = turn_place(c.pol[p], S, s.F, s.pile, Z, c.M, s.ST, p, code, c.W, c.ip, c.pp, masks,
+                       counts, tr, on)
+        if e != -1:
+            return turns_on(s, c, e if e >= 0 else np.int64(-1), False, masks, counts, tr, on,
+                            check)
+        Z[Z_PHASE] = PH_START
+        return np.int64(0)
+    Z[Z_DEC] += 1
+    if ph == PH_START:
+        if code < 0:
+            if on:
+                ev(tr, Z, E_NOSTART, p, 0, 0, 0, 0, 0)
+            return turns_on(s, c, np.int64(-1), False, masks, counts, tr, on, check)
+        Z[Z_CARD] = res_open(S, Z, p, code, tr, on)
+        Z[Z_INIT] = p
+        Z[Z_PART] = np.int64(1) << p
+        Z[Z_NJ] = 0
+        Z[Z_Q] = p
+        Z[Z_JK] = 0
+        return joins_on(s, c, masks, counts, tr, on, check)
+    q = Z[Z_Q]
+    if code == 1:
+        Z[Z_PART] |= np.int64(1) << q
+        Z[Z_NJ] += 1
+        S[q, C_JOINED] += 1
+    if on:
+        ev(tr, Z, E_JOIN, q, code, Z[Z_CARD], 0, 0, 0)
+    return joins_on(s, c, masks, counts, tr, on, check)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def winners(s, c):
+    return winners_of(s.S, s.S.shape[0], s.Z[Z_END])
+
+
+@njit(cache=True, _nrt=False)
+def finish(s, c, tr, on, grow, srow):
+    """The game's records (``base.finish``)."""
+    records(s.S, s.Z, c.M, tr, on, s.S.shape[0], s.Z[Z_END], s.Z[Z_TURN], grow, srow)
+
+
+jit.kernel_cache_end()
