@@ -40,6 +40,7 @@ def command(ruleset, run, names, values, rate, precision, max_games, out):
     res = sensitivity(ruleset, names, values=parse_values(values), rate=rate,
                       precision=precision, max_games=max_games, out=out, **run)
     click.echo("\n".join(res.lines()))
+    click.echo(res.cost_line())
     say_written(res.files, out)
 
 

@@ -430,8 +430,7 @@ class SensitivityResult(Published):
             {"base": self.base, "values": self.values, "defaults": self.defaults,
              "games_per_value": self.games, "rate": self.rate_label, "ranked_group": self.main,
              "skipped": [{"parameter": n, "why": w} for n, w in self.skipped],
-             "precision": self.precision, "method": METHOD, "command": self.command,
-             "games_played": self.played, "wall_seconds": round(self.seconds, 1)},
+             "precision": self.precision, "method": METHOD, "command": self.command},
             indent=2, default=str))
         files.append(out / "sensitivity.md")
         files[-1].write_text(self.markdown())
@@ -520,12 +519,16 @@ class SensitivityResult(Published):
             out.append(f"precision +/-{self.precision['precision']}: "
                        f"{min(x['games'] for x in v):,}-{max(x['games'] for x in v):,} games "
                        f"per value; {sum(x['reached'] for x in v)} of {len(v)} values reached it")
-        took = (f"{self.seconds:.0f} s" if self.seconds < 120 else
-                f"{self.seconds / 60:.1f} min")
-        out.append(f"played {self.played:,} games in {took} (the rest, if any, reused from "
-                   f"the store)")
         out.append(f"method: {METHOD}")
         return out
+
+    def cost_line(self) -> str:
+        """What this run played and how long it took: printed by the command,
+        kept out of the written files (a regenerated report is byte-identical)."""
+        took = (f"{self.seconds:.0f} s" if self.seconds < 120 else
+                f"{self.seconds / 60:.1f} min")
+        return (f"played {self.played:,} games in {took} (the rest, if any, reused from "
+                f"the store)")
 
     def _at(self, parameter, value) -> dict:
         e = self.effects
