@@ -367,7 +367,7 @@ def test_a_piece_stored_by_the_previous_encoding_is_still_reused(tmp_path):
         for k, v in {"__desc__": np.array(ST._canon(desc)),
                      "__dtypes__": np.array(json.dumps({k: v.dtype.str
                                                         for k, v in arrays.items()})),
-                     **{k: ST._narrow(v) for k, v in arrays.items()}}.items():
+                     **{k: ST.narrow(v) for k, v in arrays.items()}}.items():
             with z.open(f"{k}.npy", "w") as o:
                 np.lib.format.write_array(o, v, allow_pickle=False)
     for _ in range(2):                       # the old file, then the new one
