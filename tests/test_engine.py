@@ -2,6 +2,8 @@
 every ruleset on the engine, and the engine's search written once."""
 from __future__ import annotations
 
+import importlib.util
+
 import numba
 import numpy as np
 import pytest
@@ -11,9 +13,14 @@ from balance.core.runner import play_range, setup
 from balance.core import registry
 from lazy import lazy
 
-# rulesets on the engine: (name, players, the heuristics to walk with)
-ON_ENGINE = [("talisman", 3, ["greedy", "random", "patient"]),
-             ("resonance", 4, ["counter", "random", "saboteur", "counter"])]
+# rulesets that can be on the engine: (name, players, the heuristics to walk
+# with); one is tested once it has its step module (``<ruleset>/step.py``)
+CANDIDATES = [("talisman", 3, ["greedy", "random", "patient"]),
+              ("resonance", 4, ["counter", "random", "saboteur", "counter"]),
+              ("demon", 2, ["greedy", "random"]),
+              ("school", 4, ["informed", "random", "informed", "random"])]
+ON_ENGINE = [c for c in CANDIDATES
+             if importlib.util.find_spec(f"balance.rulesets.{c[0]}.step") is not None]
 KERNELS = {name: lazy(f"balance.rulesets.{name}.kernel") for name, *_ in ON_ENGINE}
 
 
