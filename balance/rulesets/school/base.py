@@ -11,7 +11,7 @@ from ...core.rng import game_state, GAMMA, mix64, shuffle
 from .layout import (C_HN, E_DRAW, E_RESHUFFLE, GAME_COLUMNS, KN_FATE, MAG, MUGGLE, NCMAX, NK,
                      PRIEST, SEAT_COLUMNS, WIZ, ZG_NAMES, Z_BN, Z_DECK, Z_DISC, Z_GSTAT, Z_PN,
                      Z_UP)
-from .rules import IDX, N_RULE_INTS, PIDX
+from .rules import IDX, PIDX
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
@@ -32,11 +32,6 @@ Q_STEAL = PIDX["steal_min_hand"]
 Q_DRAW = PIDX["draw_max_hand"]
 Q_FATES = PIDX["peek_fates"]
 Q_JOKER = PIDX["joker_keep"]
-# the search's int parameters, in the int vector after the rule ints (``__init__.kernel_args``)
-P_TOPK = N_RULE_INTS + PIDX["search_top_k"]
-P_SDET = N_RULE_INTS + PIDX["search_determinizations"]
-P_SROLL = N_RULE_INTS + PIDX["search_rollouts"]
-P_SPOL = N_RULE_INTS + PIDX["search_rollout_policy"]
 assert [IDX[f"house_of_{s}"] for s in ("spade", "heart", "diamond", "club")] == list(range(P_HOS, P_HOS + 4))
 
 # --- record columns, by name (layout) -----------------------------------------

@@ -77,7 +77,25 @@ Z_SCR = 31          # script rows consumed (scenario policy)
 Z_ERR = 32          # broken invariants (check mode)
 Z_CLOAK6 = 33       # the house cloaked in round 6
 Z_PT = 34           # 4 slots: each house pile's total (kept up to date as cards enter or are swapped)
-NZ = 38
+# the phase machine (``step``): the pending decision, where play goes on after it, the meeting
+Z_CUR = 38          # the seat whose turn it is
+Z_PHASE = 39        # the pending decision (PH_*)
+Z_SEAT = 40         # the seat that decides it
+Z_OVER = 41         # 1 once the game is over
+Z_CASTS = 42        # spells cast in this turn
+Z_MKIND = 43        # the meeting's kind (0 add white, 1 add black, 2 delete white, 3 delete black)
+Z_NOPT = 44         # the meeting's options
+Z_VK = 45           # seats stepped over by the vote so far (from the sage's left, of P)
+Z_TIED = 46         # bitmask of the options tied at the top of the vote
+Z_CLN = 47          # the cloaked pile's size when it was cloaked (check mode)
+Z_CLSUM = 48        # ... and its weighted sum of cards (check mode)
+Z_HALT = 49         # scenario only: bitmask of the stages (G_*) at which play halts
+Z_STAGE = 50        # the stage play halted at (scenario)
+Z_OPT = 51          # 16 slots: the meeting's options (cards turned, or book places)
+Z_VOTE = 67         # 8 slots: each seat's vote (-1: none)
+NZ = 75
+NOPT = 16           # meeting options at most
+NVOTE = 8           # seats at most
 ZG_NAMES = ("casts_white", "casts_black", "peeks_hidden", "peeks_fate", "peeks_hand",
             "peeks_deck", "steals", "draws", "swaps", "cloaked_discards", "reshuffles")
 
@@ -118,21 +136,29 @@ POL_INFORMED = 1
 POL_SEARCH_FAST = 2  # search levels (core.search.LEVELS, in that order): ids >= POL_SEARCH_FAST
 POL_SEARCH = 3
 POL_SEARCH_STRONG = 4
+POL_ISMCTS = 5      # information-set MCTS (core.engine.search)
 POL_SCRIPT = 9      # scenario tests only: scripted choices, else random
 
-# --- search: the decisions it searches (search_decision's kind) ----------------
-SK_SPELL = 0        # a spell entry or stop (a = spells cast so far this turn)
-SK_VOTE = 1         # a meeting vote
-SK_TIE = 2          # the sage's tie break
-SK_NAME = 3         # the sage names the invisible
-SK_CLOAK = 4        # the invisible cloaks a house
-# a rollout starts in the current round at one of these phases
-PH_NAME = 0         # the sage names the invisible (then the cloak, the draws, every turn)
-PH_CLOAK = 1        # the invisible cloaks
-PH_DRAWS = 2        # the round's draws
-PH_TURN = 3         # seat q's turn goes on (with the casts left), then its meeting, discard, the rest
-PH_VOTE = 4         # the sage's meeting: votes (the searching seat's given), tie, result
-PH_TIE = 5          # the sage's meeting: the given option wins
+# --- the phase machine (``step``): decisions (Z_PHASE) ---------------------------------
+PH_NAME = 0         # the sage names the invisible: option = a seat
+PH_CLOAK = 1        # the invisible cloaks a house: option = a house
+PH_SPELL = 2        # seat Z_CUR's next spell: option = step.spell_code(effect, card, a, b), 0 stop
+PH_VOTE = 3         # seat Z_SEAT's sealed vote: option = a meeting option
+PH_TIE = 4          # the sage breaks the tie: option = a tied meeting option
+PH_HALT = 5         # scenario only: play halted at stage Z_STAGE (no decision)
+# ... and the stages play goes through between them (step.advance)
+G_ROUND = 0         # a round begins (then PH_NAME)
+G_DRAWS = 1         # the round's draws (after PH_CLOAK), then the first turn
+G_TURN = 2          # seat Z_CUR's turn begins (Z_TURN counted)
+G_TURNEV = 3        # ... its trace row, no spell cast yet
+G_SPELLS = 4        # it may cast again (then PH_SPELL) or stops
+G_STOPPED = 5       # it stopped: the sage's meeting, or its discard
+G_MEET = 6          # the sage's meeting opens (then PH_VOTE for each voter)
+G_VOTES = 7         # the next voter, or the tally (then PH_TIE on a tie)
+G_DISCARD = 8       # seat Z_CUR discards down to the limit, then the next turn or the round's end
+G_ROUNDEND = 9      # the round's checks and end
+G_NEXT = 10         # the next round
+G_END = 11          # the game is over
 
 # --- trace events: row = [type, turn, seat, a, b, c, d, e] -----------------
 E_DEAL = 1          # a = card (hand)

@@ -1,40 +1,141 @@
-"""Magic School kernel, part 3: the rules' moves that every round and every
-search rollout plays: a spell's effect (``cast``), the score area, the
-meeting (in pieces, so that a search can decide a seat's vote or the tie
-between them), the discard and the spells of a turn. Each is one copy of
-the rule, called by ``kernel.play_round`` (the game) and by
-``search.rollout`` (rollouts, with the rollout policy at every seat)."""
+"""Magic School kernel, part 3: the rules' moves, each written once and
+played by the phase machine (``step``) in the game, in the search's
+rollouts and in the scenario tests: the deck and the deal
+(``fill_deck``, ``init_game``), a spell's effect (``cast``), the score
+area (``to_score``), the meeting's opening and result, the discard, the
+round's checks, the trace's state rows and the end (``records``). Each
+takes the game's ``State`` ``s`` and the table's ``Ctx`` ``c``
+(``state``); the policies' choices (``policy``) keep their array
+arguments."""
 import numpy as np
 from numba import njit
 
 from ...core import jit
-from ...core.kernel import BAN_FORBID, ev, setbit  # before kernel_cache_begin
-from ...core.rng import below
-from .base import (draw_card, draw_to_hand, hand_index, house_of_card, is_joker, KIND, KVAL,
-                   next_seat, pbelow, P_LIMIT, P_MAXC, P_MEET, P_SDRAW, S_CB, S_CW, S_DEC,
-                   S_DRAWS, S_GAIN, S_PEEK, S_STEAL, S_SWAPS, S_VOTES, take, to_discard, to_hand,
-                   update_up, val, vbit, ZG_CB, ZG_CLOAKED, ZG_CW, ZG_DRAW, ZG_PEEK, ZG_STEAL,
-                   ZG_SWAP)
-from .layout import (C_HN, D_DISCARD, D_JOKER, D_TIE, D_VOTE, EF_DRAW, EF_PEEK_BOOK,
-                     EF_PEEK_DECK, EF_PEEK_FATE, EF_PEEK_HAND, EF_STEAL, EF_STOP, EF_SWAP,
-                     E_DELETE, E_DISCARD, E_MEET, E_OPTION, E_SCORE, E_SPELL, E_STOPPED, E_SWAP,
-                     E_TIE, E_TOBOOK, E_TURN, E_VOTE, KN_MASK, PCAP, POL_INFORMED, POL_SCRIPT,
-                     Z_BN, Z_CLOAK, Z_DEC, Z_DECK, Z_ERR, Z_INV, Z_PN, Z_PT, Z_UP)
-from .policy import (argmax_tie, choose_house, choose_vote, informed_spell, keep_value,
-                     script_next, script_spell, spell_list)
+from ...core.kernel import BAN_FORBID, BAN_REMOVE, ev, setbit  # before kernel_cache_begin
+from ...core.rng import below, game_state, shuffle
+from .base import (book_all_values, draw_card, draw_to_hand, G_BVALS, G_CLOAK6, G_DEC, G_END,
+                   G_FIRST, G_INV6, G_MEMBERS, G_NWIN, G_PVALS, G_ROUNDS, G_STAT, G_TOP, G_TOTAL,
+                   G_TURNS, G_WINNER, G_WMASK, G_WVALS, hand_index, house_of_card, HOUSE_WB,
+                   is_joker, KIND, KVAL, pbelow, pile_total, P_DECKS, P_FATE,
+                   P_HIDDEN, P_LIMIT, P_MEET, P_SDRAW, P_SETUP, P_START, seat_stream, S_CB, S_CW,
+                   S_DEC, S_DRAWS, S_FB, S_FIRST, S_FVALS, S_FW, S_GAIN, S_INV6, S_PEEK, S_ROLE, S_SCORE,
+                   S_STEAL, S_SWAPS, S_VOTES, S_WON, take, to_discard, to_hand, update_up, val,
+                   vbit, ZG_CB, ZG_CLOAKED, ZG_CW, ZG_DRAW, ZG_PEEK, ZG_STEAL, ZG_SWAP)
+from .layout import (C_HN, D_DISCARD, D_JOKER, E_DISCARD, EF_DRAW, EF_PEEK_BOOK, EF_PEEK_DECK, EF_PEEK_FATE,
+                     EF_PEEK_HAND, EF_STEAL, EF_SWAP, END_NOBODY, END_WON, E_BOOKS, E_BOOKSET,
+                     E_DEAL, E_DELETE, E_END, E_FATE, E_FATEREVEAL, E_FIRST, E_HOUSE, E_MEET,
+                     E_OPTION, E_PILE, E_PILES, E_SCORE, E_SPELL, E_SWAP, E_TOBOOK, FCAP, KNW,
+                     KN_FATE, KN_MASK, NCMAX, NK, NSEAT, PCAP, POL_INFORMED, POL_SCRIPT, Z_BN,
+                     Z_CLOAK, Z_CLOAK6, Z_DEC, Z_DECK, Z_DISC, Z_FIRST, Z_INV, Z_NC, Z_OPT, Z_PN,
+                     Z_GSTAT, Z_PT, Z_ROUND, Z_SAGE, Z_TURN, Z_UP, Z_VOTE, ZG_NAMES)
+from .policy import argmax_tie, choose_house, keep_value, script_next
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
+
+# --- the deck and the deal ----------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def fill_deck(s, c):
+    """The unshuffled deck in cards[2, :n], n in Z[Z_NC] (once per batch)."""
+    d = c.ip[P_DECKS]
+    if d == 0:
+        d = 1 if c.P <= 5 else 2
+    n = 0
+    for x in range(NK * d):
+        if c.ban[KIND[x]] != BAN_REMOVE:
+            s.cards[2, n] = x
+            n += 1
+    s.Z[Z_NC] = n
+
+
+@njit(cache=True, _nrt=False)
+def init_game(s, c, seed, game, masks, counts, tr, on):
+    """Reset, shuffle, deal (each seat in turn: hand cards, then fate cards),
+    set the books (white: face up, then hidden; black likewise), pick the
+    first sage, who turns the setup score cards (a joker's pile: its own
+    policy's choice)."""
+    S, hand, fate, B, Z, cards, KN, KF, st = (s.S, s.hand, s.fate, s.B, s.Z, s.cards, s.KN,
+                                              s.KF, s.st)
+    P = c.P
+    ip = c.ip
+    nc = Z[Z_NC]
+    for i in range(Z.shape[0]):
+        if i != Z_NC:
+            Z[i] = 0
+    st[0] = game_state(seed, game)
+    for p in range(P):
+        s.pst[p] = seat_stream(seed, game, p)
+        for j in range(S.shape[1]):
+            S[p, j] = 0
+        for x in range(KNW):
+            KN[p, x] = 0
+        for q in range(P):
+            for i in range(FCAP):
+                KF[p, q, i] = 0
+    for i in range(nc):
+        cards[0, i] = cards[2, i]
+    Z[Z_DECK] = nc
+    shuffle(st, cards[0], nc)
+    Z[Z_INV] = -1
+    Z[Z_CLOAK] = -1
+    F = ip[P_FATE]
+    for p in range(P):
+        for _ in range(ip[P_START]):
+            x = draw_card(st, cards, Z, tr, on)
+            if x >= 0:
+                to_hand(S, hand, p, x, masks, counts)
+                if on:
+                    ev(tr, Z, E_DEAL, p, x, 0, 0, 0, 0)
+        for i in range(F):
+            x = draw_card(st, cards, Z, tr, on)
+            fate[p, i] = x
+            if x >= 0:
+                KF[p, p, i] = 1
+                KN[p, KN_FATE] |= vbit(x)
+                setbit(masks, p, 0, KIND[x])
+                counts[0, KIND[x]] += 1
+                S[p, S_FVALS] |= np.int64(1) << KVAL[KIND[x]]
+                if on:
+                    ev(tr, Z, E_FATE, p, x, 0, 0, 0, 0)
+    for b in range(2):
+        for k in range(1 + ip[P_HIDDEN]):
+            x = draw_card(st, cards, Z, tr, on)
+            if x < 0:
+                break
+            j = Z[Z_BN + b]
+            B[b, 0, j] = x
+            B[b, 1, j] = np.int64(k == 0)
+            Z[Z_BN + b] = j + 1
+            if on:
+                ev(tr, Z, E_BOOKSET, -1, b, x, np.int64(k == 0), 0, 0)
+        update_up(B, Z, b)
+    sage = below(st, P)
+    Z[Z_FIRST] = sage
+    Z[Z_SAGE] = sage
+    S[sage, S_FIRST] = 1
+    if on:
+        ev(tr, Z, E_FIRST, sage, 0, 0, 0, 0, 0)
+    for _ in range(ip[P_SETUP]):
+        x = draw_card(st, cards, Z, tr, on)
+        if x < 0:
+            break
+        to_score(s, c, x, sage, tr, on)
+
+
 # --- spells: the effects -------------------------------------------------
 @njit(cache=True, _nrt=False, inline="always")
-def cast(st, p, S, hand, fate, B, Z, pile, cards, KN, KF, ip, out, masks, counts, tr, on):
-    """Cast entry out[0:4] of seat p: the spell card goes to the discard
+def cast(s, c, p, masks, counts, tr, on):
+    """Cast entry c.out[0:4] of seat p: the spell card goes to the discard
     pile first, then the effect resolves."""
+    st, S, hand, fate, B, Z, pile, cards, KN, KF = (s.st, s.S, s.hand, s.fate, s.B, s.Z, s.pile,
+                                                    s.cards, s.KN, s.KF)
+    ip = c.ip
+    out = c.out
     eff = out[0]
     g_card = hand[p, out[2]] if eff == EF_SWAP else -1
-    c = take(S, hand, p, out[1])
-    to_discard(cards, Z, c)
-    k = KIND[c]
+    x = take(S, hand, p, out[1])
+    to_discard(cards, Z, x)
+    k = KIND[x]
     setbit(masks, p, 1, k)
     counts[1, k] += 1
     black = eff >= EF_STEAL
@@ -76,7 +177,7 @@ def cast(st, p, S, hand, fate, B, Z, pile, cards, KN, KF, ip, out, masks, counts
         S[p, S_SWAPS] += 1
         Z[ZG_SWAP] += 1
     if on:
-        ev(tr, Z, E_SPELL, p, eff, c, out[2], out[3], seen)
+        ev(tr, Z, E_SPELL, p, eff, x, out[2], out[3], seen)
     if eff == EF_DRAW:
         for _ in range(ip[P_SDRAW]):
             draw_to_hand(st, S, hand, cards, Z, p, masks, counts, tr, on)
@@ -95,193 +196,124 @@ def cast(st, p, S, hand, fate, B, Z, pile, cards, KN, KF, ip, out, masks, counts
 
 
 # --- the score area and the meeting -------------------------------------------
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def to_score(c, sage, pol, S, Z, pile, cards, KN, ip, pst, script, tr, on, buf):
-    """Card c enters the score area: its suit's pile, a joker the pile the
-    sage picks; the cloaked pile discards it."""
-    if is_joker(c):
-        h = choose_house(pol[sage], sage, Z, KN, pst, script, np.int64(D_JOKER), buf)
+@njit(cache=True, _nrt=False)
+def to_score(s, c, x, sage, tr, on):
+    """Card x enters the score area: its suit's pile, a joker the pile the
+    sage picks (its own policy: ``c.bpol``); the cloaked pile discards it."""
+    S, Z, pile = s.S, s.Z, s.pile
+    if is_joker(x):
+        h = choose_house(c.bpol[sage], sage, Z, s.KN, s.pst, c.script, np.int64(D_JOKER), c.buf)
         S[sage, S_DEC] += 1
         Z[Z_DEC] += 1
     else:
-        h = house_of_card(c, ip)
+        h = house_of_card(x, c.ip)
     dropped = h == Z[Z_CLOAK]
     if dropped:
-        to_discard(cards, Z, c)
+        to_discard(s.cards, Z, x)
         Z[ZG_CLOAKED] += 1
     else:
-        pile[h, Z[Z_PN + h]] = c
+        pile[h, Z[Z_PN + h]] = x
         Z[Z_PN + h] += 1
-        Z[Z_PT + h] += val(c)
+        Z[Z_PT + h] += val(x)
     if on:
-        ev(tr, Z, E_SCORE, sage, c, h, np.int64(dropped), 0, 0)
+        ev(tr, Z, E_SCORE, sage, x, h, np.int64(dropped), 0, 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def meeting_open(st, r, sage, B, Z, cards, ip, tr, on, opts):
+@njit(cache=True, _nrt=False)
+def meeting_open(s, c, r, sage, tr, on):
     """The sage's meeting begins: rounds 1 and 3 add a white spell, 2 and 4
-    a black one (``meeting_cards`` turned from the deck into opts); rounds
-    5 and 6 delete a face-up white / black spell (its places into opts).
-    Returns (kind, options): kind 0 add white, 1 add black, 2 delete white,
-    3 delete black."""
+    a black one (``meeting_cards`` turned from the deck into the options
+    Z[Z_OPT:]); rounds 5 and 6 delete a face-up white / black spell (its
+    places into the options). Returns (kind, options): kind 0 add white,
+    1 add black, 2 delete white, 3 delete black."""
+    B, Z = s.B, s.Z
     kind = (r - 1) % 2 if r <= 4 else 2 + (r - 5)
     book = kind & 1
     n = np.int64(0)
     if kind < 2:
-        for _ in range(ip[P_MEET]):
-            c = draw_card(st, cards, Z, tr, on)
-            if c < 0:
+        for _ in range(c.ip[P_MEET]):
+            x = draw_card(s.st, s.cards, Z, tr, on)
+            if x < 0:
                 break
-            opts[n] = c
+            Z[Z_OPT + n] = x
             n += 1
     else:
         for j in range(Z[Z_BN + book]):
             if B[book, 1, j] == 1:
-                opts[n] = j
+                Z[Z_OPT + n] = j
                 n += 1
     if on:
         ev(tr, Z, E_MEET, sage, kind, n, 0, 0, 0)
         for o in range(n):
-            ev(tr, Z, E_OPTION, sage, o, opts[o] if kind < 2 else B[book, 0, opts[o]], 0, 0, 0)
+            ev(tr, Z, E_OPTION, sage, o, Z[Z_OPT + o] if kind < 2 else B[book, 0, Z[Z_OPT + o]],
+               0, 0, 0)
     return kind, n
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def meeting_vote(kind, sage, P, pol, S, B, Z, KN, ip, pst, script, tr, on, opts, n, tally, tied,
-                 votes, fs, buf):
-    """One sealed vote per non-invisible seat, from the sage's left, the
-    sage last: votes[q] >= 0 on entry is seat q's vote decided beforehand
-    (a search), -1 its policy's. Leaves tied[o] = 1 for the options with
-    the most votes; returns (how many, the last of them)."""
-    for o in range(n):
-        tally[o] = 0
-        tied[o] = 1
-    q = next_seat(sage, P)
-    for _ in range(P):
-        if q != Z[Z_INV]:
-            v = votes[q]
-            if v < 0:
-                v = choose_vote(pol[q], q, kind, opts, n, tied, B, Z, KN, ip,
-                                pst, script, np.int64(D_VOTE), fs, buf)
-            votes[q] = v
-            tally[v] += 1
-            S[q, S_DEC] += 1
-            Z[Z_DEC] += 1
-            if on:
-                ev(tr, Z, E_VOTE, q, v, 0, 0, 0, 0)
-        else:
-            votes[q] = -1
-        q = next_seat(q, P)
-    best = 0
-    for o in range(n):
-        if tally[o] > best:
-            best = tally[o]
-    k = 0
-    win = 0
-    for o in range(n):
-        tied[o] = np.int64(tally[o] == best)
-        k += tied[o]
-        if tied[o] == 1:
-            win = o
-    return k, win
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def meeting_tie(kind, sage, pol, S, B, Z, KN, ip, pst, script, tr, on, opts, n, tied, fs, buf,
-                win):
-    """The sage breaks a tie among tied[o] == 1: ``win`` if >= 0 (decided
-    beforehand by a search), else its policy's choice."""
-    if win < 0:
-        win = choose_vote(pol[sage], sage, kind, opts, n, tied, B, Z, KN,
-                          ip, pst, script, np.int64(D_TIE), fs, buf)
-    S[sage, S_DEC] += 1
-    Z[Z_DEC] += 1
-    if on:
-        ev(tr, Z, E_TIE, sage, win, 0, 0, 0, 0)
-    return win
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def meeting_end(kind, sage, P, pol, S, B, Z, pile, cards, KN, ip, pst, script, tr, on, opts, n,
-                win, votes, buf):
+@njit(cache=True, _nrt=False)
+def meeting_end(s, c, kind, sage, n, win, tr, on):
     """Option ``win`` carries: a card turned enters the book face up (the
-    others the score area), or a deleted spell goes to the score area."""
+    others the score area), or a deleted spell goes to the score area;
+    with a vote (n > 1), each seat that voted for it is counted."""
+    S, B, Z = s.S, s.B, s.Z
     book = kind & 1
     if n > 1:
-        for q in range(P):
-            if votes[q] == win:
+        for q in range(c.P):
+            if Z[Z_VOTE + q] == win:
                 S[q, S_VOTES] += 1
     if kind < 2:
-        c = opts[win]
+        x = Z[Z_OPT + win]
         j = Z[Z_BN + book]
-        B[book, 0, j] = c
+        B[book, 0, j] = x
         B[book, 1, j] = 1
         Z[Z_BN + book] = j + 1
         update_up(B, Z, book)
         if on:
-            ev(tr, Z, E_TOBOOK, sage, book, c, 0, 0, 0)
+            ev(tr, Z, E_TOBOOK, sage, book, x, 0, 0, 0)
         for o in range(n):
             if o != win:
-                to_score(opts[o], sage, pol, S, Z, pile, cards, KN, ip, pst, script,
-                         tr, on, buf)
+                to_score(s, c, Z[Z_OPT + o], sage, tr, on)
     else:
-        j = opts[win]
-        c = B[book, 0, j]
-        for x in range(j, Z[Z_BN + book] - 1):
-            B[book, 0, x] = B[book, 0, x + 1]
-            B[book, 1, x] = B[book, 1, x + 1]
+        j = Z[Z_OPT + win]
+        x = B[book, 0, j]
+        for y in range(j, Z[Z_BN + book] - 1):
+            B[book, 0, y] = B[book, 0, y + 1]
+            B[book, 1, y] = B[book, 1, y + 1]
         Z[Z_BN + book] -= 1
         update_up(B, Z, book)
         if on:
-            ev(tr, Z, E_DELETE, sage, book, c, 0, 0, 0)
-        to_score(c, sage, pol, S, Z, pile, cards, KN, ip, pst, script, tr, on, buf)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def meeting(st, r, sage, P, pol, S, hand, fate, B, Z, pile, cards, KN, ip, F, pst, script,
-            masks, counts, tr, on, opts, tally, tied, votes, fs, buf):
-    """The sage's meeting, every choice by the seats' policies: the options
-    (``meeting_open``), one sealed vote per non-invisible seat, the sage
-    breaking a tie, the result (``meeting_end``). ``kernel.play_round``
-    composes the same pieces with the search's choices."""
-    kind, n = meeting_open(st, r, sage, B, Z, cards, ip, tr, on, opts)
-    if n == 0:
-        return
-    win = 0
-    if n > 1:
-        for q in range(P):
-            votes[q] = -1
-        k, win = meeting_vote(kind, sage, P, pol, S, B, Z, KN, ip, pst, script, tr, on, opts, n,
-                              tally, tied, votes, fs, buf)
-        if k > 1:
-            win = meeting_tie(kind, sage, pol, S, B, Z, KN, ip, pst, script, tr, on, opts, n,
-                              tied, fs, buf, np.int64(-1))
-    meeting_end(kind, sage, P, pol, S, B, Z, pile, cards, KN, ip, pst, script, tr, on, opts, n,
-                win, votes, buf)
+            ev(tr, Z, E_DELETE, sage, book, x, 0, 0, 0)
+        to_score(s, c, x, sage, tr, on)
 
 
 # --- a turn -------------------------------------------------------------
 @njit(cache=True, _nrt=False, inline="always")
-def discard_down(p, pol, S, hand, cards, Z, ip, pp, pst, script, tr, on, fs, ix):
-    while S[p, C_HN] > ip[P_LIMIT]:
+def discard_down(s, c, p, tr, on):
+    """Seat p discards one card at a time down to the hand limit, each
+    chosen by its own policy (``c.bpol``: informed its lowest keep value,
+    ties uniform; random a uniform card; a scripted card)."""
+    S, hand, Z = s.S, s.hand, s.Z
+    pol = c.bpol[p]
+    fs = c.fs
+    while S[p, C_HN] > c.ip[P_LIMIT]:
         n = S[p, C_HN]
         i = -1
         if pol == POL_INFORMED:
             for x in range(n):
-                fs[x] = -keep_value(hand[p, x], pp)
-            i = argmax_tie(fs, n, pst, p)
+                fs[x] = -keep_value(hand[p, x], c.pp)
+            i = argmax_tie(fs, n, s.pst, p)
         elif pol == POL_SCRIPT:
-            k = script_next(script, Z, p, np.int64(D_DISCARD))
+            k = script_next(c.script, Z, p, np.int64(D_DISCARD))
             if k >= 0:
-                i = hand_index(S, hand, p, script[k, 2])
+                i = hand_index(S, hand, p, c.script[k, 2])
         if i < 0:
-            i = pbelow(pst, p, n)     # one card at a time: a uniform subset
-        c = take(S, hand, p, i)
-        to_discard(cards, Z, c)
+            i = pbelow(s.pst, p, n)     # one card at a time: a uniform subset
+        x = take(S, hand, p, i)
+        to_discard(s.cards, Z, x)
         S[p, S_DEC] += 1
         Z[Z_DEC] += 1
         if on:
-            ev(tr, Z, E_DISCARD, p, c, 0, 0, 0, 0)
+            ev(tr, Z, E_DISCARD, p, x, 0, 0, 0, 0)
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -297,53 +329,161 @@ def can_cast(p, S, hand, Z, ban):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def spells(st, p, P, pol, S, hand, fate, B, Z, pile, cards, KN, KF, ip, pp, ban, F, pst, script,
-           masks, counts, tr, on, out, fs, ix, buf, casts):
-    """Seat p casts spells by its policy until it stops, holds nothing
-    castable or has cast ``casts`` (the turn's max_casts, or what a rollout
-    leaves of them)."""
-    for _ in range(casts):
-        if not can_cast(p, S, hand, Z, ban):
-            break
-        S[p, S_DEC] += 1
-        Z[Z_DEC] += 1
-        if pol[p] == POL_INFORMED:
-            informed_spell(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, ban, F, pst, out,
-                           fs, ix, buf)
-        else:
-            r = 1
-            if pol[p] == POL_SCRIPT:
-                r = script_spell(p, P, S, hand, B, Z, pile, ip, ban, F, script, out)
-                if r == 2:
-                    Z[Z_ERR] += 1
-            if r == 1:
-                n = spell_list(p, P, S, hand, B, Z, pile, ip, ban, F, np.int64(-1), out)
-                pick = pbelow(pst, p, n + 1)
-                if pick == n:
-                    out[0] = EF_STOP
-                else:
-                    spell_list(p, P, S, hand, B, Z, pile, ip, ban, F, pick, out)
-                    if out[0] == EF_PEEK_FATE:
-                        out[3] = pbelow(pst, p, F)
-        if out[0] == EF_STOP:
-            break
-        if out[0] == EF_PEEK_FATE and F > 1:
-            S[p, S_DEC] += 1        # which of the seat's fate cards: a second choice (a target)
-            Z[Z_DEC] += 1
-        cast(st, p, S, hand, fate, B, Z, pile, cards, KN, KF, ip, out, masks, counts, tr, on)
+# --- the round's checks, the trace's state rows, the end --------------------------------
+@njit(cache=True, _nrt=False)
+def show_state(B, Z, pile, tr, x):
+    """Trace rows: both books and the score piles (x: 4 ints of scratch)."""
+    for b in range(2):
+        for j in range(4):
+            x[j] = 0
+            if j < Z[Z_BN + b]:
+                x[j] = (B[b, 0, j] + 1) if B[b, 1, j] == 1 else -(B[b, 0, j] + 1)
+        ev(tr, Z, E_BOOKS, -1, b, x[0], x[1], x[2], x[3])
+    for h in range(4):
+        n = Z[Z_PN + h]
+        j = 0
+        while True:
+            for i in range(4):
+                x[i] = pile[h, j + i] + 1 if j + i < n else 0
+            ev(tr, Z, E_PILE, -1, h, x[0], x[1], x[2], x[3])
+            j += 4
+            if j >= n:
+                break
+    ev(tr, Z, E_PILES, -1, Z[Z_PT], Z[Z_PT + 1], Z[Z_PT + 2], Z[Z_PT + 3], Z[Z_CLOAK])
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def turn(st, p, P, pol, S, hand, fate, B, Z, pile, cards, KN, KF, ip, pp, ban, F, pst, script,
-         masks, counts, tr, on, out, fs, ix, buf):
-    """Seat p casts spells until it stops (or reaches max_casts)."""
+@njit(cache=True, _nrt=False)
+def broken_invariants(s, c, r):
+    """Check mode: every card of the deck is in exactly one zone; each
+    book's face-up value mask matches its cards; each pile's running total
+    (Z_PT) matches its cards."""
+    S, hand, fate, B, Z, pile, cards = s.S, s.hand, s.fate, s.B, s.Z, s.pile, s.cards
+    seen = c.ix
+    F = c.ip[P_FATE]
+    errors = 0
+    for x in range(NCMAX):
+        seen[x] = 0
+    total = 0
+    for i in range(Z[Z_DECK]):
+        seen[cards[0, i]] += 1
+    for i in range(Z[Z_DISC]):
+        seen[cards[1, i]] += 1
+    total += Z[Z_DECK] + Z[Z_DISC]
+    for p in range(c.P):
+        for i in range(S[p, C_HN]):
+            seen[hand[p, i]] += 1
+        total += S[p, C_HN]
+        for i in range(F):
+            if fate[p, i] >= 0:
+                seen[fate[p, i]] += 1
+                total += 1
+    for b in range(2):
+        m = 0
+        for j in range(Z[Z_BN + b]):
+            seen[B[b, 0, j]] += 1
+            if B[b, 1, j] == 1:
+                m |= vbit(B[b, 0, j])
+        total += Z[Z_BN + b]
+        if m != Z[Z_UP + b]:
+            errors += 1
+    for h in range(4):
+        for j in range(Z[Z_PN + h]):
+            seen[pile[h, j]] += 1
+        total += Z[Z_PN + h]
+    if total != Z[Z_NC]:
+        errors += 1
+    for h in range(4):
+        if pile_total(pile, Z, h) != Z[Z_PT + h]:
+            errors += 1
+    for i in range(Z[Z_NC]):
+        if seen[cards[2, i]] != 1:
+            errors += 1
+    return errors
+
+
+@njit(cache=True, _nrt=False)
+def records(s, c, grow, srow, tr, on):
+    """After round 6: the highest pile(s) win; houses from the fate cards
+    and the final books (face up and hidden); members of a winning house win
+    and score its total // members. Returns the winning seats."""
+    S, fate, B, Z, pile = s.S, s.fate, s.B, s.Z, s.pile
+    P = c.P
+    T = c.tally
+    members = c.tied
+    F = c.ip[P_FATE]
+    wm = book_all_values(B, Z, np.int64(0))
+    bm = book_all_values(B, Z, np.int64(1))
+    top = -1
+    for h in range(4):
+        T[h] = pile_total(pile, Z, h)
+        if T[h] > top:
+            top = T[h]
+        v = 0
+        for j in range(Z[Z_PN + h]):
+            v |= vbit(pile[h, j]) if not is_joker(pile[h, j]) else 1
+        grow[G_PVALS + h] = v
+        grow[G_TOTAL + h] = T[h]
+    mask = 0
+    for h in range(4):
+        if T[h] == top:
+            mask |= 1 << h
+    for h in range(4):
+        members[h] = 0
+    for p in range(P):
+        w = 0
+        b = 0
+        for i in range(F):
+            m = vbit(fate[p, i])
+            w += np.int64((m & wm) != 0)
+            b += np.int64((m & bm) != 0)
+        hs = HOUSE_WB[np.int64(w > 0) + 2 * np.int64(b > 0)]
+        S[p, S_ROLE] = hs
+        S[p, S_FW] = w
+        S[p, S_FB] = b
+        members[hs] += 1
+    nwin = 0
+    winner = -1
+    for p in range(P):
+        hs = S[p, S_ROLE]
+        if (mask >> hs) & 1:
+            S[p, S_WON] = 1
+            S[p, S_SCORE] = T[hs] // members[hs]
+            nwin += 1
+            if winner < 0:
+                winner = p
+    for p in range(P):
+        for j in range(NSEAT):
+            srow[p, j] = S[p, j]
+    for h in range(4):
+        grow[G_MEMBERS + h] = members[h]
+    grow[G_WINNER] = winner
+    grow[G_TURNS] = Z[Z_TURN]
+    grow[G_ROUNDS] = Z[Z_ROUND]
+    grow[G_END] = END_WON if nwin > 0 else END_NOBODY
+    grow[G_FIRST] = Z[Z_FIRST]
+    grow[G_DEC] = Z[Z_DEC]
+    grow[G_WMASK] = mask
+    grow[G_NWIN] = nwin
+    grow[G_TOP] = top
+    grow[G_WVALS] = wm
+    grow[G_BVALS] = bm
+    for i in range(len(ZG_NAMES)):
+        grow[G_STAT + i] = Z[Z_GSTAT + i]
+    for p in range(P):
+        if S[p, S_INV6] == 1:
+            grow[G_INV6] = p
+    grow[G_CLOAK6] = Z[Z_CLOAK6]
     if on:
-        ev(tr, Z, E_TURN, p, S[p, C_HN], 0, 0, 0, 0)
-    spells(st, p, P, pol, S, hand, fate, B, Z, pile, cards, KN, KF, ip, pp, ban, F, pst, script,
-           masks, counts, tr, on, out, fs, ix, buf, ip[P_MAXC])
-    if on:
-        ev(tr, Z, E_STOPPED, p, S[p, C_HN], 0, 0, 0, 0)
+        for b in range(2):
+            for j in range(Z[Z_BN + b]):
+                if B[b, 1, j] == 0:
+                    ev(tr, Z, E_BOOKSET, -1, b, B[b, 0, j], 2, 0, 0)
+        for p in range(P):
+            ev(tr, Z, E_FATEREVEAL, p, fate[p, 0], fate[p, 1] if F > 1 else -1,
+               fate[p, 2] if F > 2 else -1, F, 0)
+            ev(tr, Z, E_HOUSE, p, S[p, S_ROLE], S[p, S_FW], S[p, S_FB], S[p, S_WON], S[p, S_SCORE])
+        ev(tr, Z, E_END, -1, mask, top, nwin, grow[G_END], 0)
+    return nwin
 
 
 jit.kernel_cache_end()

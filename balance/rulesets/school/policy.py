@@ -1,6 +1,8 @@
 """Magic School kernel, part 2: the policies. The random policy's spell
 list (``spell_list``), the informed policy's spell, vote, invisible and
-house choices, and the scenario script queue. Each reads only what the
+house choices, the scenario script queue, and for the step interface the
+spell entries as option codes (``spell_code``, ``spell_codes``) and
+informed's priorities (``spell_prior``, the search's top k). Each reads only what the
 choosing seat may know (``kernel``'s docstring lists it)."""
 import numpy as np
 from numba import njit
@@ -347,17 +349,10 @@ def informed_spell(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, ban, F, pst,
                     ix[n] = q
                     n += 1
         if n > 0:
-            q = ix[argmax_tie(fs, n, pst, p)]
-            n = 0
-            for i in range(F):
-                if KF[p, q, i] == 0:
-                    fs[n] = 0.0
-                    ix[n] = i
-                    n += 1
             out[0] = EF_PEEK_FATE
             out[1] = wi
-            out[2] = q
-            out[3] = ix[argmax_tie(fs, n, pst, p)]
+            out[2] = ix[argmax_tie(fs, n, pst, p)]
+            out[3] = -1             # which of its fate cards: ``fate_index``, when it is cast
             return
     # 5. draw
     if bi >= 0 and hn <= pp[Q_DRAW]:
@@ -365,6 +360,24 @@ def informed_spell(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, ban, F, pst,
         out[1] = bi
         out[2] = -1
         out[3] = -1
+
+
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def fate_index(pol, p, q, F, KF, pst, fs, ix):
+    """Which of seat q's fate cards seat p's fate peek looks at (a choice of
+    its own, made when the spell is cast, right after the spell was
+    chosen): informed one it has not seen (uniform, from its stream; every
+    unseen one is alike to it), random any (uniform)."""
+    if pol == POL_INFORMED:
+        n = 0
+        for i in range(F):
+            if KF[p, q, i] == 0:
+                fs[n] = 0.0
+                ix[n] = i
+                n += 1
+        if n > 0:
+            return ix[argmax_tie(fs, n, pst, p)]
+    return pbelow(pst, p, F)
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -474,6 +487,108 @@ def choose_vote(pol, p, kind, opts, n, tied, B, Z, KN, ip, pst, script, dtype,
                 return o
             r -= 1
     return 0
+
+
+# --- the step interface's option list and the search's prior ------------------------
+@njit(cache=True, _nrt=False, inline="always")
+def spell_code(eff, i, a, b):
+    """The option code of spell entry (effect, hand index of the cast card,
+    a, b): 0 for stop (``step.spell_parts`` reads it back)."""
+    if eff == EF_STOP:
+        return np.int64(0)
+    return eff + 8 * (i + 256 * ((a + 1) + 256 * (b + 1)))
+
+
+@njit(cache=True, _nrt=False)
+def spell_codes(p, P, S, hand, B, Z, pile, ip, ban, rows, n):
+    """Every entry of ``spell_list`` (in its order) as option codes into
+    rows[n:], as many as rows holds; returns the new n. A fate peek's card
+    (b) is left to ``fate_index`` (-1)."""
+    cap = rows.shape[0]
+    inv = Z[Z_INV]
+    cloak = Z[Z_CLOAK]
+    hn = S[p, C_HN]
+    for i in range(hn):
+        k = KIND[hand[p, i]]
+        if k >= 52 or ban[k] == BAN_FORBID:
+            continue
+        m = np.int64(1) << KVAL[k]
+        if Z[Z_UP] & m:
+            for b in range(2):
+                for j in range(Z[Z_BN + b]):
+                    if B[b, 1, j] == 0 and n < cap:
+                        rows[n] = spell_code(EF_PEEK_BOOK, i, b, j)
+                        n += 1
+            for q in range(P):
+                if q != p and q != inv and n < cap:
+                    rows[n] = spell_code(EF_PEEK_FATE, i, q, -1)
+                    n += 1
+            for q in range(P):
+                if q != p and q != inv and S[q, C_HN] > 0 and n < cap:
+                    rows[n] = spell_code(EF_PEEK_HAND, i, q, -1)
+                    n += 1
+            if Z[Z_DECK] > 0 and n < cap:
+                rows[n] = spell_code(EF_PEEK_DECK, i, -1, -1)
+                n += 1
+        if Z[Z_UP + 1] & m:
+            for q in range(P):
+                if q != p and q != inv and S[q, C_HN] > 0 and n < cap:
+                    rows[n] = spell_code(EF_STEAL, i, q, -1)
+                    n += 1
+            if n < cap:
+                rows[n] = spell_code(EF_DRAW, i, -1, -1)
+                n += 1
+            for g in range(hn):
+                if g == i:
+                    continue
+                cg = hand[p, g]
+                jg = is_joker(cg)
+                hg = -1 if jg else house_of_card(cg, ip)
+                for h in range(4):
+                    if h == cloak:
+                        continue
+                    any_card = jg or hg == h
+                    for j in range(Z[Z_PN + h]):
+                        if (any_card or is_joker(pile[h, j])) and n < cap:
+                            rows[n] = spell_code(EF_SWAP, i, g, h * PCAP + j)
+                            n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def spell_prior(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, F, e, buf):
+    """Informed's priorities as a score of entry e (effect, hand index, a, b),
+    for search_top_k: an unknown hidden spell's peek; a swap raising its
+    house's margin by >= swap_min_gain (by the gain); a steal from a
+    non-ally holding >= steal_min_hand cards; a peek at unknown fate cards;
+    a draw while holding <= draw_max_hand; then the same moves below their
+    thresholds; peeks at hands, the deck top or known cards last. A cheaper
+    card (its keep value) first among equals."""
+    eff = e[0]
+    s = -50.0
+    hm = my_house(Z, KN, p, buf)
+    if eff == EF_PEEK_BOOK:
+        s = 1000.0 if KN[p, B[e[2], 0, e[3]]] == 0 else -1000.0
+    elif eff == EF_SWAP:
+        g = hand[p, e[2]]
+        h = e[3] // PCAP
+        d = val(g) - val(pile[h, e[3] % PCAP])
+        T0, T1, T2, T3 = Z[Z_PT], Z[Z_PT + 1], Z[Z_PT + 2], Z[Z_PT + 3]
+        gain = margin(T0 + d * (h == 0), T1 + d * (h == 1), T2 + d * (h == 2), T3 + d * (h == 3),
+                      hm) - margin(T0, T1, T2, T3, hm)
+        s = (500.0 if gain >= pp[Q_SWAP] else -100.0) + gain
+    elif eff == EF_STEAL:
+        q = e[2]
+        ally = known_house(Z, KN, KF, fate, p, q, F, buf) == hm
+        s = (20.0 if ally else (300.0 if S[q, C_HN] >= pp[Q_STEAL] else 100.0)) + S[q, C_HN]
+    elif eff == EF_PEEK_FATE:
+        u = 0
+        for i in range(F):
+            u += 1 - KF[p, e[2], i]
+        s = -500.0 if u == 0 else (200.0 if pp[Q_FATES] > 0 else 50.0) + u
+    elif eff == EF_DRAW:
+        s = 150.0 if S[p, C_HN] <= pp[Q_DRAW] else 30.0
+    return s - keep_value(hand[p, e[1]], pp) / 100.0
 
 
 jit.kernel_cache_end()

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from ...core import search
 from ...core.errors import BalanceError
 from ...core.params import kernel_index, param
-from .layout import (END_REASONS, HOUSES, POL_INFORMED, POL_RANDOM, POL_SEARCH,  # noqa: F401
-                     POL_SEARCH_FAST, POL_SEARCH_STRONG)
+from .layout import (END_REASONS, HOUSES, POL_INFORMED, POL_ISMCTS, POL_RANDOM,  # noqa: F401
+                     POL_SEARCH, POL_SEARCH_FAST, POL_SEARCH_STRONG)
 
 SUITS = ("spade", "heart", "diamond", "club")
 SUIT_SIGNS = ("♠", "♥", "♦", "♣")
@@ -65,10 +65,10 @@ class PolicyParams:
                               bounds=(0.0, 1.0), sweep=(0.0, 1.0))
     joker_keep: float = param(6.0, doc="informed: keep value of a joker in hand (a card's keep value is its points)",
                               bounds=(0.0, 20.0), sweep=(0.0, 6.0, 13.0))
-    # search (core.search): determinized flat Monte Carlo, kernel ``search``; ints, passed
-    # to the kernel after the rule ints (``__init__.kernel_args``)
-    search_top_k: int = param(4, doc="search: spell candidates, the best k entries by informed's priorities, "
-                              "plus stop (0: every listed entry); votes, names and cloaks: every option",
+    # search (core.engine.search): ints, passed to the kernel after the rule ints
+    # (``__init__.kernel_args``); ``state.context`` reads them with ``engine.search_vector``
+    search_top_k: int = param(4, doc="search: options kept per decision, the best k by informed's "
+                              "priorities (``step.prior``; stop always among them; 0: every option)",
                               bounds=(0, 64), sweep=(0, 2, 4, 8))
     search_determinizations: int = param(64, doc="search: deals of the unseen cards per decision, the same for "
                                          "every candidate (search_fast x1/4, search_strong x4, at least 1)",
@@ -77,6 +77,9 @@ class PolicyParams:
                                  bounds=(1, 64), sweep=(1, 2, 4, 8))
     search_rollout_policy: int = param(0, doc="search: the policy every seat plays in rollouts (0 informed, 1 random)",
                                        bounds=(0, 1), sweep=(0, 1))
+    search_iterations: int = param(64, doc="ismcts: iterations per decision (each one "
+                                   "determinization, one descent of the tree, one rollout)",
+                                   bounds=(1, 100_000), sweep=(16, 64, 256))
 
 
 IDX = kernel_index(Params)
@@ -85,8 +88,8 @@ PIDX = kernel_index(PolicyParams)
 N_RULE_INTS = sum(1 for f in dataclasses.fields(Params) if not isinstance(f.default, float))
 
 POLICIES = {"informed": POL_INFORMED, "random": POL_RANDOM, "search_fast": POL_SEARCH_FAST,
-            "search": POL_SEARCH, "search_strong": POL_SEARCH_STRONG}
-assert list(POLICIES)[2:] == list(search.LEVELS)
+            "search": POL_SEARCH, "search_strong": POL_SEARCH_STRONG, "ismcts": POL_ISMCTS}
+assert list(POLICIES)[2:5] == list(search.LEVELS)
 POLICY_DOCS = {
     "informed": "tracks the books (face-up and peeked hidden spells) and so its own house; peeks hidden "
                 "spells first, swaps to raise its house's margin, votes for the option that best places "
@@ -94,6 +97,9 @@ POLICY_DOCS = {
     "random": "every choice uniform: spell entries (hand card, effect, target) plus stop, votes, names, "
               "cloak, joker house, a uniform discard subset (the contract's yardstick)",
     **search.DOCS,
+    "ismcts": "information-set MCTS (core.engine.search): search_iterations descents of one tree "
+              "of the seat's information sets, each in a new sample of what it cannot see, UCB "
+              "selection, search_rollout_policy rollouts",
 }
 
 

@@ -39,7 +39,11 @@ def house(h) -> int:
 
 
 class Table:
-    """One game's arrays, dealt by the kernel's ``init_game`` and then edited."""
+    """One game's arrays, dealt by the kernel's ``init_game`` and then edited.
+    The state's arrays are attributes (``S``, ``hand``, ``fate``, ``B``,
+    ``Z``, ``pile``, ``cards``, ``KN``, ``KF``, ``st``, ``pst``: a copy of
+    the table with copied arrays plays on its own); ``s`` is the engine's
+    ``State`` over them, ``c`` the table's ``Ctx``."""
 
     def __init__(self, players: int = 4, params: dict | None = None, policies="random",
                  seed: int = 0, game: int = 0, trace: int = 100_000):
@@ -56,28 +60,30 @@ class Table:
         self.policies = list(policies)
         ids = {**POLICIES, "script": L.POL_SCRIPT}
         self.spol = np.array([ids[p] for p in self.policies], np.int64)
-        self.pol = K.base_policies(self.spol)       # a search seat's turn() and meeting(): informed
         self.ip, self.pp, self.ban = SPEC.kernel_arrays(self.values, np.zeros(54, np.int64))
-        (self.S, self.hand, self.fate, self.B, self.Z, self.pile, self.cards, self.KN, self.KF,
-         self.st, self.pst, _, self.out, self.opts, self.tally, self.tied, self.votes, self.fs,
-         self.ix, self.buf) = K.work(players)
-        from .search import search_base, search_work
-        self.SX = search_work(players)
-        for p in range(players):
-            self.SX[33][p] = search_base(np.uint64(seed), np.int64(game), np.int64(p))
         self.script_rows = np.full((256, 6), -1, np.int64)
         self.n_script = 0
+        self.c = K.context(players, self.spol, self.ip, self.pp, self.ban, self.script_rows)
+        self.pol = self.c.bpol                      # a search seat's own choices: informed
+        (self.out, self.tally, self.tied, self.fs, self.ix,
+         self.buf) = self.c.out, self.c.tally, self.c.tied, self.c.fs, self.c.ix, self.c.buf
+        (self.S, self.hand, self.fate, self.B, self.Z, self.pile, self.cards, self.KN, self.KF,
+         self.st, self.pst) = K.new_state(players)
         self.tr = np.zeros((trace, 8), np.int64)
         self.masks = np.zeros((players, 2, 1), np.uint64)
         self.counts = np.zeros((2, 54), np.int64)
         self.grow = np.zeros(len(L.GAME_COLUMNS), np.int64)
         self.srow = np.zeros((players, L.NSEAT), np.int64)
         self.F = self.values["fate_cards"]
-        K.fill_deck(self.ip, self.ban, np.int64(players), self.cards, self.Z)
-        K.init_game(np.uint64(seed), np.int64(game), np.int64(players), self.pol, self.ip,
-                    self.S, self.hand, self.fate, self.B, self.Z, self.pile, self.cards, self.KN,
-                    self.KF, self.st, self.pst, self.script_rows, self.masks, self.counts,
-                    self.tr, True, self.buf)
+        K.E.R.prepare(self.s, self.c)
+        K.init_game(self.s, self.c, np.uint64(seed), np.int64(game), self.masks, self.counts,
+                    self.tr, True)
+
+    @property
+    def s(self):
+        """The engine's State over the table's arrays."""
+        return self.K.State(self.S, self.hand, self.fate, self.B, self.Z, self.pile, self.cards,
+                            self.KN, self.KF, self.st, self.pst)
 
     # --- setting up -------------------------------------------------------
     def card(self, name: str) -> int:
@@ -219,33 +225,32 @@ class Table:
                         else int(out[3])))
         return res
 
+    def _stages(self, stage, halt, check=False):
+        self.K.play_stages(self.s, self.c, np.int64(stage),
+                           np.int64(sum(1 << h for h in halt)), self.masks, self.counts,
+                           self.tr, True, check)
+
     def turn(self, p: int):
-        """Seat p's spells (the meeting and discards are separate steps)."""
-        self.K.turn(self.st, np.int64(p), np.int64(self.P), self.pol, self.S, self.hand,
-                    self.fate, self.B, self.Z, self.pile, self.cards, self.KN, self.KF, self.ip,
-                    self.pp, self.ban, np.int64(self.F), self.pst, self._script, self.masks,
-                    self.counts, self.tr, True, self.out, self.fs, self.ix, self.buf)
+        """Seat p's spells (the meeting and discards are separate steps), by
+        the step machine from its turn's trace row to its stop."""
+        self.Z[L.Z_CUR] = p
+        self._stages(L.G_TURNEV, (L.G_MEET, L.G_DISCARD))
 
     def meeting(self, r: int):
-        self.K.meeting(self.st, np.int64(r), np.int64(self.Z[L.Z_SAGE]), np.int64(self.P),
-                       self.pol, self.S, self.hand, self.fate, self.B, self.Z, self.pile,
-                       self.cards, self.KN, self.ip, np.int64(self.F), self.pst, self._script,
-                       self.masks, self.counts, self.tr, True, self.opts, self.tally, self.tied,
-                       self.votes, self.fs, self.buf)
+        """The sage's meeting of round r: options, votes, tie break, result."""
+        self.Z[L.Z_ROUND] = r
+        self.Z[L.Z_CUR] = self.Z[L.Z_SAGE]
+        self._stages(L.G_MEET, (L.G_DISCARD,))
 
     def discard_down(self, p: int):
-        self.K.discard_down(np.int64(p), np.int64(self.pol[p]), self.S, self.hand, self.cards,
-                            self.Z, self.ip, self.pp, self.pst, self._script, self.tr, True,
-                            self.fs, self.ix)
+        self.K.discard_down(self.s, self.c, np.int64(p), self.tr, True)
 
     def round(self, r: int, check: bool = True) -> int:
-        """Play round r whole; returns the broken invariants counted (check)."""
+        """Play round r whole (the step machine); returns the broken
+        invariants counted (check)."""
         e0 = int(self.Z[L.Z_ERR])
-        self.K.play_round(self.st, np.int64(r), np.int64(self.P), self.pol, self.spol, self.ip,
-                          self.pp, self.ban, self.S, self.hand, self.fate, self.B, self.Z,
-                          self.pile, self.cards, self.KN, self.KF, self.pst, self._script,
-                          self.masks, self.counts, self.tr, True, check, self.out, self.opts,
-                          self.tally, self.tied, self.votes, self.fs, self.ix, self.buf, self.SX)
+        self.Z[L.Z_ROUND] = r
+        self._stages(L.G_ROUND, (L.G_NEXT, L.G_END), check)
         return int(self.Z[L.Z_ERR]) - e0
 
     def draw(self) -> int:
@@ -253,15 +258,12 @@ class Table:
 
     def finish(self) -> dict:
         """Score the game now; returns the game record as a dict and sets ``seats``."""
-        self.K.finish(np.int64(self.P), self.ip, self.S, self.fate, self.B, self.Z, self.pile,
-                      self.grow, self.srow, self.tr, True, self.opts, self.tally)
+        self.K.records(self.s, self.c, self.grow, self.srow, self.tr, True)
         self.seats = [dict(zip(L.SEAT_COLUMNS, (int(x) for x in row))) for row in self.srow]
         return dict(zip(L.GAME_COLUMNS, (int(x) for x in self.grow)))
 
     def invariants(self) -> int:
-        return int(self.K.broken_invariants(self.S, self.hand, self.fate, self.B, self.Z,
-                                            self.pile, self.cards, np.int64(self.P),
-                                            np.int64(self.F), self.ix, np.int64(0)))
+        return int(self.K.broken_invariants(self.s, self.c, np.int64(0)))
 
     # --- reading -------------------------------------------------------------------
     @staticmethod
