@@ -614,11 +614,11 @@ def test_params_validation():
 @pytest.mark.parametrize("params", [{"version": 1}, {"version": 2, "teams": True}],
                          ids=["v1", "v2-teams"])
 def test_a_dealt_table_run_to_the_end_is_the_batch_game(params):
-    """Table.run (``engine.game.run_from``) plays on with the batch's own
-    game loop: a table dealt as game g of a seed and run from the batch's
-    first seat ends with the batch's game and seat rows, in check mode with
-    no broken invariant; a table with a search seat is refused, and so is
-    a search choice for a seat that does not search."""
+    """Table.run plays on through the step machine (``engine.step``) the
+    batch loop plays: a table dealt as game g of a seed and run from the
+    batch's first seat ends with the batch's game and seat rows, in check
+    mode with no broken invariant; a search choice for a seat that does
+    not search is refused."""
     P = 4 if params.get("teams") else 3
     s = runner.setup("elite", seed=5, players=P, policies=["greedy"], params=params)
     b = runner.play_range(s, 0, 6, progress=False)
@@ -630,7 +630,5 @@ def test_a_dealt_table_run_to_the_end_is_the_batch_game(params):
         assert err == 0
         assert np.array_equal(grow, b.games[g]) and np.array_equal(srow, b.seats[g]), g
     searching = Table(players=2, params={"version": 1}, policies=["search", "greedy"])
-    with pytest.raises(ValueError, match="heuristic seats only"):
-        searching.run(0)
-    with pytest.raises(ValueError, match="not a search level"):
+    with pytest.raises(ValueError, match="not a search policy"):
         searching.search_play(1)

@@ -80,8 +80,10 @@ def test_kernels_cached_by_ruleset_fingerprint(name):
     assert folder.name == f"balance-{name}-{registry.fingerprint(name)}"
     if name == "elite":       # one engine variant per version group, each in its subfolder
         for version, sub in ((1, "v12"), (2, "v12"), (3, "v3")):
-            blocks = K.engine(version).play_blocks
-            assert blocks._cache._cache_path.startswith(str(folder / sub))
+            step = K.engine(version, "step").apply
+            assert step._cache._cache_path.startswith(str(folder / sub))
+            blocks = K.engine(version).E.play_blocks
+            assert blocks._cache._cache_path.startswith(str(folder / f"engine_{sub}"))
         assert K.engine(1) is K.engine(2) and K.engine(1) is not K.engine(3)
     else:                     # a ruleset on the game engine: the engine's subfolder
         assert K.E.play_blocks._cache._cache_path.startswith(str(folder / "engine"))

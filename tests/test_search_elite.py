@@ -8,7 +8,10 @@
   mid-game states, everything the searching seat cannot see (the other
   hands, the deck order, the mine's position, v2's hidden generals) is
   dealt again among itself, keeping every count and all public
-  information; the search's choice does not change.
+  information; the search's choice does not change, at turn plays (a
+  re-deal written here in Python) and at responses inside an exchange
+  (the step machine's ``redeal_hidden``; tests/test_engine.py checks the
+  re-deal itself).
 - Strength: search beats greedy at equal seats (4 players, search and
   greedy alternating over the seats, both seatings), in v1 and v3: the
   95 % Wilson interval of search's per-seat win rate lies above greedy's.
@@ -18,6 +21,8 @@ import numpy as np
 import pytest
 
 import balance
+from balance.core import registry
+from balance.core.engine import contract
 from balance.core.runner import play_range, setup
 from balance.rulesets.elite import layout as L
 from balance.rulesets.elite.scenario import Table
@@ -126,6 +131,43 @@ def test_search_decision_does_not_depend_on_what_the_seat_cannot_see(params):
             assert t.search_play(p) == (n, choice), (params, game)
         checked += 1
     assert checked >= 3
+
+
+@pytest.mark.parametrize("version", [1, 2, 3])
+@pytest.mark.parametrize("policy", ["search", "ismcts"])
+def test_search_responses_do_not_depend_on_what_the_seat_cannot_see(version, policy):
+    """At responses inside an exchange (the step machine's PH_RESP), the
+    search's and ISMCTS's choices do not change when what the responding
+    seat cannot see is dealt again."""
+    from balance.rulesets.elite.kernel import engine
+    K = engine(version, "run")
+    P = 4
+    spec = registry.get("elite")
+    params = {"version": version, "search_determinizations": 4, "search_iterations": 32}
+    t = contract.Table(spec, K, P, ["greedy", "random", "greedy", "random"], params)
+    R, E = t.R, K.E
+    pid = spec.policies[policy]
+    sw = E.search_work(lambda: K.new_state(P), t.masks.shape, t.counts.shape)
+    rng = np.zeros(1, np.uint64)
+    checked = 0
+    for g in range(12):
+        t.deal(21, g)
+        nd = 0
+        while not R.done(t.s, t.c) and checked < 8:
+            p = R.seat(t.s, t.c)
+            if t.s.Z[L.Z_PHASE] == L.PH_RESP and len(t.options()) >= 2 and nd % 3 == 0:
+                want = E.decide(np.uint64(21), np.int64(g), t.c, t.s, pid, nd, sw)
+                assert want in t.options()
+                for k in range(2):
+                    s2 = K.new_state(P)
+                    R.copy(t.s, s2)
+                    rng[0] = np.uint64(77 + k + 10 * g)
+                    R.redeal_hidden(s2, t.c, p, rng)
+                    assert E.decide(np.uint64(21), np.int64(g), t.c, s2, pid, nd, sw) == want
+                checked += 1
+            t.apply(R.heuristic(t.s, t.c, t.pol[p]))
+            nd += 1
+    assert checked >= 6
 
 
 @pytest.mark.parametrize("version,games", [(1, 300), (3, 400)])

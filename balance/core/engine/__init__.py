@@ -79,18 +79,23 @@ def kinds(policies: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return kind, num, den
 
 
-def bind(ruleset_package: str):
-    """The engine's ``loop`` module compiled against ``ruleset_package``'s
-    ``step`` module."""
+def bind(ruleset_package: str, step_package: str | None = None, tag: str | None = None):
+    """The engine's ``loop`` module compiled against the ``step`` module of
+    ``step_package`` (default: the ruleset's own package), cached in the
+    ruleset's cache folder under ``engine`` (``engine_<tag>`` with a
+    ``tag``: Magic Elite binds one engine per version group, each to the
+    step module of its own engine package)."""
     from .. import jit
-    step = importlib.import_module(ruleset_package + ".step")
+    step = importlib.import_module((step_package or ruleset_package) + ".step")
     kind, num, den = kinds(step.POLICIES)
-    name = jit.variant_package(__name__, ruleset_package.rsplit(".", 1)[-1], R=step,
-                               RULESET=ruleset_package, KIND=kind, NUM=num, DEN=den)
+    suffix = f"_{tag}" if tag else ""
+    name = jit.variant_package(__name__, ruleset_package.rsplit(".", 1)[-1] + suffix, R=step,
+                               RULESET=ruleset_package, CACHE="engine" + suffix, KIND=kind,
+                               NUM=num, DEN=den)
     return importlib.import_module(name + ".loop")
 
 
 def __getattr__(name):
-    if name in ("R", "RULESET", "KIND", "NUM", "DEN"):
+    if name in ("R", "RULESET", "CACHE", "KIND", "NUM", "DEN"):
         raise ImportError("the engine is compiled per ruleset: use balance.core.engine.bind(pkg)")
     raise AttributeError(name)

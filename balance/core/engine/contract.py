@@ -39,7 +39,7 @@ class Table:
                             self.counts, self.tr, False, True)
 
     def options(self, s=None):
-        rows = np.zeros(128, np.int64)
+        rows = np.zeros(1024, np.int64)
         n = self.R.options(self.s if s is None else s, self.c, rows)
         return rows[:n].copy()
 
@@ -48,12 +48,12 @@ def same_state(a, b) -> bool:
     return all(np.array_equal(x, y) for x, y in zip(a, b))
 
 
-def check_steps(spec, K, P, policies, games=4, seed=11):
+def check_steps(spec, K, P, policies, games=4, seed=11, params=None):
     """From every state reached, ``options`` offers at least one option
     until ``done``; ``apply`` of every offered option breaks no check-mode
     invariant; ``copy`` then the same step gives the same state; the
     heuristic seat's choice is among the options."""
-    t = Table(spec, K, P, policies)
+    t = Table(spec, K, P, policies, params)
     R = t.R
     steps = 0
     for g in range(games):
@@ -76,11 +76,11 @@ def check_steps(spec, K, P, policies, games=4, seed=11):
     return steps
 
 
-def check_redeal(spec, K, P, policies, games=4, seed=5):
+def check_redeal(spec, K, P, policies, games=4, seed=5, params=None):
     """``redeal_hidden(seat)`` changes nothing that seat can see (its
     ``info_key``, its options) and no choice of its heuristics, at every
     decision of a few games."""
-    t = Table(spec, K, P, policies)
+    t = Table(spec, K, P, policies, params)
     R = t.R
     heur = [i for p, i in spec.policies.items() if K.E.KIND[i] == 0]
     rng = np.zeros(1, np.uint64)
@@ -106,12 +106,12 @@ def check_redeal(spec, K, P, policies, games=4, seed=5):
     return moved
 
 
-def check_search_blind(spec, K, P, policy, games=6, stops=(2, 7, 13), seed=5):
+def check_search_blind(spec, K, P, policy, games=6, stops=(2, 7, 13), seed=5, params=None):
     """A search policy's choice does not change when what its seat cannot
     see is dealt again (``redeal_hidden`` from another stream): it samples
     the hidden cards itself, from streams of its own. Returns the number
     of positions checked (those with a choice)."""
-    t = Table(spec, K, P, [policy] * P)
+    t = Table(spec, K, P, [policy] * P, params)
     R, E = t.R, K.E
     pid = spec.policies[policy]
     sw = E.search_work(lambda: K.new_state(P), t.masks.shape, t.counts.shape)

@@ -10,10 +10,10 @@ from numba import njit
 from .. import jit
 from ..layout import Z_TR, Z_TURN
 from ..records import BLOCK
-from . import KIND, R, RULESET
+from . import CACHE, KIND, R, RULESET
 from .search import choose, search_key, search_work  # noqa: F401
 
-jit.kernel_cache_begin(RULESET, "engine")
+jit.kernel_cache_begin(RULESET, CACHE)
 
 
 @njit(cache=True, _nrt=False, inline="always")

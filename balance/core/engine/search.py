@@ -38,16 +38,16 @@ from numba import njit
 from .. import jit
 from ..layout import Z_TURN
 from ..rng import below, game_state, mix64, shuffle
-from . import DEN, KIND, NUM, R, RULESET, K_ORACLE, K_ISMCTS, SP_CAP, SP_DET, SP_ITER, \
+from . import CACHE, DEN, KIND, NUM, R, RULESET, K_ORACLE, K_ISMCTS, SP_CAP, SP_DET, SP_ITER, \
     SP_ROLL, SP_RPOL, SP_TOPK
 
-jit.kernel_cache_begin(RULESET, "engine")
+jit.kernel_cache_begin(RULESET, CACHE)
 
 SALT = np.uint64(0x5EA2C4D1E7A9B3F1)
 EXPLORE = 0.7           # UCB's exploration constant (shares lie in [0, 1])
 TABLE = 1 << 15         # ISMCTS edges per decision (a power of 2)
 DEPTH = 256             # ISMCTS tree depth kept per iteration
-NCAND = 128             # options per decision
+NCAND = 1024            # options per decision (a ruleset lists at most this many)
 
 
 def search_work(new_state, masks_shape, counts_shape):

@@ -32,7 +32,7 @@ def variant(version) -> str:
         raise ValueError(f"elite has no version {version!r} (it has 1, 2, 3)") from None
 
 
-def engine(version, module: str = "game"):
+def engine(version, module: str = "run"):
     """Module ``module`` of the engine variant compiled for ``version``
     (imported, so compiled or loaded from numba's cache, on first use)."""
     import importlib

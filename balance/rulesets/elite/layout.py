@@ -20,7 +20,7 @@ One game's state (allocated once per block of games, reset per game):
 - ``acts`` int64[MAXA, 4]: the option buffer (play, target, option, option
   target) every decision enumerates into.
 """
-from ...core.layout import Z_TR, Z_TURN, index
+from ...core.layout import Z_TR, Z_TURN, index, slots
 from .rules import END_REASONS, IDX, N_KINDS, N_PFLOAT, PIDX, POLICIES, POLICY_SCRIPT
 
 # --- records: game and seat columns (the SPEC's tables; the kernel fills them) ---
@@ -344,9 +344,22 @@ Z_RALLBLOCK = 60          # reflects that every other seat blocked
 Z_IDC = 61                # 16 slots: unused identity cards (Glutton HP extension)
 Z_RESP = Z_IDC + 16       # responses played in exchanges, all versions
 Z_TIES = Z_RESP + 1       # greedy: options tied for the best score, in acts[:Z_TIES]
-Z_SKEY = Z_TIES + 1       # the search's key for this game (its substreams; engine.search)
-Z_OPTS = Z_SKEY + 1       # options listed at the heuristics' decisions (policy.decide, decide3)
-NZ = Z_OPTS + 1
+Z_OPTS = Z_TIES + 1       # options listed at the heuristics' decisions (policy.decide, decide3)
+# the step machine (engine.step): the pending decision, and the exchange it is in
+_ZS = slots(("Z_CUR", "Z_PHASE", "Z_END", "Z_KEY0", "Z_FIRST", "Z_XA", "Z_XD", "Z_XI", "Z_XS"),
+            Z_OPTS + 1)
+Z_CUR = _ZS["Z_CUR"]      # the seat whose turn it is
+Z_PHASE = _ZS["Z_PHASE"]  # the pending decision: PH_TURN or PH_RESP
+Z_END = _ZS["Z_END"]      # the end reason once the game is over, else -1
+Z_KEY0 = _ZS["Z_KEY0"]    # the turn-order key of Z_CUR when its turn began
+Z_FIRST = _ZS["Z_FIRST"]  # the seat that moved first
+Z_XA = _ZS["Z_XA"]        # the exchange: the seat whose damage is pending,
+Z_XD = _ZS["Z_XD"]        # ... the defender (-1: no exchange),
+Z_XI = _ZS["Z_XI"]        # ... the incoming damage,
+Z_XS = _ZS["Z_XS"]        # ... and its responses so far
+NZ = Z_XS + 1
+PH_TURN = 1               # Z_CUR's turn play
+PH_RESP = 2               # Z_XD's response in the exchange
 
 # --- codes -------------------------------------------------------------------------
 END_LAST = END_REASONS.index("last_standing")

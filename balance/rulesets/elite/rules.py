@@ -206,6 +206,10 @@ class PolicyParams:
                                                "(and max_turns); a capped rollout is scored as the "
                                                "rules score a capped game (v1/v3 draw, v2 scores)",
                                       bounds=(1, 100_000), sweep=(20, 50, 200, 1000))
+    search_iterations: int = param(64, doc="ismcts: iterations per decision (each one "
+                                           "determinization, one descent of the tree, one "
+                                           "rollout)",
+                                   bounds=(1, 100_000), sweep=(16, 64, 256))
 
 
 IDX = kernel_index(Params)
@@ -213,7 +217,8 @@ PIDX = kernel_index(PolicyParams)      # float fields: slots of pp; int fields: 
 N_PFLOAT = sum(isinstance(f.default, float) for f in fields(PolicyParams))
 
 # search levels (core.search.LEVELS) are ids 3, 4, 5, in LEVELS' order; id 2 is script
-POLICIES = {"random": 0, "greedy": 1, **{name: 3 + i for i, name in enumerate(search.LEVELS)}}
+POLICIES = {"random": 0, "greedy": 1, **{name: 3 + i for i, name in enumerate(search.LEVELS)},
+            "ismcts": 3 + len(search.LEVELS)}
 POLICY_SCRIPT = 2        # tests only: plays the rows of a script array
 POLICY_DOCS = {
     "random": "uniform over the distinct legal options: a run (suit + set of values; copies of a "
@@ -224,6 +229,9 @@ POLICY_DOCS = {
               "loses least HP and bounces most; frames, shields, controls and judges when that scores best; "
               "options of equal value are drawn uniformly at random (never by seat or order)",
     **search.DOCS,
+    "ismcts": "information-set MCTS (core.engine.search): search_iterations descents of one tree "
+              "of information sets, each in a new sample of the hidden cards, UCB selection, "
+              "search_rollout_policy rollouts; searches turn plays and responses",
 }
 
 

@@ -49,8 +49,9 @@ class Table:
         from .kernel import engine      # compiled: loaded on first use
         self.values = SPEC.space.resolve(params)
         version = self.values["version"]
-        kgame = engine(version)
+        kgame = engine(version, "game")
         self._kernel, self._cards = kgame, engine(version, "cards")
+        self._run, self._step = engine(version, "run"), engine(version, "step")
         SPEC.check_values(self.values, players)
         self.P = players
         if isinstance(policies, str):
@@ -66,8 +67,6 @@ class Table:
                 banv[rules.card_kinds().index(k)] = BAN_CODES[mode]
         self.ip, self.pp, self.PT, self.PID = kernel_args(self.values, ban_vector(banv, rules.N_KINDS))
         self.st, self.S, self.pile, self.Z, self.acts, _ = kgame.work(players)
-        self.W = kgame.search_scratch(players, self.pol, 1)    # the search's (or None)
-        self._search = engine(version, "search")
         self.script_rows = np.full((256, 4), -1, np.int64)
         self.n_script = 0
         self.tr = np.zeros((trace, 8), np.int64)
@@ -214,17 +213,30 @@ class Table:
         """Seat p calls Judgment; returns the bitmask of seats whose general died."""
         return self._call(L.M_JUDGMENT, p)
 
+    def _state(self):
+        """The table's arrays as the step machine's state and context."""
+        return (self._run.State(self.S, self.pile, self.Z, self.st),
+                self._run.context(self.P, self.pol, self.ip, self.pp, self.PT, self.PID,
+                                  self.script_rows))
+
     def search_play(self, p: int) -> tuple[int, tuple[int, int, int, int]]:
-        """The turn play seat p's search level chooses from this state, taken
-        as its decision point (nothing is played): (number of options, the
-        option (play, target, option, option target))."""
-        if self.W is None or self.S[p, L.C_SRCH] <= 0:
-            raise ValueError(f"seat {p} plays {self.policies[p]!r}, not a search level")
-        n = int(self._search.search_turn(
-            self.st, self.S, self.pile, self.Z, self.tr, self.masks, self.counts, self.acts,
-            self.script_rows, self.ip, self.pp, self.PT, self.PID, np.int64(p),
-            self.S[p, L.C_KEY], self.W, False))
-        return n, tuple(int(x) for x in self.acts[0])
+        """The turn play seat p's search policy chooses from this state, taken
+        as its decision point at the start of game decision 0 (nothing is
+        played): (number of options, the option (play, target, option,
+        option target); a pass is (-1, -1, 0, -1))."""
+        E = self._run.E
+        pid = int(self.pol[p])
+        if E.KIND[pid] == 0:
+            raise ValueError(f"seat {p} plays {self.policies[p]!r}, not a search policy")
+        s, c = self._state()
+        self.Z[L.Z_CUR], self.Z[L.Z_PHASE], self.Z[L.Z_END], self.Z[L.Z_XD] = p, L.PH_TURN, -1, -1
+        rows = np.zeros(1024, np.int64)
+        n = int(self._step.options(s, c, rows))
+        sw = E.search_work(lambda: self._run.new_state(self.P), self.masks.shape,
+                           self.counts.shape)
+        code = int(E.decide(self.seed, self.game, c, s, pid, np.int64(0), sw))
+        k, t, o, ot = (int(x) for x in self._step.parts(np.int64(code)))
+        return (0 if code == 0 else n), (k, t, o, ot)
 
     def next_turn(self, p: int) -> tuple[int, bool]:
         """Seat after p in turn order, and whether a new round starts."""
@@ -232,17 +244,19 @@ class Table:
         return r // 2, bool(r % 2)
 
     def run(self, cur: int, turns: int = 0):
-        """Play on to the end of the game (check mode); returns (game row,
-        seat rows, broken invariants). Every seat plays its heuristic: a
-        table with a search level's seat is refused (a search plays whole
-        games through ``balance.simulate``)."""
-        if self.W is not None:
-            raise ValueError("Table.run plays heuristic seats only; a search level plays "
-                             "whole games through balance.simulate")
-        err = int(self._kernel.run_from(
-            self.ip, self.pp, self.PT, self.PID, self.st, self.S, self.pile, self.Z, self.acts,
-            self.script_rows, self.tr, self.masks, self.counts, self.grow, self.srow,
-            np.int64(cur), np.int64(turns)))
+        """Play on from turn ``turns`` with seat ``cur`` to move to the end of
+        the game (check mode), every seat by its heuristic (a search seat
+        by greedy), through the step machine; returns (game row, seat rows,
+        broken invariants)."""
+        R = self._step
+        s, c = self._state()
+        self.Z[L.Z_CUR], self.Z[L.Z_TURN], self.Z[L.Z_END], self.Z[L.Z_XD] = cur, turns, -1, -1
+        on = bool(self.Z[L.Z_ON])
+        err = int(R.begin(s, c, self.masks, self.counts, self.tr, True))
+        while not R.done(s, c):
+            err += int(R.apply(s, c, R.heuristic(s, c, self.pol[R.seat(s, c)]), self.masks,
+                               self.counts, self.tr, on, True))
+        R.finish(s, c, self.tr, on, self.grow, self.srow)
         return self.grow.copy(), self.srow.copy(), err
 
     # --- reading ----------------------------------------------------------------

@@ -34,7 +34,8 @@ from ..layout import (CA_EXCH, C_ALIVE, C_BILOC, C_BRESET, C_COMB, C_DEALT, C_DE
                       O_FRZSK, O_JUDG, O_RAMP, O_REFLECT, O_SHIELD, P_CONTROL, P_DECOYS, P_GENS,
                       P_JDMG, P_MAXEX, P_SHIELD, Z_CAPS, Z_CERR, Z_CONTROLS, Z_DECK, Z_DECOYHITS,
                       Z_DISC, Z_EXCH, Z_FRAMES, Z_JKILL, Z_JSELF, Z_JUDG, Z_KILLS, Z_KPTS, Z_LK,
-                      Z_MAXCH, Z_ON, Z_P, Z_PA, Z_PD, Z_PT, Z_RESP, Z_REVIVES, Z_SHIELDS, Z_V)
+                      Z_MAXCH, Z_ON, Z_P, Z_PA, Z_PD, Z_PT, Z_RESP, Z_REVIVES, Z_SHIELDS, Z_V,
+                      Z_XA, Z_XD, Z_XI, Z_XS)
 from ..rules import T_DMG, T_HAS4, T_HAS5, T_HASA, T_HEAL
 from .cards import draw_n, draws_after_play, enemy, heal_self, remove_play, sat_add, sat_mul
 from .duel import resolve_duels
@@ -196,200 +197,231 @@ def judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p
     return died
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
-    """伤害抵消 OD chain: d defends against ``inc`` damage sent by a.
-
-    OD = response damage + response heal - incoming (0 if the response holds
-    a 4 or calls Judgment; never for immunity). OD < 0: d loses |OD| (an
-    immune d, the 8 of a shield or control, loses nothing) and the chain
-    ends; OD = 0: done; OD > 0: OD goes back to a, who responds the same way. A
-    frame (v1 9) or control (v2 8) moves the incoming damage to another
-    defender. At ``max_exchange`` responses the pending damage hits d.
-    Returns the number of responses."""
-    if VARIANT == 3:
-        return exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d,
-                         inc)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def xopen(Z, a, d, inc):
+    """An exchange opens: d defends against ``inc`` damage sent by a. Its
+    state lives in Z (``Z_XA``, ``Z_XD``, ``Z_XI``, ``Z_XS``), so the chain
+    can stop at each response and resume (``engine.step``)."""
     Z[Z_EXCH] += 1
-    steps = 0
-    maxex = ip[P_MAXEX]
-    while True:
-        if S[a, C_ALIVE] == 0 or S[d, C_ALIVE] == 0:
-            break
-        if steps >= maxex:
-            Z[Z_CAPS] += 1
-            if Z[Z_ON]:
-                ev(tr, Z, E_CAP, d, inc, a, 0, 0, 0)
-            hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
-            break
-        steps += 1
-        if S[d, C_BILOC] == 1:
-            nd = S[d, C_DECOYS]
-            if below(st, 1 + nd) < nd:
-                nd -= 1
-                if nd == 0:
-                    if S[d, C_BRESET] == 1:
-                        nd = ip[P_DECOYS]
-                    else:
-                        S[d, C_BILOC] = 0
-                S[d, C_DECOYS] = nd
-                Z[Z_DECOYHITS] += 1
-                if Z[Z_ON]:
-                    ev(tr, Z, E_DECOY, d, nd, S[d, C_BILOC], inc, a, 0)
-                break
-        n, i = decide(st, S, Z, ip, pp, PT, PID, acts, script, d, np.int64(D_RESP), inc, a)
-        if n == 0:
-            if Z[Z_ON]:
-                ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
-            hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
-            break
-        k = acts[i, 0]
-        o = acts[i, 2]
-        ot = acts[i, 3]
-        dmg = play_cards(S, pile, Z, masks, counts, ip, PT, d, k)
-        heal = PT[k, T_HEAL]
+    Z[Z_XA] = a
+    Z[Z_XD] = d
+    Z[Z_XI] = inc
+    Z[Z_XS] = 0
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def xdone(Z):
+    """The exchange is over: its responses are counted. Returns False."""
+    steps = Z[Z_XS]
+    if steps > Z[Z_MAXCH]:
+        Z[Z_MAXCH] = steps
+    Z[Z_RESP] += steps
+    Z[Z_XD] = -1
+    return False
+
+
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def xnext(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID):
+    """The top of the OD chain: True when the defender ``Z[Z_XD]`` responds
+    now (the response is counted); False when the exchange is over (a side
+    is out, the cap at ``max_exchange`` responses hit the defender with the
+    pending damage, or a v2 decoy took the hit)."""
+    a = Z[Z_XA]
+    d = Z[Z_XD]
+    inc = Z[Z_XI]
+    if S[a, C_ALIVE] == 0 or S[d, C_ALIVE] == 0:
+        return xdone(Z)
+    if Z[Z_XS] >= ip[P_MAXEX]:
+        Z[Z_CAPS] += 1
         if Z[Z_ON]:
-            ev(tr, Z, E_PLAY, d, k, ot, dmg, heal, D_RESP * 256 + o)
-        if Z[Z_V] == 2 and S[d, C_RANK] == 10 and S[d, C_COMB] == 0 and PT[k, T_HASA] == 1:
-            combined(S, Z, tr, ip, d)
-        if o == O_FRAME:
-            # 嫁祸之术: ot defends against (ninja's damage + incoming), sent by the ninja
-            S[d, C_FRAMES] += 1
-            Z[Z_FRAMES] += 1
-            heal_self(S, Z, tr, d, heal)
-            framed = sat_add(dmg, inc)
+            ev(tr, Z, E_CAP, d, inc, a, 0, 0, 0)
+        if VARIANT == 3:
+            hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
+        else:
+            hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
+        return xdone(Z)
+    Z[Z_XS] += 1
+    if VARIANT != 3 and S[d, C_BILOC] == 1:
+        nd = S[d, C_DECOYS]
+        if below(st, 1 + nd) < nd:
+            nd -= 1
+            if nd == 0:
+                if S[d, C_BRESET] == 1:
+                    nd = ip[P_DECOYS]
+                else:
+                    S[d, C_BILOC] = 0
+            S[d, C_DECOYS] = nd
+            Z[Z_DECOYHITS] += 1
             if Z[Z_ON]:
-                ev(tr, Z, E_FRAME, d, ot, framed, a, 0, 0)
-            draw_n(st, S, pile, Z, tr, masks, counts, d,
-                   draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
-            a = d
-            d = ot
-            inc = framed
-            continue
-        if o == O_CONTROL:
-            # 控制: the incoming damage moves to B; A and B must fight each other
-            use_eight(S, d)
-            Z[Z_CONTROLS] += 1
-            r = ip[P_CONTROL]
-            S[a, C_FT] = ot
-            S[a, C_FL] = r
-            S[a, C_FB] = d
-            S[ot, C_FT] = a
-            S[ot, C_FL] = r
-            S[ot, C_FB] = d
-            if r > S[d, C_IMM]:
-                S[d, C_IMM] = r
-            heal_self(S, Z, tr, d, heal)
-            if Z[Z_ON]:
-                ev(tr, Z, E_CONTROL, d, a, ot, inc, r, 0)
-            draw_n(st, S, pile, Z, tr, masks, counts, d,
-                   draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
-            d = ot
-            continue
-        if o == O_SHIELD:
-            use_eight(S, d)
-            Z[Z_SHIELDS] += 1
-            if ip[P_SHIELD] > S[d, C_IMM]:
-                S[d, C_IMM] = ip[P_SHIELD]
-            if Z[Z_ON]:
-                ev(tr, Z, E_SHIELD, d, S[d, C_IMM], 0, 0, 0, 0)
-        died = 0
-        if o == O_JUDG:
-            died = judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d)
+                ev(tr, Z, E_DECOY, d, nd, S[d, C_BILOC], inc, a, 0)
+            return xdone(Z)
+    return True
+
+
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def xresp12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n, k, o, ot):
+    """v1/v2: the defender plays its response (run k, option o onto ot; n =
+    0: it has none and takes the damage). OD = response damage + response
+    heal - incoming (0 if the response holds a 4 or calls Judgment; never
+    for immunity). OD < 0: d loses |OD| (an immune d, the 8 of a shield or
+    control, loses nothing) and the chain ends; OD = 0: done; OD > 0: OD
+    goes back to a, who responds the same way. A frame (v1 9) or control
+    (v2 8) moves the incoming damage to another defender. Returns True when
+    the chain goes on (``xnext``)."""
+    a = Z[Z_XA]
+    d = Z[Z_XD]
+    inc = Z[Z_XI]
+    if n == 0:
+        if Z[Z_ON]:
+            ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
+        hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
+        return xdone(Z)
+    dmg = play_cards(S, pile, Z, masks, counts, ip, PT, d, k)
+    heal = PT[k, T_HEAL]
+    if Z[Z_ON]:
+        ev(tr, Z, E_PLAY, d, k, ot, dmg, heal, D_RESP * 256 + o)
+    if Z[Z_V] == 2 and S[d, C_RANK] == 10 and S[d, C_COMB] == 0 and PT[k, T_HASA] == 1:
+        combined(S, Z, tr, ip, d)
+    if o == O_FRAME:
+        # 嫁祸之术: ot defends against (ninja's damage + incoming), sent by the ninja
+        S[d, C_FRAMES] += 1
+        Z[Z_FRAMES] += 1
+        heal_self(S, Z, tr, d, heal)
+        framed = sat_add(dmg, inc)
+        if Z[Z_ON]:
+            ev(tr, Z, E_FRAME, d, ot, framed, a, 0, 0)
         draw_n(st, S, pile, Z, tr, masks, counts, d,
                draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
-        if (died >> a) & 1 or (died >> d) & 1:
-            break
-        inc_eff = inc
-        if PT[k, T_HAS4] == 1 or o == O_JUDG:
-            inc_eff = 0          # immunity never zeroes it: an immune d's loss is void in hit
-        od = sat_add(dmg, heal) - inc_eff
+        Z[Z_XA] = d
+        Z[Z_XD] = ot
+        Z[Z_XI] = framed
+        return True
+    if o == O_CONTROL:
+        # 控制: the incoming damage moves to B; A and B must fight each other
+        use_eight(S, d)
+        Z[Z_CONTROLS] += 1
+        r = ip[P_CONTROL]
+        S[a, C_FT] = ot
+        S[a, C_FL] = r
+        S[a, C_FB] = d
+        S[ot, C_FT] = a
+        S[ot, C_FL] = r
+        S[ot, C_FB] = d
+        if r > S[d, C_IMM]:
+            S[d, C_IMM] = r
+        heal_self(S, Z, tr, d, heal)
         if Z[Z_ON]:
-            ev(tr, Z, E_OD, d, od, inc_eff, a, inc, 0)
-        if od < 0:
-            hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, -od)
-            break
-        if od == 0:
-            break
-        t = a
-        a = d
-        d = t
-        inc = od
-    if steps > Z[Z_MAXCH]:
-        Z[Z_MAXCH] = steps
-    Z[Z_RESP] += steps
-    return steps
+            ev(tr, Z, E_CONTROL, d, a, ot, inc, r, 0)
+        draw_n(st, S, pile, Z, tr, masks, counts, d,
+               draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+        Z[Z_XD] = ot
+        return True
+    if o == O_SHIELD:
+        use_eight(S, d)
+        Z[Z_SHIELDS] += 1
+        if ip[P_SHIELD] > S[d, C_IMM]:
+            S[d, C_IMM] = ip[P_SHIELD]
+        if Z[Z_ON]:
+            ev(tr, Z, E_SHIELD, d, S[d, C_IMM], 0, 0, 0, 0)
+    died = 0
+    if o == O_JUDG:
+        died = judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d)
+    draw_n(st, S, pile, Z, tr, masks, counts, d,
+           draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+    if (died >> a) & 1 or (died >> d) & 1:
+        return xdone(Z)
+    inc_eff = inc
+    if PT[k, T_HAS4] == 1 or o == O_JUDG:
+        inc_eff = 0          # immunity never zeroes it: an immune d's loss is void in hit
+    od = sat_add(dmg, heal) - inc_eff
+    if Z[Z_ON]:
+        ev(tr, Z, E_OD, d, od, inc_eff, a, inc, 0)
+    if od < 0:
+        hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, -od)
+        return xdone(Z)
+    if od == 0:
+        return xdone(Z)
+    Z[Z_XA] = d
+    Z[Z_XD] = a
+    Z[Z_XI] = od
+    return True
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
-    """The OD chain with v3 defences: passives on each incoming instance
-    (Glutton ignore, King Kong halving), a 4 blocks, dedicated shields fire
-    on a response with a 4 (reflect ends the exchange)."""
-    Z[Z_EXCH] += 1
-    steps = 0
-    maxex = ip[P_MAXEX]
-    while True:
-        if S[a, C_ALIVE] == 0 or S[d, C_ALIVE] == 0:
-            break
-        if steps >= maxex:
-            Z[Z_CAPS] += 1
-            if Z[Z_ON]:
-                ev(tr, Z, E_CAP, d, inc, a, 0, 0, 0)
-            hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
-            break
-        steps += 1
-        n, i = decide3(st, S, Z, ip, pp, PT, PID, acts, script, d, np.int64(D_RESP), inc, a)
-        if n == 0:
-            if Z[Z_ON]:
-                ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
-            hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
-            break
-        k = acts[i, 0]
-        o = acts[i, 2]
-        ot = acts[i, 3]
-        lk = Z[Z_LK]
-        dmg = play_cards3(S, pile, Z, masks, counts, ip, PT, PID, d, k)
-        heal = PT[k, T_HEAL]
-        Z[Z_LK] = k
+def xresp3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n, k, o, ot):
+    """v3: the defender's response, as ``xresp12`` with v3's defences:
+    passives on each incoming instance (Glutton ignore, King Kong halving),
+    a 4 blocks, dedicated shields fire on a response with a 4 (a reflect
+    ends the exchange). Returns True when the chain goes on."""
+    a = Z[Z_XA]
+    d = Z[Z_XD]
+    inc = Z[Z_XI]
+    if n == 0:
         if Z[Z_ON]:
-            ev(tr, Z, E_PLAY, d, k, ot, dmg, heal, D_RESP * 256 + o)
-        inc_eff = incoming3(S, Z, tr, ip, d, inc)
-        if PT[k, T_HAS4] == 1:
-            inc_eff = 0
-        if o == O_REFLECT:
-            draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, d,
-                    draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
-            reflect(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, d, inc)
-            break
-        if o == O_DEVOUR:
-            dmg = sat_add(dmg, inc)
-            inc_eff = 0
-            devour(S, pile, Z, tr, PT, d, lk, a)
-        elif o == O_RAMP:
-            mark_rampage(S, Z, tr, PT, PID, d)
-        elif o == O_FRZSK or o == O_FRZSH:
-            freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, d, ot, o - O_FRZSK)
+            ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
+        hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
+        return xdone(Z)
+    lk = Z[Z_LK]
+    dmg = play_cards3(S, pile, Z, masks, counts, ip, PT, PID, d, k)
+    heal = PT[k, T_HEAL]
+    Z[Z_LK] = k
+    if Z[Z_ON]:
+        ev(tr, Z, E_PLAY, d, k, ot, dmg, heal, D_RESP * 256 + o)
+    inc_eff = incoming3(S, Z, tr, ip, d, inc)
+    if PT[k, T_HAS4] == 1:
+        inc_eff = 0
+    if o == O_REFLECT:
         draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, d,
                 draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
-        if S[a, C_ALIVE] == 0 or S[d, C_ALIVE] == 0:
+        reflect(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, d, inc)
+        return xdone(Z)
+    if o == O_DEVOUR:
+        dmg = sat_add(dmg, inc)
+        inc_eff = 0
+        devour(S, pile, Z, tr, PT, d, lk, a)
+    elif o == O_RAMP:
+        mark_rampage(S, Z, tr, PT, PID, d)
+    elif o == O_FRZSK or o == O_FRZSH:
+        freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, d, ot, o - O_FRZSK)
+    draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, d,
+            draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
+    if S[a, C_ALIVE] == 0 or S[d, C_ALIVE] == 0:
+        return xdone(Z)
+    od = sat_add(dmg, heal) - inc_eff
+    if Z[Z_ON]:
+        ev(tr, Z, E_OD, d, od, inc_eff, a, inc, 0)
+    if od < 0:
+        hit3(st, S, pile, Z, tr, ip, pp, d, a, -od, CA_EXCH, False)
+        return xdone(Z)
+    if od == 0:
+        return xdone(Z)
+    Z[Z_XA] = d
+    Z[Z_XD] = a
+    Z[Z_XI] = od
+    return True
+
+
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
+    """伤害抵消 OD chain, played whole with every defender's heuristic
+    (the scenarios' ``entry`` and a turn played whole, ``turn.turn``; the
+    game loop plays it one response at a time, ``engine.step``): d defends
+    against ``inc`` damage sent by a. Returns the number of responses."""
+    xopen(Z, a, d, inc)
+    while xnext(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID):
+        if VARIANT == 3:
+            n, i = decide3(st, S, Z, ip, pp, PT, PID, acts, script, Z[Z_XD], np.int64(D_RESP),
+                           Z[Z_XI], Z[Z_XA])
+            go = xresp3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n,
+                        acts[i, 0], acts[i, 2], acts[i, 3])
+        else:
+            n, i = decide(st, S, Z, ip, pp, PT, PID, acts, script, Z[Z_XD], np.int64(D_RESP),
+                          Z[Z_XI], Z[Z_XA])
+            go = xresp12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n,
+                         acts[i, 0], acts[i, 2], acts[i, 3])
+        if not go:
             break
-        od = sat_add(dmg, heal) - inc_eff
-        if Z[Z_ON]:
-            ev(tr, Z, E_OD, d, od, inc_eff, a, inc, 0)
-        if od < 0:
-            hit3(st, S, pile, Z, tr, ip, pp, d, a, -od, CA_EXCH, False)
-            break
-        if od == 0:
-            break
-        t = a
-        a = d
-        d = t
-        inc = od
-    if steps > Z[Z_MAXCH]:
-        Z[Z_MAXCH] = steps
-    Z[Z_RESP] += steps
-    return steps
+    return Z[Z_XS]
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)

@@ -1,61 +1,49 @@
-"""One game and the entry points: turns (``play_turn`` v1/v2, ``play_turn3``
-v3, both through ``turn``; a v3 turn ends in ``duel.resolve_duels``), turn
-order (``next_turn``, ``first_seat``), the invariant checks, dealing
-(``init_game``), the game loop (``run_game``) and its records
-(``finish``); ``play_blocks``, the batch loop run on threads by
-``core.parallel.run_blocks`` (through ``run_batch``), and ``entry``, the
-one non-parallel entry point (replay, ``trace_one``, scenario tests; its
-modes are ``layout.M_*``). A single entry keeps numba's compile time down:
-every top-level function re-optimises the whole call graph.
-
-``SPEC.kernel`` names this module: ``run_batch``, ``trace_one``,
-``KERNELS``.
+"""One game's dealing (``init_game``), first seat, invariant checks
+(``check_state``) and records (``finish``), which the step machine
+(``step``) calls, and ``entry``, the scenarios' and tests' entry point
+(its modes are ``layout.M_*``: a turn or an exchange played whole, a
+Judgment, a hit, a duel, ...). The game loop is the engine's
+(``core.engine.loop``, bound in ``run``).
 """
 import numpy as np
 from numba import njit
 
 from ....core import jit
 from ....core.kernel import ev  # before kernel_cache_begin: cached with core
-from ....core.records import BLOCK
-from ....core.rng import below, game_state, mix64, shuffle
+from ....core.rng import below, game_state, shuffle
 from ..layout import (CA_EXCH, C_ALIVE, C_BUYS, C_DEALT, C_DEATHS, C_DIAM, C_DQ, C_DUELL, C_DUELW,
                       C_FB, C_FRAMES, C_FT, C_G, C_GEN, C_H, C_HEALED, C_HN, C_HP, C_JUDGS, C_KEY,
                       C_KILLS, C_LOST, C_M, C_MAXHP, C_NBLOOD, C_NDEV, C_NEXT, C_NFRZ, C_NIGN,
                       C_NMINE, C_NRAMP, C_NREF, C_NSTEAL, C_OUT, C_PEND, C_POL, C_POUCHU, C_RANK,
                       C_REVUSED, C_RM, C_ROLE, C_ROLESUIT, C_SCORE, C_SKILLS, C_SRCH, C_STORMU,
-                      C_SUIT, C_TAKEN, C_TB, C_TEAM, C_ZMB, END_ALLOUT, END_CAP, END_LAST, E_END,
+                      C_SUIT, C_TAKEN, C_TB, C_TEAM, C_ZMB, E_END,
                       E_IDENT, G_BBIRD, G_BDRG, G_BKIT, G_BLEO, G_CAPS, G_CONTROLS, G_DCAPS,
-                      G_DECOYHITS, G_DODGE, G_DUELS, G_D_EXCH, G_END, G_EXCH, G_FIRST, G_FRAMES,
+                      G_DECOYHITS, G_DODGE, G_DUELS, G_D_EXCH, G_END, G_EXCH, G_FRAMES,
                       G_GIFTS, G_JKILL, G_JSELF, G_JUDG, G_KILLS, G_KITSAVE, G_KPTS, G_LAST,
                       G_MAXCH, G_MHIT, G_OPTS, G_POUCHES, G_RBLOCK, G_REFL, G_RESP, G_REVIVES,
                       G_ROUNDS, G_SHIELDS, G_STORMS, G_TEAMWIN, G_TURNS, G_WINNER, G_ZOMB, MAXA,
                       M_CHECK, M_DRAW, M_DUEL, M_EXCHANGE, M_GENERAL, M_HIT, M_INIT, M_JUDGMENT,
                       M_NEXT, M_SAT, M_START, M_TURN, NCAP, NS, NZ, POL_GREEDY, POL_SEARCH0, P_BAN,
-                      P_DECKS, P_DIAM0, P_GENS, P_MAXT, P_START, P_TEAMS, P_VERSION, S_BLOOD,
+                      P_DECKS, P_DIAM0, P_GENS, P_START, P_TEAMS, P_VERSION, S_BLOOD,
                       S_BUYS, S_DEALT, S_DEATHS, S_DEV, S_DIAM, S_DUELL, S_DUELW, S_EXT, S_FRAMES,
                       S_FRZ, S_HAND, S_HEALED, S_HP, S_IGN, S_JUDGS, S_KILLS, S_LOST, S_MAXHP,
                       S_MINE, S_OUT, S_POUCHU, S_RAMP, S_REFL, S_REVIVES, S_ROLE, S_SCORE,
                       S_SKILLS, S_STEAL, S_STORMU, S_SUIT, S_TAKEN, S_TEAM, S_TEAMWON, S_ZOMBIE,
-                      Z_BBIRD, Z_BDRG, Z_BKIT, Z_BLEO, Z_CAPS, Z_CERR, Z_CONTROLS, Z_D0, Z_DCAPS,
+                      Z_BBIRD, Z_BDRG, Z_BKIT, Z_BLEO, Z_CAPS, Z_CONTROLS, Z_D0, Z_DCAPS,
                       Z_DECK, Z_DECOYHITS, Z_DISC, Z_DODGE, Z_DUELS, Z_EXCH, Z_FM, Z_FORB,
                       Z_FRAMES, Z_GIFTS, Z_IDC, Z_JKILL, Z_JSELF, Z_JUDG, Z_KILLS, Z_KITSAVE,
                       Z_KPTS, Z_MAXCH, Z_MHIT, Z_NC, Z_ON, Z_OPTS, Z_P, Z_PA, Z_POUCHES, Z_RBLOCK,
-                      Z_REFL, Z_RESP, Z_REVIVES, Z_ROUNDS, Z_SHIELDS, Z_SKEY, Z_STORMS, Z_TEAMS,
-                      Z_TR, Z_TURN, Z_V, Z_ZOMB)
-from ..layout import NG, NSEAT  # noqa: F401  (record widths: the ruleset contract)
+                      Z_REFL, Z_RESP, Z_REVIVES, Z_ROUNDS, Z_SHIELDS, Z_STORMS, Z_TEAMS,
+                      Z_V, Z_ZOMB)
 from .cards import SAT, draw, sat_add, sat_mul
 from .duel import duel, resolve_duels
 from .exchange import exchange, judgment, resolve_pending
-from .search import search_turn, search_work
-from .turn import advance, next_turn, sides_left, turn, winner_of
+from .turn import next_turn, turn, winner_of
 from .v12 import init_general
 from .v3 import draw_n3, hit3, turn_start3
 from . import RULESET, VARIANT
 
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
-
-SEARCH_SALT = np.uint64(0x5EA2C4E1172E0001)    # Z_SKEY = mix64(game stream start ^ this)
-
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def check_state(S, Z):
@@ -99,7 +87,6 @@ def init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on):
     st[0] = game_state(seed, game)
     for j in range(NZ):
         Z[j] = 0
-    Z[Z_SKEY] = np.int64(mix64(st[0] ^ SEARCH_SALT))    # the search's key (engine.search)
     Z[Z_ON] = 1 if on else 0
     Z[Z_P] = P
     Z[Z_V] = ip[P_VERSION]
@@ -188,48 +175,6 @@ def first_seat(S, Z):
     return top
 
 
-@njit(cache=True, inline="always")
-def run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, check, cur, turns,
-             grow, srow, W):
-    """Play from turn ``turns`` with seat ``cur`` to move until the game
-    ends; fill the game row and seat rows. Returns broken invariants (check
-    mode: state checks after every turn; always: negative damage). A seat
-    playing a search level plays its turns through ``search.search_turn``
-    (scratch ``W``). ``W`` is None in a batch without a search seat: numba
-    then compiles run_game (and every function that calls it) without the
-    search, so greedy and random batches run and compile the kernel they
-    had before it (a second specialisation, with the search, is compiled on
-    the first batch that has a search seat)."""
-    maxt = ip[P_MAXT]
-    errors = 0
-    end = END_CAP
-    while True:
-        if turns >= maxt:
-            break
-        turns += 1
-        Z[Z_TURN] = turns
-        key0 = S[cur, C_KEY]
-        searched = False
-        if W is not None:        # numba drops this branch when W is None (no search seat)
-            if S[cur, C_SRCH] > 0:
-                # play as a run-time bool, not a literal True: the one
-                # specialisation Table.search_play also calls (play=False)
-                search_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID,
-                            cur, key0, W, np.bool_(True))
-                searched = True
-        if not searched:
-            turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, cur)
-        if check:
-            errors += check_state(S, Z)
-        if sides_left(S, Z) <= 1:
-            end = END_LAST if sides_left(S, Z) == 1 else END_ALLOUT
-            break
-        cur = advance(S, Z, key0)
-    errors += Z[Z_CERR]
-    finish(S, Z, tr, end, turns, grow, srow)
-    return errors
-
-
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def finish(S, Z, tr, end, turns, grow, srow):
     P = Z[Z_P]
@@ -314,16 +259,6 @@ def finish(S, Z, tr, end, turns, grow, srow):
         ev(tr, Z, E_END, winner, end, turns, Z[Z_ROUNDS], last, 0)
 
 
-@njit(cache=True, inline="always")
-def play_game(seed, game, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script,
-              grow, srow, masks, counts, tr, on, check, W):
-    init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on)
-    cur = first_seat(S, Z)
-    grow[G_FIRST] = cur
-    return run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, check,
-                    cur, np.int64(0), grow, srow, W)
-
-
 def work(P):
     """One thread's workspace (allocated in Python: no kernel allocates;
     the search's is ``search.search_work``)."""
@@ -390,63 +325,5 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
         return 0
     return -1
 
-
-@njit(cache=True, _nrt=False)
-def run_from(ip, pp, PT, PID, st, S, pile, Z, acts, script, tr, masks, counts, grow, srow, cur,
-             turns):
-    """``scenario.Table.run``: play on from turn ``turns`` with seat ``cur``
-    to move, in check mode, every seat by its heuristic (no search scratch:
-    a search level's seat would play its turns as ``turn`` does, so the
-    table refuses one); returns the broken invariants. A function of its
-    own, compiled on first use, so that ``entry`` does not carry the game
-    loop."""
-    return run_game(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, True, cur,
-                    turns, grow, srow, None)
-
-
-def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, PT, PID, check, games, seats, masks,
-              counts, errors):
-    """Blocks [b0, b1) of a batch on one thread (``core.parallel.run_blocks``
-    spreads the blocks over threads); counts[b] holds block b's card counts."""
-    play_blocks(b0, b1, seed, start, n_games, pol, ip, pp, PT, PID, check, games, seats, masks,
-                counts, errors, *work(P), np.zeros((1, 8), np.int64),
-                search_scratch(P, pol, masks.shape[-1]), False)
-
-
-def search_scratch(P, pol, words):
-    """The search's scratch when a seat plays a search level, else None
-    (``run_game``)."""
-    return search_work(P, words) if (np.asarray(pol) >= POL_SEARCH0).any() else None
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def play_blocks(b0, b1, seed, start, n_games, pol, ip, pp, PT, PID, check, games, seats, masks,
-                counts, errors, st, S, pile, Z, acts, script, tr, W, on):
-    """Blocks [b0, b1) of games ``start + g``; ``on``: trace into ``tr``
-    (``trace_one``: a replay is the batch's own compiled code, one game)."""
-    P = S.shape[0]
-    for b in range(b0, b1):
-        hi = min(n_games, (b + 1) * BLOCK)
-        for g in range(b * BLOCK, hi):
-            errors[g] = play_game(seed, start + g, P, pol, ip, pp, PT, PID, st, S, pile, Z, acts,
-                                  script, games[g], seats[g], masks[g], counts[b], tr, on,
-                                  check, W)
-
-
-def trace_one(seed, game, P, pol, ip, pp, PT, PID, games, seats, masks, counts, tr):
-    """Game ``game`` of ``seed`` traced into ``tr``: one block of one game
-    through ``play_blocks``, so a replay compiles nothing that the run did
-    not (``entry``, whose modes reach the whole engine, would compile it
-    again)."""
-    st, S, pile, Z, acts, script = work(P)
-    play_blocks(0, 1, seed, game, 1, pol, ip, pp, PT, PID, False, games, seats, masks, counts,
-                np.zeros(1, np.int64), st, S, pile, Z, acts, script, tr,
-                search_scratch(P, pol, masks.shape[-1]), True)
-    return Z[Z_TR]
-
-
-# what core.jit watches for the first-compile notice (spec.kernels()); a
-# replay plays the run's kernel
-KERNELS = {"run": play_blocks, "replay": play_blocks, "search": search_turn}
 
 jit.kernel_cache_end()

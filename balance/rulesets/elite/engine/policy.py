@@ -684,28 +684,32 @@ def greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a):
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def turn_options3(S, Z, ip, pp, PT, PID, acts, p, sink):
-    """The search's candidates in v3: every turn option of p (enum3's, in
-    its order) in acts, greedy's score of each in sink (``greedy3_f`` with a
-    sink); returns their number."""
+def options3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a, sink):
+    """v3: every option of p's decision ``dec`` (a turn, or a response to
+    ``inc`` from a: enum3's options, in its order) in acts, greedy's score
+    of each in ``sink`` (``greedy3_f`` with a sink); returns their number
+    (the search's: ``step.options``, ``step.prior``)."""
     hp = S[p, C_HP]
     room = S[p, C_MAXHP] - hp
-    return ban_fallback(Z, greedy3_f, (S, Z, ip, pp, PT, PID, acts, p, np.int64(D_TURN),
-                                       np.int64(-1), np.int64(0), hp, room, sink))
+    return ban_fallback(Z, greedy3_f, (S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room,
+                                       sink))
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def turn_options12(S, Z, ip, pp, PT, PID, acts, p, sink):
-    """The search's candidates in v1/v2: every turn option of p (random's
-    list, ``enum_plays``) in acts, greedy's score of each in sink (``gscore``
-    with the arguments ``emit`` gives it); returns their number."""
-    n = enum_plays(S, Z, ip, pp, PT, PID, acts, p, np.int64(D_TURN), False)
+def options12(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a, sink):
+    """v1/v2: every option of p's decision ``dec`` (random's list: a turn
+    ``enum_plays``, a response to ``inc`` from a ``enum_resp``) in acts,
+    greedy's score of each in ``sink`` (``gscore`` with the arguments
+    ``emit`` gives it); returns their number."""
+    if dec == D_RESP:
+        n = enum_resp(S, Z, ip, pp, PT, PID, acts, p, a, inc, False)
+    else:
+        n = enum_plays(S, Z, ip, pp, PT, PID, acts, p, dec, False)
     m, jev, hp, room, imm = greedy_ctx(S, Z, ip, pp, p, True)
     for i in range(n):
         k = acts[i, 0]
-        sink[i] = gscore(S, Z, pp, PT, np.int64(D_TURN), np.int64(0), np.int64(-1),
-                         sat_mul(PT[k, T_DMG], m), jev, hp, room, imm, k, acts[i, 1], acts[i, 2],
-                         acts[i, 3], False)[0]
+        sink[i] = gscore(S, Z, pp, PT, dec, inc, a, sat_mul(PT[k, T_DMG], m), jev, hp, room, imm,
+                         k, acts[i, 1], acts[i, 2], acts[i, 3], False)[0]
     return n
 
 

@@ -19,7 +19,7 @@ from ..layout import (C_ALIVE, C_COMB, C_HN, C_KEY, C_MAXHP, C_HP, C_RANK, C_SCO
 from ..rules import T_HAS5, T_HASA, T_HEAL
 from .cards import draw_n, draws_after_play, heal_self
 from .duel import resolve_duels
-from .exchange import exchange, exchange3, judgment, resolve_pending
+from .exchange import exchange, judgment, resolve_pending
 from .policy import decide, decide3
 from .v12 import combined, play_cards, rounds_end
 from .v3 import bloodthirst, draw_n3, freeze, mark_rampage, play_cards3, turn_start3
@@ -51,17 +51,15 @@ def pre12(st, S, pile, Z, tr, masks, counts, ip, p):
         draw_n(st, S, pile, Z, tr, masks, counts, p, ip[P_REFILL])
 
 
-@njit(cache=True, inline="always")
-def act12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n, i):
-    """v1/v2: p plays option acts[i] of its turn (n options; none: it
-    passes); damage opens an exchange with a target."""
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def play12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n, k, t, o):
+    """v1/v2: p plays run k at t with option o (n = 0: it has none and
+    passes): the run, the 10's combined skill, its heal, Judgment and the
+    draws. Returns the damage that opens an exchange with t (0: none)."""
     if n == 0:
         if Z[Z_ON]:
             ev(tr, Z, E_PASS, p, 0, 0, 0, 0, 0)
-        return
-    k = acts[i, 0]
-    t = acts[i, 1]
-    o = acts[i, 2]
+        return np.int64(0)
     dmg = play_cards(S, pile, Z, masks, counts, ip, PT, p, k)
     if Z[Z_ON]:
         ev(tr, Z, E_PLAY, p, k, t, dmg, PT[k, T_HEAL], D_TURN * 256 + o)
@@ -74,6 +72,20 @@ def act12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n
     draw_n(st, S, pile, Z, tr, masks, counts, p,
            draws_after_play(S[p, C_HN], PT[k, T_HAS5], ip))
     if dmg > 0 and t >= 0 and (died >> p) & 1 == 0 and (died >> t) & 1 == 0:
+        return dmg
+    return np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def act12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n, i):
+    """v1/v2: p plays option acts[i] of its turn (n options; none: it
+    passes); damage opens an exchange with a target, played whole."""
+    t = acts[i, 1]
+    dmg = play12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n,
+                 acts[i, 0], t, acts[i, 2])
+    if n == 0:
+        return
+    if dmg > 0:
         exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, t, dmg)
     if Z[Z_PA] >= 0:             # a revived rogue's attack is waiting
         resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID)
@@ -99,34 +111,43 @@ def pre3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
             draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_REFILL])
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def act3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n, i):
-    """v3: p plays option acts[i] of its turn (n options; none: it passes):
-    its skill or shield, then the exchange (the duel queue is the caller's)."""
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def play3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n, k, t, o, ot):
+    """v3: p plays run k at t with option o onto ot (n = 0: it has none and
+    passes): the run, its skill or shield, its heal and the draws. Returns
+    the damage that opens an exchange with t (0: none; the duel queue is
+    the caller's)."""
     if n == 0:
         if Z[Z_ON]:
             ev(tr, Z, E_PASS, p, 0, 0, 0, 0, 0)
-    else:
-        k = acts[i, 0]
-        t = acts[i, 1]
-        o = acts[i, 2]
-        ot = acts[i, 3]
-        dmg = play_cards3(S, pile, Z, masks, counts, ip, PT, PID, p, k)
-        Z[Z_LK] = k
-        if Z[Z_ON]:
-            ev(tr, Z, E_PLAY, p, k, t, dmg, PT[k, T_HEAL], D_TURN * 256 + o, )
-        if o == O_BLOOD:
-            bloodthirst(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, ot)
-        elif o == O_RAMP:
-            mark_rampage(S, Z, tr, PT, PID, p)
-        elif o == O_FRZSK or o == O_FRZSH:
-            freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, ot, o - O_FRZSK)
-        heal_self(S, Z, tr, p, PT[k, T_HEAL])
-        draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p,
-                draws_after_play(S[p, C_HN], PT[k, T_HAS5], ip))
-        if dmg > 0 and t >= 0 and S[p, C_ALIVE] == 1 and S[t, C_ALIVE] == 1:
-            exchange3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, t,
-                      dmg)
+        return np.int64(0)
+    dmg = play_cards3(S, pile, Z, masks, counts, ip, PT, PID, p, k)
+    Z[Z_LK] = k
+    if Z[Z_ON]:
+        ev(tr, Z, E_PLAY, p, k, t, dmg, PT[k, T_HEAL], D_TURN * 256 + o, )
+    if o == O_BLOOD:
+        bloodthirst(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, ot)
+    elif o == O_RAMP:
+        mark_rampage(S, Z, tr, PT, PID, p)
+    elif o == O_FRZSK or o == O_FRZSH:
+        freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, ot, o - O_FRZSK)
+    heal_self(S, Z, tr, p, PT[k, T_HEAL])
+    draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p,
+            draws_after_play(S[p, C_HN], PT[k, T_HAS5], ip))
+    if dmg > 0 and t >= 0 and S[p, C_ALIVE] == 1 and S[t, C_ALIVE] == 1:
+        return dmg
+    return np.int64(0)
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def act3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n, i):
+    """v3: p plays option acts[i] of its turn (n options; none: it passes),
+    then the exchange, played whole (the duel queue is the caller's)."""
+    t = acts[i, 1]
+    dmg = play3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n,
+                acts[i, 0], t, acts[i, 2], acts[i, 3])
+    if dmg > 0:
+        exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, t, dmg)
 
 
 @njit(cache=True, inline="always")
