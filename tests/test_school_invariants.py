@@ -52,8 +52,7 @@ def begin(t, r):
 
 def name(t):
     sage = int(t.Z[L.Z_SAGE])
-    inv = t.K.choose_invisible(t.pol[sage], sage, t.P, t.S, t.Z, t.KN, t.KF, t.fate, t.F,
-                               t.pst, t._script, t.fs, t.buf)
+    inv = t.K.choose_invisible(t.s, t.c, t.pol[sage], sage)
     t.S[sage, KB.S_DEC] += 1
     t.Z[L.Z_DEC] += 1
     t.Z[L.Z_INV] = inv

@@ -10,11 +10,11 @@ from numba import njit
 from ...core import jit
 from ...core.kernel import BAN_FORBID  # before kernel_cache_begin
 from .base import (fate_house, house_of_card, HOUSE_WB, is_joker, KIND, KVAL, margin, pbelow,
-                   Q_DRAW, Q_FATES, Q_JOKER, Q_STEAL, Q_SWAP, val, vbit)
+                   P_FATE, Q_DRAW, Q_FATES, Q_JOKER, Q_STEAL, Q_SWAP, val, vbit)
 from .layout import (BCAP, C_HN, D_NAME, D_SPELL, EF_DRAW, EF_PEEK_BOOK, EF_PEEK_DECK,
-                     EF_PEEK_FATE, EF_PEEK_HAND, EF_STEAL, EF_STOP, EF_SWAP, KN_MASK, PCAP,
-                     POL_INFORMED, POL_SCRIPT, Z_BN, Z_CLOAK, Z_DECK, Z_INV, Z_PN, Z_PT, Z_SCR,
-                     Z_UP)
+                     EF_PEEK_FATE, EF_PEEK_HAND, EF_STEAL, EF_STOP, EF_SWAP, KN_MASK, NOPT, PCAP,
+                     POL_INFORMED, POL_SCRIPT, Z_BN, Z_CLOAK, Z_DECK, Z_INV, Z_MKIND, Z_NOPT,
+                     Z_OPT, Z_PN, Z_PT, Z_SCR, Z_UP)
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
@@ -106,7 +106,12 @@ def choose_house(pol, p, Z, KN, pst, script, dtype, buf):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def choose_invisible(pol, p, P, S, Z, KN, KF, fate, F, pst, script, fs, buf):
+def choose_invisible(s, c, pol, p):
+    """The seat sage p names invisible: informed the seat with the most
+    cards it does not know to be an ally (ties uniform), random uniform."""
+    P, S, Z, KN, KF, fate, pst, script, fs, buf = (c.P, s.S, s.Z, s.KN, s.KF, s.fate, s.pst,
+                                                   c.script, c.fs, c.buf)
+    F = c.ip[P_FATE]
     if pol == POL_INFORMED:
         hm = my_house(Z, KN, p, buf)
         n = 0
@@ -249,11 +254,16 @@ def cheapest(p, S, hand, Z, color, avoid, pp, ban, pst, fs, ix):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def informed_spell(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, ban, F, pst, out, fs, ix, buf):
-    """The informed policy's next spell (out[0:4]); out[0] = EF_STOP to stop.
-    Order: peek an unknown hidden spell; the best swap (margin gain >=
-    swap_min_gain); steal from a non-ally holding >= steal_min_hand cards;
-    peek an unknown fate card; draw while holding <= draw_max_hand cards."""
+def informed_spell(s, c, p):
+    """The informed policy's next spell (c.out[0:4]); out[0] = EF_STOP to
+    stop. Order: peek an unknown hidden spell; the best swap (margin gain
+    >= swap_min_gain); steal from a non-ally holding >= steal_min_hand
+    cards; peek an unknown fate card; draw while holding <= draw_max_hand
+    cards."""
+    P, S, hand, fate, B, Z, pile, KN, KF, pst = (c.P, s.S, s.hand, s.fate, s.B, s.Z, s.pile,
+                                                 s.KN, s.KF, s.pst)
+    ip, pp, ban, out, fs, ix, buf = c.ip, c.pp, c.ban, c.out, c.fs, c.ix, c.buf
+    F = ip[P_FATE]
     out[0] = EF_STOP
     inv = Z[Z_INV]
     hn = S[p, C_HN]
@@ -463,10 +473,17 @@ def vote_scores(p, kind, opts, n, B, Z, KN, ip, fs, buf):
         fs[o] = float(margin(t0, t1, t2, t3, fate_house(KN, p, wm, bm)))
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def choose_vote(pol, p, kind, opts, n, tied, B, Z, KN, ip, pst, script, dtype,
-                fs, buf):
-    """Seat p's vote among options opts[:n] where tied[o] == 1."""
+@njit(cache=True, _nrt=False, inline="always")
+def choose_vote(s, c, pol, p, tied, dtype):
+    """Seat p's vote (dtype D_VOTE) or the sage's tie break (D_TIE) among
+    the meeting's options (Z[Z_OPT:], Z[Z_NOPT] of them) where tied[o] ==
+    1: informed the best by ``vote_scores`` (ties uniform), random
+    uniform."""
+    B, Z, KN, pst, script, fs, buf = s.B, s.Z, s.KN, s.pst, c.script, c.fs, c.buf
+    kind = Z[Z_MKIND]
+    n = Z[Z_NOPT]
+    opts = Z[Z_OPT:Z_OPT + NOPT]
+    ip = c.ip
     if pol == POL_INFORMED:
         vote_scores(p, kind, opts, n, B, Z, KN, ip, fs, buf)
         for o in range(n):
@@ -556,7 +573,7 @@ def spell_codes(p, P, S, hand, B, Z, pile, ip, ban, rows, n):
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def spell_prior(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, F, e, buf):
+def spell_prior(s, c, p, e):
     """Informed's priorities as a score of entry e (effect, hand index, a, b),
     for search_top_k: an unknown hidden spell's peek; a swap raising its
     house's margin by >= swap_min_gain (by the gain); a steal from a
@@ -564,11 +581,14 @@ def spell_prior(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, F, e, buf):
     a draw while holding <= draw_max_hand; then the same moves below their
     thresholds; peeks at hands, the deck top or known cards last. A cheaper
     card (its keep value) first among equals."""
+    S, hand, fate, B, Z, pile, KN, KF = s.S, s.hand, s.fate, s.B, s.Z, s.pile, s.KN, s.KF
+    pp, buf = c.pp, c.buf
+    F = c.ip[P_FATE]
     eff = e[0]
-    s = -50.0
+    x = -50.0
     hm = my_house(Z, KN, p, buf)
     if eff == EF_PEEK_BOOK:
-        s = 1000.0 if KN[p, B[e[2], 0, e[3]]] == 0 else -1000.0
+        x = 1000.0 if KN[p, B[e[2], 0, e[3]]] == 0 else -1000.0
     elif eff == EF_SWAP:
         g = hand[p, e[2]]
         h = e[3] // PCAP
@@ -576,19 +596,19 @@ def spell_prior(p, P, S, hand, fate, B, Z, pile, KN, KF, ip, pp, F, e, buf):
         T0, T1, T2, T3 = Z[Z_PT], Z[Z_PT + 1], Z[Z_PT + 2], Z[Z_PT + 3]
         gain = margin(T0 + d * (h == 0), T1 + d * (h == 1), T2 + d * (h == 2), T3 + d * (h == 3),
                       hm) - margin(T0, T1, T2, T3, hm)
-        s = (500.0 if gain >= pp[Q_SWAP] else -100.0) + gain
+        x = (500.0 if gain >= pp[Q_SWAP] else -100.0) + gain
     elif eff == EF_STEAL:
         q = e[2]
         ally = known_house(Z, KN, KF, fate, p, q, F, buf) == hm
-        s = (20.0 if ally else (300.0 if S[q, C_HN] >= pp[Q_STEAL] else 100.0)) + S[q, C_HN]
+        x = (20.0 if ally else (300.0 if S[q, C_HN] >= pp[Q_STEAL] else 100.0)) + S[q, C_HN]
     elif eff == EF_PEEK_FATE:
         u = 0
         for i in range(F):
             u += 1 - KF[p, e[2], i]
-        s = -500.0 if u == 0 else (200.0 if pp[Q_FATES] > 0 else 50.0) + u
+        x = -500.0 if u == 0 else (200.0 if pp[Q_FATES] > 0 else 50.0) + u
     elif eff == EF_DRAW:
-        s = 150.0 if S[p, C_HN] <= pp[Q_DRAW] else 30.0
-    return s - keep_value(hand[p, e[1]], pp) / 100.0
+        x = 150.0 if S[p, C_HN] <= pp[Q_DRAW] else 30.0
+    return x - keep_value(hand[p, e[1]], pp) / 100.0
 
 
 jit.kernel_cache_end()

@@ -30,9 +30,9 @@ from numba import njit
 from ...core import engine, jit
 from ...core.rng import mix64, next_u64, shuffle
 from .base import KIND, KVAL, P_FATE, S_FVALS, vbit
-from .layout import (BCAP, C_HN, D_VOTE, FCAP, HCAP, KNW, KN_FATE, KN_MASK, NCMAX, NOPT, NS, NZ,
-                     PCAP, PH_VOTE, POL_INFORMED, POL_ISMCTS, POL_SEARCH_FAST, Z_BN, Z_DECK,
-                     Z_DISC, Z_MKIND, Z_NOPT, Z_OPT, Z_PHASE, Z_PN, Z_SCR, Z_TR, Z_VOTE)
+from .layout import (BCAP, C_HN, D_VOTE, FCAP, HCAP, KNW, KN_FATE, KN_MASK, NCMAX, NS, NZ, PCAP,
+                     PH_VOTE, POL_INFORMED, POL_ISMCTS, POL_SEARCH_FAST, Z_BN, Z_DECK, Z_DISC,
+                     Z_NOPT, Z_PHASE, Z_PN, Z_SCR, Z_TR, Z_VOTE)
 from .policy import choose_vote
 from .rules import N_RULE_INTS, PIDX
 
@@ -206,12 +206,10 @@ def redeal_hidden(s, c, p, rng):
         tied = c.tied
         for o in range(nopt):
             tied[o] = 1
-        opts = Z[Z_OPT:Z_OPT + NOPT]
         for q in range(P):
             if q != p and Z[Z_VOTE + q] >= 0:
                 s.pst[q] = next_u64(rng)
-                Z[Z_VOTE + q] = choose_vote(c.bpol[q], q, Z[Z_MKIND], opts, nopt, tied, B, Z, KN,
-                                            c.ip, s.pst, c.script, np.int64(D_VOTE), c.fs, c.buf)
+                Z[Z_VOTE + q] = choose_vote(s, c, c.bpol[q], q, tied, np.int64(D_VOTE))
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -300,8 +300,7 @@ def heuristic(s, c, pol):
     if ph == PH_SPELL:
         out = c.out
         if pol == POL_INFORMED:
-            informed_spell(p, c.P, S, s.hand, s.fate, B, Z, s.pile, KN, s.KF, c.ip, c.pp, c.ban,
-                           F, s.pst, out, c.fs, c.ix, c.buf)
+            informed_spell(s, c, p)
         else:
             r = 1
             if pol == POL_SCRIPT:
@@ -322,12 +321,9 @@ def heuristic(s, c, pol):
         tied = c.tied
         for o in range(n):
             tied[o] = 1 if ph == PH_VOTE else (Z[Z_TIED] >> o) & 1
-        return choose_vote(pol, p, Z[Z_MKIND], Z[Z_OPT:Z_OPT + NOPT], n, tied, B, Z, KN, c.ip,
-                           s.pst, c.script, np.int64(D_VOTE if ph == PH_VOTE else D_TIE), c.fs,
-                           c.buf)
+        return choose_vote(s, c, pol, p, tied, np.int64(D_VOTE if ph == PH_VOTE else D_TIE))
     if ph == PH_NAME:
-        return choose_invisible(pol, p, c.P, S, Z, KN, s.KF, s.fate, F, s.pst, c.script, c.fs,
-                                c.buf)
+        return choose_invisible(s, c, pol, p)
     return choose_house(pol, p, Z, KN, s.pst, c.script, np.int64(D_CLOAK), c.buf)
 
 
@@ -346,8 +342,7 @@ def prior(s, c, code):
         if code == 0:
             return 1e9
         spell_parts(code, c.out)
-        return spell_prior(p, c.P, S, s.hand, s.fate, s.B, Z, s.pile, KN, s.KF, c.ip, c.pp, F,
-                           c.out, c.buf)
+        return spell_prior(s, c, p, c.out)
     if ph == PH_NAME:
         x = float(S[code, C_HN])
         if known_house(Z, KN, s.KF, s.fate, p, code, F, c.buf) == my_house(Z, KN, p, c.buf):
