@@ -31,13 +31,6 @@ PACKAGE = ROOT / "balance"
 # longer exists or no longer lies on a circle fails the test, and no entry
 # may start in balance/core (core holds no circle, with nothing allowed).
 ALLOWED_CIRCLES: dict[tuple[str, str], str] = {
-    # demon's kernel loads its search module only when a seat searches
-    # (trace_one), and the search module plays on the kernel's own turn
-    # functions: the shared functions belong in a module below both. issue 36
-    # ("the core has no layers"); balance/rulesets/ is being moved onto the
-    # engine (which replaces both modules) by another engineer: left to that move.
-    ("balance.rulesets.demon.kernel", "balance.rulesets.demon.search"):
-        "issue 36, demon onto the engine",
 }
 
 # Imports of another module's private name (importer, module, name), each

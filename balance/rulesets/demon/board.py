@@ -16,7 +16,7 @@ from .layout import (C_BJ, C_FACE, C_FACT, C_GRAVE, C_HP, C_KPTS, C_POW, C_ROW, 
                      E_FACEGONE, E_GONE, E_HP, E_JOKERGONE, GAME_COLUMNS, H_HEAL, H_PASSIVE,
                      POL_DEFENSIVE, POL_RANDOM, POL_SCRIPT, ST, Z_DEC, Z_DONE, Z_HPCH, Z_LASTC,
                      Z_ON, Z_SACT, Z_SCARD, Z_SERR, Z_SOWN, Z_SPOS)
-from .rules import BIG, IDX, N_RULE_INTS, PIDX
+from .rules import BIG, IDX, PIDX
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
@@ -46,11 +46,6 @@ Q_SMALL = PIDX["small_value"]
 Q_MARGIN = PIDX["reply_margin"]
 Q_KMIN = PIDX["k_revive_min"]
 Q_GUARD = PIDX["guard_bonus"]
-# the int policy parameters follow the rule ints in ip (__init__.kernel_args)
-S_TOPK = N_RULE_INTS + PIDX["search_top_k"]
-S_DET = N_RULE_INTS + PIDX["search_determinizations"]
-S_ROLL = N_RULE_INTS + PIDX["search_rollouts"]
-S_RPOL = N_RULE_INTS + PIDX["search_rollout_policy"]
 
 GI = index(GAME_COLUMNS)
 G_WINNER, G_TURNS, G_ROUNDS, G_END = GI["winner"], GI["turns"], GI["rounds"], GI["end_reason"]
@@ -345,17 +340,10 @@ def script_pick(Z, script, rows, n, dtype):
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def choose_i(st, Z, pol, script, rows, sc, n, dtype):
-    """Index of the chosen row among rows[:n] (n >= 1). A decision (the
-    unit of the speed figures: a placement or attack choice) is counted
-    when a placement or attack choice had two or more rows; effect options
-    are not counted."""
-    if n > 1 and dtype != D_OPT:
-        Z[Z_DEC] += 1
-    if pol == POL_SCRIPT:
-        i = script_pick(Z, script, rows, n, dtype)
-        if i >= 0:
-            return i
+def pick_i(st, pol, rows, sc, n):
+    """Index of the row of rows[:n] that heuristic ``pol`` picks: ``random``
+    a group uniformly, then a row of it uniformly; the others the best
+    score, ties uniform (from ``st``; nothing drawn when n <= 1)."""
     if n <= 1:
         return 0
     if pol == POL_RANDOM:
@@ -392,6 +380,22 @@ def choose_i(st, Z, pol, script, rows, sc, n, dtype):
             if below(st, ties) == 0:
                 best = i
     return best
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def choose_i(st, Z, pol, script, rows, sc, n, dtype):
+    """Index of the chosen row among rows[:n] (n >= 1). A decision (the
+    unit of the speed figures: a placement or attack choice) is counted
+    when a placement or attack choice had two or more rows; effect options
+    are not counted (the engine's ``step.apply`` counts the decisions it
+    stops at, the same ones)."""
+    if n > 1 and dtype != D_OPT:
+        Z[Z_DEC] += 1
+    if pol == POL_SCRIPT:
+        i = script_pick(Z, script, rows, n, dtype)
+        if i >= 0:
+            return i
+    return pick_i(st, pol, rows, sc, n)
 
 
 @njit(nt.int64(U1, A1, I64, A2, A2, F1, I64, I64), cache=True, _nrt=False,

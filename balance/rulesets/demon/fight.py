@@ -21,7 +21,10 @@ jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_di
 
 # --- attack --------------------------------------------------------------------------
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def list_attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+def list_attack(S, Z, ip, pp, rows, sc, tmp, p):
+    """Every distinct legal attack of seat p now (rows [key, row, target
+    (-1 direct), mode (0 normal, 1 joker effect)], greedy's score), then
+    "no attack" (the last row)."""
     q = 1 - p
     n = 0
     for r in range(3):
@@ -302,7 +305,7 @@ def attack_choice(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, scri
 def attack_phase(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
     if no_first_attack(Z, tr, p):
         return
-    n = list_attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
+    n = list_attack(S, Z, ip, pp, rows, sc, tmp, p)
     i = choose_i(st, Z, pol[p], script, rows, sc, n, D_ATTACK)
     attack_choice(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p,
                   rows[i, 1], rows[i, 2], rows[i, 3], n)

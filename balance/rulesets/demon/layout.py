@@ -69,7 +69,16 @@ Z_CLASH = 23        # joker clashes (game column)
 Z_STALE = 24        # consecutive turns without an HP change
 Z_FIRST = 25        # 1 during the first player's first turn (no attack)
 Z_LASTC = 26        # 1 + the cause of the last HP loss (0: none yet; game column end_cause)
-NZ = 27
+# the phase machine (``step``): whose turn, what is pending, the end
+Z_CUR = 27          # the seat whose turn it is
+Z_PHASE = 28        # PH_PLACE or PH_ATTACK: the pending decision
+Z_END = 29          # the end reason once the game is over, -1 while it goes on
+Z_WIN = 30          # the winner once the game is over, -1 for none
+Z_LISTED = 31       # 1 + the policy whose scored rows of the pending pick State.rows holds, 0: none
+Z_NROWS = 32        # how many rows State.rows holds then
+NZ = 33
+PH_PLACE = 0        # a placement pick (a placement row, or end placement)
+PH_ATTACK = 1       # the attack choice (an attack row, or no attack)
 
 F_ROW = 1           # bits 0-2: a normal card (or pair, or big joker) went into row r
 F_SLOT = 8          # an extra-zone card was placed
@@ -93,11 +102,10 @@ A_END, A_ROW, A_SLOT, A_PAIR, A_FACE, A_HEART, A_BIG, A_SMALL = range(8)
 POL_RANDOM = 0
 POL_GREEDY = 1
 POL_DEFENSIVE = 2
-POL_SEARCH_FAST = 3     # the search levels (core/search.py LEVELS), consecutive ids
+POL_SEARCH_FAST = 3     # the search levels (core.search.LEVELS): the engine's flat Monte Carlo
 POL_SEARCH = 4
 POL_SEARCH_STRONG = 5
-LEVEL_NUM = (1, 1, 4)   # determinizations x num // den, per level from POL_SEARCH_FAST
-LEVEL_DEN = (4, 1, 1)
+POL_ISMCTS = 6          # information-set MCTS (core.engine.search)
 POL_SCRIPT = 9      # scenario tests only: scripted choices, greedy where the script is silent
 
 # --- trace events: row = [type, turn, seat, a, b, c, d, e] -----------------

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ...core import search
 from ...core.params import kernel_index, param
-from .layout import (END_REASONS, LEVEL_DEN, LEVEL_NUM, POL_DEFENSIVE, POL_GREEDY,  # noqa: F401
+from .layout import (END_REASONS, POL_DEFENSIVE, POL_GREEDY, POL_ISMCTS,  # noqa: F401
                      POL_RANDOM, POL_SEARCH_FAST, POL_SEARCH, POL_SEARCH_STRONG)
 
 SUITS = ("diamond", "spade", "club", "heart")
@@ -99,6 +99,9 @@ class PolicyParams:
                                  "candidate", bounds=(1, 1024), sweep=(1, 2, 4))
     search_rollout_policy: int = param(0, doc="search: the policy of every seat in a rollout "
                                        "(0 greedy, 1 random)", bounds=(0, 1), sweep=(0, 1))
+    search_iterations: int = param(64, doc="ismcts: iterations per decision (each one "
+                                   "determinization, one descent of the tree, one rollout)",
+                                   bounds=(1, 100_000), sweep=(16, 64, 256))
 
 
 IDX = kernel_index(Params)
@@ -107,10 +110,8 @@ PIDX = kernel_index(PolicyParams)
 N_RULE_INTS = sum(1 for f in dataclasses.fields(Params) if not isinstance(f.default, float))
 
 SEARCH_POLICIES = {"search_fast": POL_SEARCH_FAST, "search": POL_SEARCH,
-                   "search_strong": POL_SEARCH_STRONG}
-# the kernel's copy of the level factors (layout.LEVEL_NUM / LEVEL_DEN) is core.search's
-assert {n: (LEVEL_NUM[i - POL_SEARCH_FAST], LEVEL_DEN[i - POL_SEARCH_FAST])
-        for n, i in SEARCH_POLICIES.items()} == search.LEVELS
+                   "search_strong": POL_SEARCH_STRONG, "ismcts": POL_ISMCTS}
+assert list(search.LEVELS) == ["search_fast", "search", "search_strong"]
 
 POLICIES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "defensive": POL_DEFENSIVE,
             **SEARCH_POLICIES}
@@ -121,7 +122,10 @@ POLICY_DOCS = {
               "attacks the target that deals most damage, uses jokers and face cards when "
               "their immediate value is positive",
     "defensive": "greedy, plus a bonus (guard_bonus) for keeping row 1 occupied",
-    **{n: search.DOCS[n] for n in SEARCH_POLICIES},
+    **search.DOCS,
+    "ismcts": "information-set MCTS (core.engine.search): search_iterations descents of one "
+              "tree of the seat's information sets, each in a new sample of what it cannot "
+              "see, UCB selection, search_rollout_policy rollouts",
 }
 
 

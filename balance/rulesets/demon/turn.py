@@ -1,0 +1,773 @@
+"""Demon Faction's rules: placement, a turn's parts and the end checks
+(with ``board``: parameter slots, tables, state helpers, ``choose``; and
+``fight``: the attack). The engine's step machine (``step``) plays the same
+parts, stopping at each placement pick and the attack choice; ``turn``,
+``placement`` and ``play_on`` play whole turns and games for the scenario
+tests (``entry``, ``scenario.Table``).
+
+Speed (the rules and their reasons: docs/performance.md): every game
+step takes the same 14 arrays, which numba passes as about 110 machine
+words per call; with a dozen such calls per turn, the calls cost more than
+the work. So the hot path of a turn is inlined into its callers (``front``
+with ``begin``, ``prepare`` and ``draw``; ``list_place``, ``apply_place``,
+``list_attack``), while rare steps (J, K, Q, clash, reply, the attack
+itself) stay separate functions. The inlining is LLVM's
+(``forceinline=True``: each function is typed once and inlined once
+linked), not numba's ``inline="always"``, which copies the callee's IR at
+every call site and types it again, for the same speed; only
+``board.setrow`` (ten scalar arguments whose types vary by call site)
+keeps numba's.
+
+Every policy choice goes through ``choose``: the caller lists the legal
+choices as rows ``[group, a, b, c, d, e]`` (and, for the heuristics, a
+score per row); ``random`` picks a group uniformly and then a row of it
+uniformly (the contract's two steps), ``greedy`` and ``defensive`` the best
+score with ties broken uniformly from the game's stream. Random numbers come
+in a fixed order from the game's own stream (``core/rng.py``).
+"""
+import numpy as np
+from numba import njit
+from numba import types as nt
+
+from ...core import jit
+from ...core.kernel import BAN_FORBID, BAN_REMOVE, ev, setbit  # before kernel_cache_begin
+from ...core.rng import below, game_state, shuffle
+from .board import (A1, A2, B1, G_ATT, G_CLASH, G_DEC, G_DESTR, G_ECAUSE, G_END, G_ROUNDS,
+                    G_TURNS, G_WINNER, I64, LAY, P_DRAW, P_HEAL, P_HP, P_K2, P_KEEP, P_MAXT,
+                    P_REPLY, P_STALE, P_START, P_TRIG, Q_HEALMIN, Q_JOKER, Q_KMIN, Q_MARGIN,
+                    Q_SLOT, Q_SMALL, RANK, T_BIG, T_HEART, T_HP, T_JF, T_JHEAL, T_JPL, T_KCH,
+                    T_KF, T_KOPT, T_PAIRS, T_REPLY, T_SLOTS, T_SMALL,
+                    U1, U3, bit, check_end, choose, choose_i, ctz, face_active, face_gone,
+                    face_value, heal, hurt, joker_gone, leave_row, leave_slot, low_cands, n_faces,
+                    occupied, pick_card, played, popc, row_gain, setrow, sig, targets, thresholds,
+                    to_row)
+from .fight import attack_phase, list_attack
+from .layout import (A_BIG, A_END, A_FACE, A_HEART, A_PAIR, A_ROW, A_SLOT, A_SMALL, C_BJ, C_DECKM,
+                     C_DECKN, C_FACE, C_FACT, C_GRAVE, C_HAND, C_HP, C_KPTS, C_POW, C_ROW, C_STATS,
+                     D_ATTACK, D_OPT, D_PLACE, END_CAP, END_DRAW, END_HP, END_STALE, E_ACT, E_BIG,
+                     E_BROW, E_BSEAT, E_BSLOT, E_DEAL, E_DISCARD, E_DRAW, E_END, E_FACE, E_HEART,
+                     E_JFX, E_KOPT, E_NODRAW, E_PAIR, E_ROW, E_SLOT, E_SMALL, E_TURN, FACE_ACTIVE,
+                     F_FACE, F_HEART, F_PAIR, F_ROW, F_SLOT, H_J, H_REPLY, NO, NS, NSCRIPT, NSEAT,
+                     NZ, POL_RANDOM, Z_ATT, Z_CLASH, Z_DEC,
+                     Z_DESTR, Z_DONE, Z_FIRST, Z_FLAGS, Z_FORBID, Z_HPCH, Z_LASTC, Z_NC, Z_NOATK,
+                     Z_ON, Z_SACT, Z_SCARD, Z_SOWN, Z_STALE, Z_TURN)
+from .layout import NG as _NG
+from .rules import BIG, SMALL
+
+jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
+
+NG = _NG
+
+# --- placement ---------------------------------------------------------------------
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def list_place(S, Z, ip, pp, rows, sc, tmp, p, pl):
+    """Every distinct legal placement action of seat p now, then "end"
+    (the last row); scored for policy ``pl`` (``POL_RANDOM``: no scores)."""
+    q = 1 - p
+    greedy = pl != POL_RANDOM
+    fl = Z[Z_FLAGS]
+    hand = S[p, C_HAND] & ~Z[Z_FORBID]
+    if greedy:
+        thresholds(S, p, tmp)
+    n = 0
+    h = hand
+    while h != 0:
+        low = h & -h
+        h ^= low
+        k = ctz(low)
+        if k == BIG:
+            for r in range(3):
+                if not (fl >> r) & 1:
+                    s = 0.0
+                    if greedy:
+                        if occupied(S, p, r):
+                            s = pp[Q_JOKER]
+                        else:
+                            hh = ip[P_HP] - S[p, C_HP]
+                            s = float(min(hh, ip[P_HEAL])) - pp[Q_HEALMIN]
+                    setrow(rows, sc, n, n, A_BIG, k, r, 0, 0, s)
+                    n += 1
+        elif k == SMALL:
+            r = S[q, C_BJ]
+            if r >= 0:
+                s = 0.0
+                if greedy:
+                    s = pp[Q_SMALL]
+                    for j in range(2):
+                        f = S[q, C_FACE + 2 * r + j]
+                        if f >= 0:
+                            s += face_value(S, ip, pp, q, r, f)
+                setrow(rows, sc, n, n, A_SMALL, k, r, 0, 0, s)
+                n += 1
+        else:
+            rk = RANK[k]
+            su = k // 13
+            if rk <= 10:
+                if su < 3:
+                    if not (fl >> su) & 1:
+                        s = row_gain(S, pp, pl, p, su, rk, tmp) if greedy else 0.0
+                        setrow(rows, sc, n, n, A_ROW, k, su, 0, 0, s)
+                        n += 1
+                    if rk >= 3 and not fl & F_SLOT and Z[Z_SOWN + su] != q:
+                        s = pp[Q_SLOT] if Z[Z_SOWN + su] < 0 else -1.0
+                        setrow(rows, sc, n, n, A_SLOT, k, su, 0, 0, s)
+                        n += 1
+                else:
+                    for r in range(2):
+                        if not (fl >> r) & 1:
+                            s = row_gain(S, pp, pl, p, r, rk, tmp) if greedy else 0.0
+                            setrow(rows, sc, n, n, A_ROW, k, r, 0, 0, s)
+                            n += 1
+            elif su < 3:
+                if not (fl >> (5 + su)) & 1:
+                    nf = n_faces(S, p, su)
+                    s = face_value(S, ip, pp, p, su, k) if greedy else 0.0
+                    if nf < 2:
+                        setrow(rows, sc, n, n, A_FACE, k, su, -1, 0, s)
+                        n += 1
+                    else:
+                        for j in range(2):
+                            s2 = s - face_value(S, ip, pp, p, su, S[p, C_FACE + 2 * su + j]) \
+                                if greedy else 0.0
+                            setrow(rows, sc, n, n, A_FACE, k, su, j, 0, s2)
+                            n += 1
+            elif not fl & F_HEART:
+                for x in range(2):
+                    side = p if x == 0 else q
+                    sign = -1.0 if side == p else 1.0
+                    for r in range(3):
+                        nf = n_faces(S, side, r)
+                        if nf == 0:
+                            continue
+                        v0 = 0.0
+                        v1 = 0.0
+                        if greedy:
+                            v0 = sign * face_value(S, ip, pp, side, r, S[side, C_FACE + 2 * r])
+                            if nf == 2:
+                                v1 = sign * face_value(S, ip, pp, side, r,
+                                                       S[side, C_FACE + 2 * r + 1])
+                        setrow(rows, sc, n, n, A_HEART, k, side * 3 + r, 0, 0, v0)
+                        n += 1
+                        if nf == 2:
+                            setrow(rows, sc, n, n, A_HEART, k, side * 3 + r, 1, 0, v1)
+                            n += 1
+                            setrow(rows, sc, n, n, A_HEART, k, side * 3 + r, 2, 0, v0 + v1)
+                            n += 1
+    if not fl & F_PAIR:
+        for s_ in range(3):
+            if Z[Z_SOWN + s_] == p and Z[Z_SACT + s_] == 1 and not (fl >> s_) & 1:
+                sv = RANK[Z[Z_SCARD + s_]]
+                for a in range(1, (sv + 1) // 2):
+                    ka = s_ * 13 + a - 1
+                    kb = s_ * 13 + sv - a - 1
+                    if (hand >> ka) & 1 and (hand >> kb) & 1:
+                        s = row_gain(S, pp, pl, p, s_, sv, tmp) if greedy else 0.0
+                        setrow(rows, sc, n, n, A_PAIR, ka, s_, kb, 0, s)
+                        n += 1
+    setrow(rows, sc, n, n, A_END, -1, 0, 0, 0, 0.0)
+    return n + 1
+
+
+@njit(sig(I64, I64), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def reply(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, x, p):
+    """Seat x may answer p's big joker with its small joker (cost)."""
+    cost = ip[P_REPLY]
+    if not (S[x, C_HAND] >> SMALL) & 1 or (Z[Z_FORBID] >> SMALL) & 1 or S[x, C_HP] <= cost:
+        return
+    setrow(rows, sc, 0, 0, 0, 0, 0, 0, 0, 0.0)
+    setrow(rows, sc, 1, 1, 1, 0, 0, 0, 0,
+           1.0 if S[x, C_HP] > cost + pp[Q_MARGIN] else -1.0)
+    i = choose(st, Z, pol[x], script, rows, sc, 2, D_OPT)
+    if rows[i, 1] == 0:
+        return
+    r = S[p, C_BJ]
+    S[x, C_HAND] &= ~bit(SMALL)
+    S[x, C_GRAVE] |= bit(SMALL)
+    played(masks, counts, x, SMALL)
+    S[x, T_REPLY] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_SMALL, x, p, r, 1, 0, 0)
+    hurt(S, Z, tr, x, cost, H_REPLY)
+    joker_gone(S, Z, tr, p, True)
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def apply_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, t, k,
+                a, b):
+    q = 1 - p
+    on = Z[Z_ON]
+    S[p, C_HAND] &= ~bit(k)
+    played(masks, counts, p, k)
+    if t == A_ROW:
+        to_row(S, p, a, k)
+        Z[Z_FLAGS] |= F_ROW << a
+        if on:
+            ev(tr, Z, E_ROW, p, k, a, S[p, C_POW + a], 0, 0)
+    elif t == A_SLOT:
+        Z[Z_FLAGS] |= F_SLOT
+        S[p, T_SLOTS] += 1
+        if on:
+            ev(tr, Z, E_SLOT, p, k, a, 0, 0, 0)
+        if Z[Z_SOWN + a] == p:
+            leave_slot(S, Z, tr, ip, a)
+        Z[Z_SOWN + a] = p
+        Z[Z_SCARD + a] = k
+        Z[Z_SACT + a] = 0
+    elif t == A_PAIR:
+        S[p, C_HAND] &= ~bit(b)
+        played(masks, counts, p, b)
+        to_row(S, p, a, k)
+        to_row(S, p, a, b)
+        Z[Z_FLAGS] |= (F_ROW << a) | F_PAIR
+        S[p, T_PAIRS] += 1
+        if on:
+            ev(tr, Z, E_PAIR, p, k, b, a, S[p, C_POW + a], 0)
+    elif t == A_FACE:
+        old = -1
+        if b >= 0:
+            old = S[p, C_FACE + 2 * a + b]
+        if on:
+            ev(tr, Z, E_FACE, p, k, a, old, 0, 0)
+        if b >= 0:
+            face_gone(S, Z, tr, p, a, b)
+        j = 0 if S[p, C_FACE + 2 * a] < 0 else 1
+        S[p, C_FACE + 2 * a + j] = k
+        S[p, C_FACT + 2 * a + j] = 0
+        Z[Z_FLAGS] |= F_FACE << a
+        S[p, T_JPL + RANK[k] - 11] += 1
+    elif t == A_HEART:
+        S[p, C_GRAVE] |= bit(k)
+        Z[Z_FLAGS] |= F_HEART
+        S[p, T_HEART] += 1
+        side = a // 3
+        r = a % 3
+        if on:
+            ev(tr, Z, E_HEART, p, k, side, r, b, 0)
+        if b == 2:
+            face_gone(S, Z, tr, side, r, 0)
+            face_gone(S, Z, tr, side, r, 0)
+        else:
+            face_gone(S, Z, tr, side, r, b)
+    elif t == A_BIG:
+        Z[Z_FLAGS] |= F_ROW << a
+        S[p, T_BIG] += 1
+        if occupied(S, p, a):
+            S[p, C_BJ] = a
+            if on:
+                ev(tr, Z, E_BIG, p, a, 1, 0, 0, 0)
+            reply(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, q, p)
+        else:
+            S[p, C_GRAVE] |= bit(BIG)
+            S[p, T_JHEAL] += 1
+            if on:
+                ev(tr, Z, E_BIG, p, a, 0, 0, 0, 0)
+            heal(S, Z, tr, p, ip[P_HEAL], ip[P_HP])
+    else:  # A_SMALL
+        S[p, C_GRAVE] |= bit(k)
+        S[p, T_SMALL] += 1
+        if on:
+            ev(tr, Z, E_SMALL, p, q, S[q, C_BJ], 0, 0, 0)
+        joker_gone(S, Z, tr, q, True)
+    check_end(S, Z)
+
+
+@njit(sig(I64), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def placement(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+    while True:
+        n = list_place(S, Z, ip, pp, rows, sc, tmp, p, pol[p])
+        i = choose_i(st, Z, pol[p], script, rows, sc, n, D_PLACE)
+        t = rows[i, 1]
+        if t == A_END:
+            return
+        apply_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, t,
+                    rows[i, 2], rows[i, 3], rows[i, 4])
+        if Z[Z_DONE]:
+            return
+
+
+# --- turn start: activation, J, K -------------------------------------------------------
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def activate(S, Z, tr, p):
+    n = 0
+    for j in range(6):
+        if S[p, C_FACE + j] >= 0 and S[p, C_FACT + j] == 0:
+            S[p, C_FACT + j] = 1
+            n += 1
+    for s in range(3):
+        if Z[Z_SOWN + s] == p and Z[Z_SACT + s] == 0:
+            Z[Z_SACT + s] = 1
+            n += 1
+    if n > 0 and Z[Z_ON]:
+        ev(tr, Z, E_ACT, p, n, 0, 0, 0, 0)
+
+
+@njit(sig(I64, I64), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def j_effect(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r):
+    """The J of p's row r: the lowest normal card of row r on each side
+    goes; each side takes its own card's value, or both take the one
+    card's value."""
+    q = 1 - p
+    kp = -1
+    kq = -1
+    n = low_cands(S[p, C_ROW + r], tmp, 8)
+    if n > 0:
+        kp = pick_card(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p,
+                       8, n)
+    n = low_cands(S[q, C_ROW + r], tmp, 8)
+    if n > 0:
+        kq = pick_card(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, q,
+                       8, n)
+    if kp >= 0 or kq >= 0:
+        S[p, T_JF] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_JFX, p, r, kp, kq, 0, 0)
+    if kp >= 0:
+        leave_row(S, Z, tr, ip, p, r, kp)
+    if kq >= 0:
+        leave_row(S, Z, tr, ip, q, r, kq)
+    if kp >= 0 and kq >= 0:
+        hurt(S, Z, tr, p, RANK[kp], H_J)
+        hurt(S, Z, tr, q, RANK[kq], H_J)
+    elif kp >= 0 or kq >= 0:
+        v = RANK[kp] if kp >= 0 else RANK[kq]
+        hurt(S, Z, tr, p, v, H_J)
+        hurt(S, Z, tr, q, v, H_J)
+
+
+@njit(sig(I64, I64), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def k_option(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r):
+    pts = S[p, C_KPTS + r]
+    avail = S[p, C_GRAVE] & ~Z[Z_FORBID]
+    setrow(rows, sc, 0, 0, 0, -1, 0, 0, 0, 0.0)
+    n = 1
+    if pts <= 10:
+        k = r * 13 + pts - 1
+        if (avail >> k) & 1:
+            setrow(rows, sc, n, 1, 1, k, 0, 0, 0, 1.0 + pts)
+            n += 1
+    if pts >= ip[P_K2]:
+        for v in range(1, 11):
+            k = r * 13 + v - 1
+            if (avail >> k) & 1:
+                setrow(rows, sc, n, 2, 2, k, 0, 0, 0, v - pp[Q_KMIN] + 0.5)
+                n += 1
+    if n == 1:
+        return
+    S[p, T_KCH] += 1
+    i = choose(st, Z, pol[p], script, rows, sc, n, D_OPT)
+    opt = rows[i, 1]
+    if opt == 0:
+        return
+    k = rows[i, 2]
+    S[p, C_KPTS + r] = 0
+    S[p, T_KF] += 1
+    S[p, T_KOPT + opt - 1] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_KOPT, p, r, opt, k, pts, 0)
+    if opt == 2:
+        kk = r * 13 + 12
+        face_gone(S, Z, tr, p, r, 0 if S[p, C_FACE + 2 * r] == kk else 1)
+        Z[Z_NOATK] |= np.int64(1) << r
+    S[p, C_GRAVE] &= ~bit(k)
+    to_row(S, p, r, k)
+    played(masks, counts, p, k)
+
+
+# --- preparation and draw -------------------------------------------------------------
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def keep_score(k, forbid):
+    if (forbid >> k) & 1:
+        return -1
+    if k == BIG:
+        return 30
+    if k == SMALL:
+        return 20
+    rk = RANK[k]
+    if rk > 10:
+        return 6 if k >= 39 else 8
+    return rk
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def prepare(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+    """Preparation: with hand_trigger cards or more, discard down to
+    hand_keep (to the graveyard, no passive)."""
+    hand = S[p, C_HAND]
+    n = popc(hand)
+    if n < ip[P_TRIG] or n <= ip[P_KEEP]:
+        return
+    m = n - ip[P_KEEP]
+    i = 0
+    h = hand
+    while h != 0:
+        low = h & -h
+        h ^= low
+        tmp[i] = ctz(low)
+        i += 1
+    if pol[p] == POL_RANDOM:
+        for i in range(m):              # a uniform subset of size m
+            j = i + below(st, n - i)
+            t = tmp[i]
+            tmp[i] = tmp[j]
+            tmp[j] = t
+    else:
+        for i in range(m):              # the m lowest keep scores, ties uniform
+            best = i
+            bv = keep_score(tmp[i], Z[Z_FORBID])
+            ties = 1
+            for j in range(i + 1, n):
+                v = keep_score(tmp[j], Z[Z_FORBID])
+                if v < bv:
+                    bv = v
+                    best = j
+                    ties = 1
+                elif v == bv:
+                    ties += 1
+                    if below(st, ties) == 0:
+                        best = j
+            t = tmp[i]
+            tmp[i] = tmp[best]
+            tmp[best] = t
+    for i in range(m):
+        k = tmp[i]
+        S[p, C_HAND] &= ~bit(k)
+        S[p, C_GRAVE] |= bit(k)
+        if Z[Z_ON]:
+            ev(tr, Z, E_DISCARD, p, k, 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def draw(S, Z, pile, masks, counts, tr, p, deal):
+    n = S[p, C_DECKN]
+    if n == 0:
+        if Z[Z_ON]:
+            ev(tr, Z, E_NODRAW, p, 0, 0, 0, 0, 0)
+        return -1
+    n -= 1
+    k = pile[p, n]
+    S[p, C_DECKN] = n
+    S[p, C_DECKM] &= ~bit(k)
+    S[p, C_HAND] |= bit(k)
+    setbit(masks, p, 0, k)
+    counts[0, k] += 1
+    if Z[Z_ON]:
+        ev(tr, Z, E_DEAL if deal else E_DRAW, p, k, 0, 0, 0, 0)
+    return k
+
+
+# --- a turn and a game ------------------------------------------------------------------
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def begin(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+    """Start of p's turn: its face and extra-zone cards become active, its
+    J effects fire (rows 1 to 3), then its K options (rows 1 to 3)."""
+    Z[Z_FLAGS] = 0
+    Z[Z_NOATK] = 0
+    activate(S, Z, tr, p)
+    for r in range(3):
+        if face_active(S, p, r, 11):
+            j_effect(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r)
+            if check_end(S, Z):
+                return
+    for r in range(3):
+        if S[p, C_KPTS + r] > 0 and face_active(S, p, r, 13):
+            k_option(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r)
+
+
+@njit(nt.void(A2, A1, A2), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def board_events(S, Z, tr):
+    """Trace only: the board after a turn (E_BSEAT and E_BROW per seat, then
+    E_BSLOT per extra slot)."""
+    for q in range(2):
+        ev(tr, Z, E_BSEAT, q, S[q, C_HP], popc(S[q, C_HAND]), S[q, C_DECKN],
+           popc(S[q, C_GRAVE]), S[q, C_BJ])
+        for r in range(3):
+            c0 = S[q, C_FACE + 2 * r]
+            c1 = S[q, C_FACE + 2 * r + 1]
+            if c0 >= 0 and S[q, C_FACT + 2 * r] == 1:
+                c0 += FACE_ACTIVE
+            if c1 >= 0 and S[q, C_FACT + 2 * r + 1] == 1:
+                c1 += FACE_ACTIVE
+            ev(tr, Z, E_BROW, q, r, S[q, C_POW + r], S[q, C_ROW + r], c0, c1)
+    for s in range(3):
+        ev(tr, Z, E_BSLOT, Z[Z_SOWN + s], s, Z[Z_SCARD + s], Z[Z_SACT + s], 0, 0)
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def front(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+    """The turn up to placement: its start (``begin``), then, unless that
+    ended the game, preparation and the draw."""
+    begin(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
+    if not Z[Z_DONE]:
+        prepare(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
+        for _ in range(ip[P_DRAW]):
+            if draw(S, Z, pile, masks, counts, tr, p, False) < 0:
+                break
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def turn(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+    """One turn of seat p (the scenario tests; ``step`` plays the same
+    parts one decision at a time)."""
+    front(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
+    if not Z[Z_DONE]:
+        placement(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
+        if not Z[Z_DONE]:
+            attack_phase(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
+                         p)
+    if Z[Z_ON]:
+        board_events(S, Z, tr)
+
+
+@njit(nt.int64(A2, A1, A2, A1), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def broken_invariants(S, Z, pile, ip):
+    """Check mode: every card of each seat's deck is in exactly one zone
+    (deck, hand, rows, face slots, big joker, extra slots, graveyard: 108
+    cards in all when nothing is removed), the deck order matches the deck
+    mask, row powers match their cards, rows hold only cards of their suits
+    (and ♥ in rows 1-2), face slots only J/Q/K of their row's suit, HP is at
+    most hp. Returns the number of broken invariants."""
+    e = 0
+    full = np.int64(0)
+    for i in range(Z[Z_NC]):
+        full |= bit(pile[2, i])
+    for p in range(2):
+        acc = np.int64(0)
+        tot = 0
+        m = S[p, C_HAND]
+        acc |= m
+        tot += popc(m)
+        m = S[p, C_GRAVE]
+        acc |= m
+        tot += popc(m)
+        m = S[p, C_DECKM]
+        acc |= m
+        tot += popc(m)
+        dm = np.int64(0)
+        for i in range(S[p, C_DECKN]):
+            dm |= bit(pile[p, i])
+        if dm != S[p, C_DECKM] or popc(dm) != S[p, C_DECKN]:
+            e += 1
+        for r in range(3):
+            m = S[p, C_ROW + r]
+            acc |= m
+            tot += popc(m)
+            if m & ~LAY[r] != 0:
+                e += 1
+            pw = 0
+            for k in range(52):
+                if (m >> k) & 1:
+                    pw += RANK[k]
+            if pw != S[p, C_POW + r]:
+                e += 1
+            for j in range(2):
+                f = S[p, C_FACE + 2 * r + j]
+                if f >= 0:
+                    if f // 13 != r or RANK[f] < 11:
+                        e += 1
+                    acc |= bit(f)
+                    tot += 1
+            if S[p, C_FACE + 2 * r] < 0 and S[p, C_FACE + 2 * r + 1] >= 0:
+                e += 1
+        if S[p, C_BJ] >= 0:
+            acc |= bit(BIG)
+            tot += 1
+        for s in range(3):
+            if Z[Z_SOWN + s] == p:
+                acc |= bit(Z[Z_SCARD + s])
+                tot += 1
+        if acc != full or tot != popc(full):
+            e += 1
+        if S[p, C_HP] > ip[P_HP]:
+            e += 1
+    return e
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def fill_deck(ban, pile, Z):
+    """The unshuffled deck in pile[2, :n] and the forbidden mask (per batch)."""
+    n = 0
+    fb = np.int64(0)
+    for k in range(54):
+        if ban[k] != BAN_REMOVE:
+            pile[2, n] = k
+            n += 1
+        if ban[k] == BAN_FORBID:
+            fb |= bit(k)
+    Z[Z_NC] = n
+    Z[Z_FORBID] = fb
+
+
+@njit(nt.void(U1, A2, A1, A2, U3, A2, A2, A1, B1), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def start(st, S, Z, pile, masks, counts, tr, ip, on):
+    """Set up a game: shuffle seat 0's deck, then seat 1's; each draws
+    start_hand (seat 0 first)."""
+    n = Z[Z_NC]
+    for j in range(Z_NC):
+        if j != Z_FORBID:
+            Z[j] = 0
+    for j in range(Z_NC + 1, Z.shape[0]):
+        Z[j] = 0
+    Z[Z_ON] = 1 if on else 0
+    for s in range(3):
+        Z[Z_SOWN + s] = -1
+        Z[Z_SCARD + s] = -1
+    for p in range(2):
+        m = np.int64(0)
+        for i in range(n):
+            pile[p, i] = pile[2, i]
+            m |= bit(pile[2, i])
+        shuffle(st, pile[p], n)
+        for j in range(S.shape[1]):
+            S[p, j] = 0
+        S[p, C_HP] = ip[P_HP]
+        S[p, C_DECKM] = m
+        S[p, C_DECKN] = n
+        S[p, C_BJ] = -1
+        for j in range(6):
+            S[p, C_FACE + j] = -1
+        for w in range(masks.shape[2]):
+            masks[p, 0, w] = 0
+            masks[p, 1, w] = 0
+    for p in range(2):
+        for _ in range(ip[P_START]):
+            draw(S, Z, pile, masks, counts, tr, p, True)
+
+
+@njit(nt.void(A2, A1, A2, I64, I64, I64, I64, A1, A2), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def finish(S, Z, tr, winner, end, turns, rounds, grow, srow):
+    if Z[Z_ON]:
+        ev(tr, Z, E_END, winner, end, turns, rounds, 0, 0)
+    grow[G_WINNER] = winner
+    grow[G_TURNS] = turns
+    grow[G_ROUNDS] = rounds
+    grow[G_END] = end
+    grow[G_DEC] = Z[Z_DEC]
+    grow[G_ATT] = Z[Z_ATT]
+    grow[G_DESTR] = Z[Z_DESTR]
+    grow[G_CLASH] = Z[Z_CLASH]
+    grow[G_ECAUSE] = Z[Z_LASTC] - 1
+    for q in range(2):
+        S[q, T_HP] = S[q, C_HP]
+        for j in range(NSEAT):
+            srow[q, j] = S[q, C_STATS + j]
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def turn_head(S, Z, tr, cur, turns):
+    """Before turn number ``turns`` (seat cur's): the turn's globals."""
+    Z[Z_TURN] = turns
+    Z[Z_FIRST] = 1 if turns == 1 else 0
+    Z[Z_HPCH] = 0
+    if Z[Z_ON]:
+        ev(tr, Z, E_TURN, cur, (turns + 1) // 2, S[0, C_HP], S[1, C_HP],
+           popc(S[cur, C_HAND]), 0)
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def turn_tail(Z, stale):
+    """After a turn: END_HP when an HP check ended the game, END_STALE after
+    ``stale`` turns in a row without an HP change, else -1 (play on)."""
+    if Z[Z_DONE]:
+        return END_HP
+    if Z[Z_HPCH]:
+        Z[Z_STALE] = 0
+    else:
+        Z[Z_STALE] += 1
+        if Z[Z_STALE] >= stale:
+            return END_STALE
+    return -1
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def outcome(S, end):
+    """(winner or -1, end reason) of a game that ended for ``end``."""
+    if end == END_HP:
+        if S[0, C_HP] <= 0 and S[1, C_HP] <= 0:
+            return -1, END_DRAW
+        return (0 if S[1, C_HP] <= 0 else 1), END_HP
+    return -1, end
+
+
+@njit(sig(I64, I64, B1, A1, A2, ret=nt.int64), cache=True, _nrt=False,
+      no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def play_on(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, cur, turns,
+            check, grow, srow):
+    """Play from the start of seat cur's turn (after ``turns`` turns) to the
+    end of the game; returns the number of broken invariants (check mode).
+    The scenario tests' loop (``entry``); games are the engine's
+    (``step``), which plays the same turn one decision at a time."""
+    maxt = ip[P_MAXT]
+    stale = 2 * ip[P_STALE]
+    errors = 0
+    end = END_CAP
+    while turns < maxt:
+        turns += 1
+        turn_head(S, Z, tr, cur, turns)
+        turn(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, cur)
+        if check:
+            errors += broken_invariants(S, Z, pile, ip)
+        e = turn_tail(Z, stale)
+        if e >= 0:
+            end = e
+            break
+        cur = 1 - cur
+    winner, end = outcome(S, end)
+    finish(S, Z, tr, winner, end, turns, (turns + 1) // 2, grow, srow)
+    return errors
+
+
+def work():
+    """One thread's workspace (allocated in Python: the kernels allocate nothing)."""
+    return (np.zeros(1, np.uint64), np.zeros((2, NS), np.int64), np.zeros(NZ, np.int64),
+            np.zeros((3, 54), np.int64), np.zeros((NO, 6), np.int64), np.zeros(NO, np.float64),
+            np.zeros((NSCRIPT, 6), np.int64), np.zeros(64, np.int64))
+
+
+# --- scenarios (scenario.py): one step of a set-up position ----------------------------------
+M_DEAL, M_TURN, M_BEGIN, M_PLACE, M_ATTACK, M_CHECK, M_TARGETS, M_LIST, M_PICK, M_PLAY, \
+    M_FILL, M_ALIST, M_APICK = range(13)
+
+
+@njit(cache=True)
+def entry(mode, a, b, seed, game, st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc,
+          script, tmp, ban, grow, srow):
+    """Scenario entry: mode M_* on seat a (b: a row, or a turn count)."""
+    if mode == M_FILL:
+        fill_deck(ban, pile, Z)
+        return 0
+    if mode == M_DEAL:
+        st[0] = game_state(seed, game)
+        start(st, S, Z, pile, masks, counts, tr, ip, True)
+        return 0
+    if mode == M_TURN:
+        turn(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, a)
+        return Z[Z_DONE]
+    if mode == M_BEGIN:
+        begin(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, a)
+        return Z[Z_DONE]
+    if mode == M_PLACE:
+        placement(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, a)
+        return Z[Z_DONE]
+    if mode == M_ATTACK:
+        attack_phase(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, a)
+        return Z[Z_DONE]
+    if mode == M_CHECK:
+        return broken_invariants(S, Z, pile, ip)
+    if mode == M_TARGETS:
+        return targets(S, 1 - a, b, tmp)
+    if mode == M_LIST or mode == M_PICK:
+        n = list_place(S, Z, ip, pp, rows, sc, tmp, a, pol[a])
+        return n if mode == M_LIST else choose(st, Z, pol[a], script, rows, sc, n, D_PLACE)
+    if mode == M_ALIST or mode == M_APICK:
+        n = list_attack(S, Z, ip, pp, rows, sc, tmp, a)
+        return n if mode == M_ALIST else choose(st, Z, pol[a], script, rows, sc, n, D_ATTACK)
+    if mode == M_PLAY:
+        return play_on(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, a,
+                       b, True, grow, srow)
+    return -1
+
+
+jit.kernel_cache_end()
