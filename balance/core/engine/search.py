@@ -32,6 +32,8 @@ node's uniform choice would make them play at random.
 The root's most visited option is played. The tree lives in a hash table
 of ``TABLE`` edges cleared by a generation stamp.
 """
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -50,15 +52,19 @@ DEPTH = 256             # ISMCTS tree depth kept per iteration
 NCAND = 1024            # options per decision (a ruleset lists at most this many)
 
 
+# one class for every scratch: numba types a NamedTuple by its class, so a
+# class made per call would compile the search (and the batch loop) again for
+# every batch, and never load it from numba's cache
+SearchWork = namedtuple("SearchWork", "s1 s2 cand rows wins score sst masks counts tr "
+                                      "hkey stamp gen n w avail path pseat stats")
+
+
 def search_work(new_state, masks_shape, counts_shape):
     """One thread's search scratch: two states (``new_state()``), the
     options and their scores, the stream, the rollouts' record sinks, the
     ISMCTS table and the counters ``stats`` (decisions searched, rollouts,
     decisions played in rollouts and in the tree, options searched)."""
-    from collections import namedtuple
-    W = namedtuple("SearchWork", "s1 s2 cand rows wins score sst masks counts tr "
-                                 "hkey stamp gen n w avail path pseat stats")
-    return W(new_state(), new_state(), np.zeros(NCAND, np.int64), np.zeros(NCAND, np.int64),
+    return SearchWork(new_state(), new_state(), np.zeros(NCAND, np.int64), np.zeros(NCAND, np.int64),
              np.zeros(NCAND, np.float64),
              np.zeros(NCAND, np.float64), np.zeros(1, np.uint64),
              np.zeros(masks_shape, np.uint64), np.zeros(counts_shape, np.int64),

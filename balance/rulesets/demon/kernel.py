@@ -23,8 +23,6 @@ search policies (flat Monte Carlo, ISMCTS) are the engine's
 (``core.engine.loop``, ``core.engine.search``). Random numbers come in a
 fixed order from the game's own stream (``core/rng.py``).
 """
-from collections import namedtuple
-
 import numpy as np
 
 from ...core import engine
@@ -36,20 +34,8 @@ from .turn import (M_ALIST, M_APICK, M_ATTACK, M_BEGIN, M_CHECK, M_DEAL, M_FILL,
 E = engine.bind(__package__)            # the engine's loop, compiled for this ruleset
 
 
-# The engine's search scratch, as a class of this module: numba types a
-# NamedTuple by its class, and ``core.engine.search.search_work`` makes a new
-# class at every call, so each batch with a search seat compiled the search
-# again (and numba's cache, which cannot find that class in another process,
-# never loaded it). A module-level class with the same fields keeps one type.
-SearchWork = namedtuple("SearchWork", "s1 s2 cand rows wins score sst masks counts tr hkey "
-                                      "stamp gen n w avail path pseat stats")
-
-
 def _scratch(c, masks, counts):
-    sw = E.scratch(c, lambda: new_state(2), masks, counts)
-    if sw is None or sw._fields != SearchWork._fields:
-        return sw
-    return SearchWork(*sw)
+    return E.scratch(c, lambda: new_state(2), masks, counts)
 
 
 def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
