@@ -29,8 +29,8 @@ for v in (1, 3):
         m = balance.matchups("elite", [pol, "greedy"], games=games, seed=7, players=4,
                              params=params, progress=False, summary_only=True)
         r = m.table[m.table["policy"] == pol].iloc[0]
-        print(f"v{v} {pol:>13} vs greedy: {r.advantage:+.1f} [{r.advantage_low:+.1f}, "
-              f"{r.advantage_high:+.1f}] points ({time.time() - t:.0f} s)", flush=True)
+        print(f"v{v} {pol:>13} vs greedy: {100 * r.advantage:+.1f} [{100 * r.advantage_low:+.1f}, "
+              f"{100 * r.advantage_high:+.1f}] points ({time.time() - t:.0f} s)", flush=True)
     n = 100
     numba.set_num_threads(1)
     for pol in policies:
