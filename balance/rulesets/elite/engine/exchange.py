@@ -220,7 +220,7 @@ def xdone(Z):
     return False
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def xnext(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID):
     """The top of the OD chain: True when the defender ``Z[Z_XD]`` responds
     now (the response is counted); False when the exchange is over (a side
@@ -258,7 +258,7 @@ def xnext(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID):
     return True
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def xresp12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n, k, o, ot):
     """v1/v2: the defender plays its response (run k, option o onto ot; n =
     0: it has none and takes the damage). OD = response damage + response
@@ -347,7 +347,7 @@ def xresp12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n,
     return True
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def xresp3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n, k, o, ot):
     """v3: the defender's response, as ``xresp12`` with v3's defences:
     passives on each incoming instance (Glutton ignore, King Kong halving),

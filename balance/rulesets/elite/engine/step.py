@@ -205,7 +205,7 @@ def apply(s, c, code, masks, counts, tr, on, check):
     return settle(s, c, masks, counts, tr, check)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def heuristic(s, c, pol):
     """Heuristic ``pol``'s option (random, greedy, the tests' script; a
     search id plays greedy), drawing from the game's stream as the turn

@@ -51,7 +51,7 @@ def pre12(st, S, pile, Z, tr, masks, counts, ip, p):
         draw_n(st, S, pile, Z, tr, masks, counts, p, ip[P_REFILL])
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def play12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n, k, t, o):
     """v1/v2: p plays run k at t with option o (n = 0: it has none and
     passes): the run, the 10's combined skill, its heal, Judgment and the
@@ -111,7 +111,7 @@ def pre3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
             draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_REFILL])
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def play3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n, k, t, o, ot):
     """v3: p plays run k at t with option o onto ot (n = 0: it has none and
     passes): the run, its skill or shield, its heal and the draws. Returns
