@@ -32,6 +32,13 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
+@njit(cache=True, inline="always")
+def mix_into(h, x):
+    """Hash the int ``x`` into the uint64 hash ``h`` (the rulesets'
+    information-set keys, ``info_key`` of the step interface)."""
+    return mix64(h ^ (np.uint64(x) + GAMMA))
+
+
 @njit(cache=True)
 def game_state(seed, game):
     """Initial stream state of game ``game`` of run seed ``seed``."""

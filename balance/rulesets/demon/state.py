@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from ...core import engine, jit
-from ...core.rng import mix64, shuffle
+from ...core.rng import mix_into, shuffle
 from .board import bit, ctz, popc
 from .layout import (C_DECKM, C_DECKN, C_HAND, NO, NS, NZ, Z_LISTED, Z_NC, Z_ON, Z_SERR,
                      Z_SPOS, Z_TR)
@@ -118,11 +118,6 @@ def redeal_hidden(s, c, p, rng):
         pile[p, i] = tmp[i]
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _mix(h, x):
-    return mix64(h ^ (np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)))
-
-
 @njit(cache=True, _nrt=False)
 def info_key(s, c, p):
     """A hash of what seat p can see: the globals (the board's extra slots,
@@ -134,13 +129,13 @@ def info_key(s, c, p):
     h = np.uint64(p + 1)
     for j in range(NZ):
         if j != Z_TR and j != Z_ON and j != Z_SERR and j != Z_SPOS and j != Z_LISTED:
-            h = _mix(h, Z[j])
+            h = mix_into(h, Z[j])
     for q in range(2):
         for j in range(NS):
             if q == p or (j != C_HAND and j != C_DECKM):
-                h = _mix(h, S[q, j])
+                h = mix_into(h, S[q, j])
         if q != p:
-            h = _mix(h, popc(S[q, C_HAND]))
+            h = mix_into(h, popc(S[q, C_HAND]))
     return h
 
 

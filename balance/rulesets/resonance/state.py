@@ -21,7 +21,7 @@ from numba import njit
 
 from ...core import engine, jit
 from ...core.kernel import BAN_FORBID
-from ...core.rng import mix64, shuffle
+from ...core.rng import mix64, mix_into, shuffle
 from .base import NC_MAX, SEAT_MIX
 from .layout import (C_H, C_HN, DISSOLVE, F_KIND, F_KNOW, N_MAGIC, NK, NS, NZ, Z_DECK, Z_FN,
                      Z_MD, Z_TR)
@@ -148,11 +148,6 @@ def redeal_hidden(s, c, p, rng):
     determinize(p, c.ban, s.S, s.F, s.pile, s.Z, s.MD, rng, c.pool)
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _mix(h, x):
-    return mix64(h ^ (np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)))
-
-
 @njit(cache=True, _nrt=False)
 def info_key(s, c, p):
     """A hash of what seat p can see: the globals (public counts, revealed
@@ -163,17 +158,17 @@ def info_key(s, c, p):
     h = np.uint64(p + 1)
     for j in range(NZ):
         if j != Z_TR:
-            h = _mix(h, Z[j])
+            h = mix_into(h, Z[j])
     for q in range(S.shape[0]):
         for j in range(NS):
             if q == p or j < C_H or j >= C_H + NK:
-                h = _mix(h, S[q, j])
+                h = mix_into(h, S[q, j])
     bit = np.int64(1) << p
     for i in range(Z[Z_FN]):
         k = F[F_KIND, i]
-        h = _mix(h, k if k < 0 or (F[F_KNOW, i] & bit) != 0 else -2)    # -1: dissolved
-        h = _mix(h, F[1, i])
-        h = _mix(h, F[F_KNOW, i])
+        h = mix_into(h, k if k < 0 or (F[F_KNOW, i] & bit) != 0 else -2)    # -1: dissolved
+        h = mix_into(h, F[1, i])
+        h = mix_into(h, F[F_KNOW, i])
     return h
 
 

@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from ...core import engine, jit
-from ...core.rng import mix64, next_u64, shuffle
+from ...core.rng import mix64, mix_into, next_u64, shuffle
 from .base import KIND, KVAL, P_FATE, S_FVALS, vbit
 from .layout import (BCAP, C_HN, D_VOTE, FCAP, HCAP, KNW, KN_FATE, KN_MASK, NCMAX, NS, NZ, PCAP,
                      PH_VOTE, POL_INFORMED, POL_ISMCTS, POL_SEARCH_FAST, Z_BN, Z_DECK, Z_DISC,
@@ -212,11 +212,6 @@ def redeal_hidden(s, c, p, rng):
                 Z[Z_VOTE + q] = choose_vote(s, c, c.bpol[q], q, tied, np.int64(D_VOTE))
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _mix(h, x):
-    return mix64(h ^ (np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)))
-
-
 @njit(cache=True, _nrt=False)
 def info_key(s, c, p):
     """A hash of what seat p can see: the globals and the phase machine
@@ -237,32 +232,32 @@ def info_key(s, c, p):
             continue
         if voting and j >= Z_VOTE and j < Z_VOTE + P and j != Z_VOTE + p:
             continue
-        h = _mix(h, Z[j])
+        h = mix_into(h, Z[j])
     for q in range(P):
         for j in range(NS):
             if q == p or j != S_FVALS:
-                h = _mix(h, S[q, j])
+                h = mix_into(h, S[q, j])
         for i in range(F):
-            h = _mix(h, fate[q, i] if KF[p, q, i] == 1 else -2)
+            h = mix_into(h, fate[q, i] if KF[p, q, i] == 1 else -2)
             for y in range(P):
-                h = _mix(h, KF[q, y, i])
+                h = mix_into(h, KF[q, y, i])
     for i in range(S[p, C_HN]):
-        h = _mix(h, hand[p, i])
+        h = mix_into(h, hand[p, i])
     for j in range(KNW):
-        h = _mix(h, KN[p, j])
+        h = mix_into(h, KN[p, j])
     for b in range(2):
         for j in range(Z[Z_BN + b]):
             x = B[b, 0, j]
             up = B[b, 1, j] == 1
-            h = _mix(h, x if up or KN[p, x] == 1 else -2)
+            h = mix_into(h, x if up or KN[p, x] == 1 else -2)
             if not up:
                 for q in range(P):
-                    h = _mix(h, KN[q, x])
+                    h = mix_into(h, KN[q, x])
     for x in range(4):
         for j in range(Z[Z_PN + x]):
-            h = _mix(h, pile[x, j])
+            h = mix_into(h, pile[x, j])
     for i in range(Z[Z_DISC]):
-        h = _mix(h, cards[1, i])
+        h = mix_into(h, cards[1, i])
     return h
 
 

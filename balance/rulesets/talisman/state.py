@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from ...core import engine, jit
-from ...core.rng import mix64, shuffle
+from ...core.rng import mix_into, shuffle
 from .base import P_V, SM, empty_hand, to_hand
 from .layout import C_HN, C_JUNK, C_SPEC, HCAP, NC_MAX, NS, NZ, Z_DECK, Z_DISC, Z_TR
 from .rules import QIDX
@@ -109,11 +109,6 @@ def redeal_hidden(s, c, p, rng):
         k += 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _mix(h, x):
-    return mix64(h ^ (np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)))
-
-
 @njit(cache=True, _nrt=False)
 def info_key(s, c, p):
     """A hash of what seat p can see: the phase machine, its own hand (in
@@ -123,15 +118,15 @@ def info_key(s, c, p):
     h = np.uint64(p + 1)
     for j in range(NZ):
         if j != Z_TR:
-            h = _mix(h, Z[j])
+            h = mix_into(h, Z[j])
     for j in range(S[p, C_HN]):
-        h = _mix(h, hand[p, j])
+        h = mix_into(h, hand[p, j])
     for q in range(S.shape[0]):
         for j in range(C_JUNK):             # the others' specials in hand are hidden
             if q == p or j < C_SPEC or j >= C_SPEC + 5:
-                h = _mix(h, S[q, j])
+                h = mix_into(h, S[q, j])
     for j in range(Z[Z_DISC]):
-        h = _mix(h, pile[1, j])
+        h = mix_into(h, pile[1, j])
     return h
 
 

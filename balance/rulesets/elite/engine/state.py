@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from ....core import engine, jit
-from ....core.rng import below, mix64, shuffle
+from ....core.rng import below, mix_into, shuffle
 from ..layout import (C_DQ, C_G, C_GEN, C_H, C_HN, C_M, C_POL, C_RM, C_SRCH, MAXA, NCAP, NS,
                       NZ, P_DECKS, P_GENS, P_POL, Z_DECK, Z_DISC, Z_MOWN, Z_MPOS, Z_ON, Z_OPTS,
                       Z_P, Z_SERR, Z_SP, Z_TIES, Z_TR, Z_V)
@@ -154,11 +154,6 @@ def redeal_hidden(s, c, p, rng):
                     j += 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _mix(h, x):
-    return mix64(h ^ (np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)))
-
-
 @njit(cache=True, _nrt=False)
 def info_key(s, c, p):
     """A hash of what seat p can see: the globals and the step machine
@@ -172,9 +167,9 @@ def info_key(s, c, p):
         if j == Z_TR or j == Z_ON or j == Z_OPTS or j == Z_TIES or j == Z_SP or j == Z_SERR:
             continue
         if j == Z_MPOS and Z[Z_MOWN] != p:
-            h = _mix(h, 1 if Z[j] > 0 else 0)
+            h = mix_into(h, 1 if Z[j] > 0 else 0)
             continue
-        h = _mix(h, Z[j])
+        h = mix_into(h, Z[j])
     for q in range(Z[Z_P]):
         for j in range(C_DQ):
             if j == C_POL or j == C_SRCH:
@@ -184,9 +179,9 @@ def info_key(s, c, p):
                     continue
                 if C_G <= j < C_G + 8 and j - C_G > S[q, C_GEN]:
                     continue                            # their generals to come
-            h = _mix(h, S[q, j])
+            h = mix_into(h, S[q, j])
     for i in range(Z[Z_DISC]):
-        h = _mix(h, pile[1, i])
+        h = mix_into(h, pile[1, i])
     return h
 
 
