@@ -279,7 +279,7 @@ C_DUELL = 120             # duels lost
 C_BUYS = 121              # purchases
 C_DEATHS = 122            # deaths (v3 causes and lost duels)
 C_RMANY = 123             # 1 once p's cards were marked (so C_RM may be > 0), until out
-C_SRCH = 124              # search level of the seat (1 search_fast, 2 search, 3 search_strong; 0 none)
+# slot 124: unused (was the seat's search level, read by elite's own search, now the engine's)
 C_RM = 125                # 36 slots: rampage-marked cards per kind
 NCAP = 36 * 6             # cards in 6 decks: pile rows, duel pile
 C_DQ = C_RM + 36          # NCAP slots: duel pile, a ring buffer of card kinds

@@ -15,7 +15,7 @@ from ..layout import (CA_EXCH, C_ALIVE, C_BUYS, C_DEALT, C_DEATHS, C_DIAM, C_DQ,
                       C_FB, C_FRAMES, C_FT, C_G, C_GEN, C_H, C_HEALED, C_HN, C_HP, C_JUDGS, C_KEY,
                       C_KILLS, C_LOST, C_M, C_MAXHP, C_NBLOOD, C_NDEV, C_NEXT, C_NFRZ, C_NIGN,
                       C_NMINE, C_NRAMP, C_NREF, C_NSTEAL, C_OUT, C_PEND, C_POL, C_POUCHU, C_RANK,
-                      C_REVUSED, C_RM, C_ROLE, C_ROLESUIT, C_SCORE, C_SKILLS, C_SRCH, C_STORMU,
+                      C_REVUSED, C_RM, C_ROLE, C_ROLESUIT, C_SCORE, C_SKILLS, C_STORMU,
                       C_SUIT, C_TAKEN, C_TB, C_TEAM, C_ZMB, E_END,
                       E_IDENT, G_BBIRD, G_BDRG, G_BKIT, G_BLEO, G_CAPS, G_CONTROLS, G_DCAPS,
                       G_DECOYHITS, G_DODGE, G_DUELS, G_D_EXCH, G_END, G_EXCH, G_FRAMES,
@@ -116,9 +116,8 @@ def init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on):
         S[p, C_TB] = p
         S[p, C_POL] = pol[p]
         if pol[p] >= POL_SEARCH0:
-            # a search level: its turn plays are searched, every other decision is greedy's
+            # a search policy (the engine's): the choices inside a step are greedy's
             S[p, C_POL] = POL_GREEDY
-            S[p, C_SRCH] = pol[p] - POL_SEARCH0 + 1
         S[p, C_TEAM] = p % 2 if teams else p
         S[p, C_ALIVE] = 1
         S[p, C_OUT] = -1

@@ -19,7 +19,7 @@ from numba import njit
 
 from ....core import engine, jit
 from ....core.rng import below, mix_into, shuffle
-from ..layout import (C_DQ, C_G, C_GEN, C_H, C_HN, C_M, C_POL, C_RM, C_SRCH, MAXA, NCAP, NS,
+from ..layout import (C_DQ, C_G, C_GEN, C_H, C_HN, C_M, C_POL, C_RM, MAXA, NCAP, NS,
                       NZ, P_DECKS, P_GENS, P_POL, Z_DECK, Z_DISC, Z_MOWN, Z_MPOS, Z_ON, Z_OPTS,
                       Z_P, Z_SERR, Z_SP, Z_TIES, Z_TR, Z_V)
 from ..rules import PIDX
@@ -172,7 +172,7 @@ def info_key(s, c, p):
         h = mix_into(h, Z[j])
     for q in range(Z[Z_P]):
         for j in range(C_DQ):
-            if j == C_POL or j == C_SRCH:
+            if j == C_POL:
                 continue
             if q != p:
                 if C_M <= j < C_H + 36:                 # the others' hands
