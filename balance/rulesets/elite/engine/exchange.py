@@ -1,23 +1,20 @@
 """The exchange 伤害抵消 (OD chain) and the damage, deaths and Judgment it
 triggers in v1/v2.
 
-``exchange`` is the v1/v2 chain: decoys (v2 8 at two players), frame (v1
-9), control and shield (v2 8), Judgment (v2 9, 10 combined) and the 10's
-combined skill; ``hit`` applies one damage instance, ``die`` a v1 death
+The chain is played one response at a time, its state in Z (``Z_XA``
+sends ``Z_XI`` to the defender ``Z_XD``; ``Z_XS`` responses so far):
+``xopen`` opens it, ``xnext`` is the top of the chain (a side out, the cap
+at ``max_exchange`` responses, v2 decoys), ``xresp12``/``xresp3`` play a
+response (v1/v2: frame, control, shield, Judgment, the 10's combined
+skill; v3: passives on every incoming instance, the reflect that ends the
+exchange, devouring, rampage and frost shields on a response with a 4,
+run damage with rampage marks), and ``xod`` applies the OD rule they
+share. The step machine (``step``) stops between responses; ``exchange``
+plays a chain whole with every defender's heuristic (the scenarios'
+``entry``). ``hit`` applies one v1/v2 damage instance, ``die`` a v1 death
 (a rogue's revive) or a v2 death (the kill is scored, the next general
 enters); ``resolve_pending`` plays a revived rogue's attack after the
-exchange (v3: the duel queue, ``duel.resolve_duels``). ``exchange3`` is the
-v3 chain (``exchange`` hands a v3 exchange to it): v3 responses
-(``policy.decide3``), run damage with rampage marks (``v3.play_cards3``),
-passives on every incoming instance (``v3.incoming3``), the reflect (ends
-the exchange), devouring, rampage and frost shields on a response with a
-4, v3 damage (``v3.hit3``). Both share the cap at ``max_exchange``
-responses, the no-response hit, the OD rule and the counters.
-
-Kept as two loops: merged into one (a fork on the version at each step),
-the run time stayed the same but the cold compile of the batch kernel
-grew by almost half, most likely because LLVM then optimises v1/v2's
-chain, with its inlined enumerators, and v3's as one function.
+exchange (v3: the duel queue, ``duel.resolve_duels``).
 """
 import numpy as np
 from numba import njit
@@ -221,6 +218,44 @@ def xdone(Z):
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def xhit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src, amount, raw):
+    """One damage instance of the exchange, from src to t: v3 ``hit3``
+    (passives apply when ``raw``), v1/v2 ``hit``."""
+    if VARIANT == 3:
+        hit3(st, S, pile, Z, tr, ip, pp, t, src, amount, CA_EXCH, raw)
+    else:
+        hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src, amount)
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def xod(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc, inc_eff,
+        od):
+    """The OD rule after d's response: OD < 0, d loses |OD| and the chain
+    ends; OD = 0, it ends; OD > 0, OD goes back to a, who responds next.
+    Returns True when the chain goes on."""
+    if Z[Z_ON]:
+        ev(tr, Z, E_OD, d, od, inc_eff, a, inc, 0)
+    if od < 0:
+        xhit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, -od, False)
+        return xdone(Z)
+    if od == 0:
+        return xdone(Z)
+    Z[Z_XA] = d
+    Z[Z_XD] = a
+    Z[Z_XI] = od
+    return True
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def xnoresp(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
+    """d has no response: it takes the incoming damage and the chain ends."""
+    if Z[Z_ON]:
+        ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
+    xhit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc, True)
+    return xdone(Z)
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def xnext(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID):
     """The top of the OD chain: True when the defender ``Z[Z_XD]`` responds
     now (the response is counted); False when the exchange is over (a side
@@ -235,10 +270,7 @@ def xnext(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID):
         Z[Z_CAPS] += 1
         if Z[Z_ON]:
             ev(tr, Z, E_CAP, d, inc, a, 0, 0, 0)
-        if VARIANT == 3:
-            hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
-        else:
-            hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
+        xhit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc, True)
         return xdone(Z)
     Z[Z_XS] += 1
     if VARIANT != 3 and S[d, C_BILOC] == 1:
@@ -272,10 +304,7 @@ def xresp12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n,
     d = Z[Z_XD]
     inc = Z[Z_XI]
     if n == 0:
-        if Z[Z_ON]:
-            ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
-        hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc)
-        return xdone(Z)
+        return xnoresp(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc)
     dmg = play_cards(S, pile, Z, masks, counts, ip, PT, d, k)
     heal = PT[k, T_HEAL]
     if Z[Z_ON]:
@@ -333,18 +362,8 @@ def xresp12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n,
     inc_eff = inc
     if PT[k, T_HAS4] == 1 or o == O_JUDG:
         inc_eff = 0          # immunity never zeroes it: an immune d's loss is void in hit
-    od = sat_add(dmg, heal) - inc_eff
-    if Z[Z_ON]:
-        ev(tr, Z, E_OD, d, od, inc_eff, a, inc, 0)
-    if od < 0:
-        hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, -od)
-        return xdone(Z)
-    if od == 0:
-        return xdone(Z)
-    Z[Z_XA] = d
-    Z[Z_XD] = a
-    Z[Z_XI] = od
-    return True
+    return xod(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc,
+               inc_eff, sat_add(dmg, heal) - inc_eff)
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -357,10 +376,7 @@ def xresp3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n, 
     d = Z[Z_XD]
     inc = Z[Z_XI]
     if n == 0:
-        if Z[Z_ON]:
-            ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
-        hit3(st, S, pile, Z, tr, ip, pp, d, a, inc, CA_EXCH, True)
-        return xdone(Z)
+        return xnoresp(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc)
     lk = Z[Z_LK]
     dmg = play_cards3(S, pile, Z, masks, counts, ip, PT, PID, d, k)
     heal = PT[k, T_HEAL]
@@ -387,18 +403,8 @@ def xresp3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n, 
             draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
     if S[a, C_ALIVE] == 0 or S[d, C_ALIVE] == 0:
         return xdone(Z)
-    od = sat_add(dmg, heal) - inc_eff
-    if Z[Z_ON]:
-        ev(tr, Z, E_OD, d, od, inc_eff, a, inc, 0)
-    if od < 0:
-        hit3(st, S, pile, Z, tr, ip, pp, d, a, -od, CA_EXCH, False)
-        return xdone(Z)
-    if od == 0:
-        return xdone(Z)
-    Z[Z_XA] = d
-    Z[Z_XD] = a
-    Z[Z_XI] = od
-    return True
+    return xod(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc,
+               inc_eff, sat_add(dmg, heal) - inc_eff)
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)

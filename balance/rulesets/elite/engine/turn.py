@@ -1,12 +1,11 @@
 """A turn and what follows it: ``turn`` (v1/v2 ``play_turn``, v3
-``play_turn3``; a v3 turn ends in ``duel.resolve_duels``), each split into
-the start of the turn up to its play decision (``pre12``/``pre3``), the
-decision (``policy.decide``/``decide3``) and the play (``act12``/``act3``),
-so that the search (``engine.search``) plays a turn with its own decision
-and a candidate play from a copy of the decision point; the turn order
-(``next_turn``, ``advance``), the sides left and the winner
-(``sides_left``, ``winner_of``). Used by ``game`` (the game loop) and by
-``search`` (rollouts).
+``play_turn3``; a v3 turn ends in ``duel.resolve_duels``), each the start
+of the turn up to its play decision (``pre12``/``pre3``), the decision
+(``policy.decide``/``decide3``) and the play (``play12``/``play3``, then
+``exchange.exchange``), played whole (the scenarios' ``entry``); the step
+machine (``step``) plays the same pieces one decision at a time. The turn
+order (``next_turn``, ``advance``), the sides left and the winner
+(``sides_left``, ``winner_of``).
 """
 import numpy as np
 from numba import njit
