@@ -9,10 +9,11 @@ the array as one bitmask of values per element, ``hand``, ``pile`` and
 ``Z``), so a position is built by filling those arrays and the kernel's own
 njit helpers (``combo_sizes``, ``combo_amount``, ``damage``, ``draw``,
 ``array_to_discard``, ``next_alive``, ``heal_room``) are called on it. The
-turn (hand limit, wind, steal, gamble: ``turn``, ``cast``) and the
-eliminations (``eliminate``) are inlined into ``play_game``; those rules are
-checked on the kernel through its event traces, which :func:`replay_trace` re-plays zone by zone, and on the
-reference through constructed positions.
+turn (hand limit, wind, steal, gamble: the step module's ``begin`` and
+``apply``, ``play.end_turn``, ``play.cast``) and the eliminations
+(``eliminate``) are inlined into the engine's game loop; those rules are
+checked on the kernel through its event traces, which :func:`replay_trace`
+re-plays zone by zone, and on the reference through constructed positions.
 """
 from __future__ import annotations
 
@@ -595,7 +596,10 @@ def test_kernel_draw_reshuffles_then_skips():
 def kernel_policy_choice(k: KernelTable, pol: str, p: int, hand: list, seed: int = 0,
                          game: int = 0):
     """The kernel's greedy/patient choice for seat p in a KernelTable position
-    (ties are broken from the stream of game ``game`` of ``seed``)."""
+    (ties are broken from the stream of game ``game`` of ``seed``): the
+    position as the engine's ``State``, the rules, policy parameters, bans
+    and special table as its ``Ctx``."""
+    from balance.rulesets.talisman.state import Ctx, State
     for i, c in enumerate(hand):
         k.hand[p, i] = c
     k.S[p, L.C_HN] = len(hand)
@@ -603,12 +607,14 @@ def kernel_policy_choice(k: KernelTable, pol: str, p: int, hand: list, seed: int
         k.S[p, L.C_SPEC + s] = hand.count(5 * k.V + s)
     pp = to_kernel(SPEC.space.policy(k.values))[1]
     kinds = len(SPEC.card_kinds(k.values))
-    spbest = np.zeros(32, np.int64)
-    policy.fill_special_table(k.ip, pp, spbest)
+    ctx = Ctx(policy_ids([pol] * k.P), np.int64(k.P), k.ip, pp, np.zeros(kinds, np.int64),
+              np.zeros(32, np.int64), np.zeros(6, np.int64), np.zeros(64, np.int64),
+              np.zeros(64, np.int64), np.zeros(L.NC_MAX, np.int64), np.zeros(L.NC_MAX, np.int64),
+              np.int64(k.V), np.int64(5 * k.V))
+    policy.fill_special_table(ctx.ip, ctx.pp, ctx.spbest)
     st = np.array([game_state(np.uint64(seed), np.int64(game))], np.uint64)
-    args = [SPEC.policies[pol], st, k.S, k.hand, p, k.P, 5 * k.V, k.V, np.zeros(64, np.int64),
-            np.zeros(64, np.int64), k.ip, pp, np.zeros(kinds, np.int64), spbest]
-    return tuple(int(x) for x in policy.choose_greedy(*args))
+    state = State(k.S, k.hand, k.pile, k.Z, st)
+    return tuple(int(x) for x in policy.choose_greedy(state, ctx, SPEC.policies[pol], p))
 
 
 def test_patient_holds_a_weak_combo():

@@ -9,7 +9,7 @@ Modules, each importing only those above it:
 - ``policy``: random, greedy and patient (the special table, the option
   list, scores, placement, the discard);
 - ``play``: one game's rules (the deck, dealing, casting, firing a combo,
-  ``begin_turn``/``end_turn``, eliminations, invariants, ``finish``);
+  ``end_turn``, eliminations, invariants, ``finish``);
 - ``state``: the engine's ``State``/``Ctx``, ``copy``, ``redeal_hidden``,
   ``info_key``;
 - ``step``: the phase machine (``deal``, ``options``, ``heuristic``,

@@ -1,6 +1,12 @@
 """Talisman Poker kernel: one game's rules: the deck, dealing, casting a
-special, firing a combo, a turn (``begin_turn``, ``turn``, ``end_turn``),
-eliminations, the invariants and the records (``finish``)."""
+special, firing a combo, the end of a turn (``end_turn``: the chosen action
+resolved), eliminations, the invariants and the records (``finish``). The
+turn's start (``step.begin``) and the choice of action (``step.heuristic``
+over ``policy``) are the step module's.
+
+``cast``, ``fire``, ``resolve`` and ``end_turn`` take the game's
+``state.State`` (``s``) and the batch's ``state.Ctx`` (``c``: the rule
+vector ``ip``, ``V``, ``NB`` and the policies' scratch ``sizes``)."""
 import numpy as np
 from numba import njit
 from numba import types as nt
@@ -10,17 +16,15 @@ from ...core.kernel import BAN_REMOVE, ev, setbit  # before kernel_cache_begin
 from ...core.rng import below, shuffle
 from .layout import (A_CAST, A_COMBO, A_PASS, A_PLACE, C_ALIVE, C_ARRN, C_BITS, C_CASTS, C_COMBOS,
                      C_DMG, C_GUARDS, C_HEALED, C_HN, C_HP, C_NB, C_OUT, C_SKIPS, C_SPEC, E_CAST,
-                     E_COMBO, E_DESTROY, E_DISCARD, E_END, E_GAMBLE, E_GUARD, E_HEAL, E_OUT,
-                     E_PASS, E_PLACE, E_STEAL, E_WIND, END_LAST, POL_RANDOM, Z_DECK, Z_DISC, Z_NC,
-                     Z_TR, Z_TURN)
+                     E_COMBO, E_DESTROY, E_END, E_GAMBLE, E_GUARD, E_HEAL, E_OUT, E_PASS,
+                     E_PLACE, E_STEAL, E_WIND, END_LAST, Z_DECK, Z_DISC, Z_NC, Z_TR, Z_TURN)
 from .rules import FLUSH, FOUR, GUARD, OVERCOMING, STEAL, THUNDER, WIND
-from .base import (A1, A2, B1, ELEM, F1, G_CASTS, G_COMBOS, G_END, G_ROUNDS, G_TURNS, G_WINNER,
-                   I64, P_CAP, P_COPIES, P_HP, P_LIMIT, P_START, P_THUNDER, P_V, S_CASTS, S_COMBOS,
+from .base import (A1, A2, B1, ELEM, G_CASTS, G_COMBOS, G_END, G_ROUNDS, G_TURNS, G_WINNER,
+                   I64, P_CAP, P_COPIES, P_HP, P_START, P_THUNDER, P_V, S_CASTS, S_COMBOS,
                    S_DMG, S_GUARDS, S_HEALED, S_HP, S_OUT, U1, U3, VAL0, array_to_discard,
                    combo_sizes_apart, damage, draw, empty_hand, next_alive, take_from_hand,
                    to_discard, to_hand)
-from .policy import (choose_discard, choose_greedy, choose_random, combo_amount, has_special,
-                     heal_room)
+from .policy import combo_amount, has_special, heal_room
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
@@ -102,29 +106,32 @@ def start(st, S, hand, pile, Z, masks, counts, tr, on, ip, P):
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def cast(st, S, hand, pile, Z, masks, counts, tr, on, ip, P, V, p, s, tgt):
-    """p casts special s (at seat tgt for thunder and steal): the card goes
-    to the discard pile, then its effect resolves."""
-    i = has_special(S, hand, p, s, 5 * V)
-    c = take_from_hand(S, hand, p, i)
-    setbit(masks, p, 1, c)
-    counts[1, c] += 1
+def cast(s, c, masks, counts, tr, on, p, special, tgt):
+    """p casts ``special`` (at seat tgt for thunder and steal): the card
+    goes to the discard pile, then its effect resolves. ``s``, ``c``: the
+    game's ``state.State`` and the batch's ``state.Ctx``."""
+    st, S, hand, pile, Z = s.st, s.S, s.hand, s.pile, s.Z
+    P = S.shape[0]
+    i = has_special(S, hand, p, special, c.NB)
+    card = take_from_hand(S, hand, p, i)
+    setbit(masks, p, 1, card)
+    counts[1, card] += 1
     S[p, C_CASTS] += 1
-    to_discard(pile, Z, c)
+    to_discard(pile, Z, card)
     if on:
-        ev(tr, Z, E_CAST, p, s, tgt, 0, 0, 0)
-    if s == THUNDER:
-        damage(S, Z, tr, on, p, tgt, ip[P_THUNDER])
-    elif s == WIND:
+        ev(tr, Z, E_CAST, p, special, tgt, 0, 0, 0)
+    if special == THUNDER:
+        damage(S, Z, tr, on, p, tgt, c.ip[P_THUNDER])
+    elif special == WIND:
         q = next_alive(S, p, P)
         S[q, C_SKIPS] += 1
         if on:
             ev(tr, Z, E_WIND, p, q, S[q, C_SKIPS], 0, 0, 0)
-    elif s == GUARD:
+    elif special == GUARD:
         S[p, C_GUARDS] += 1
         if on:
             ev(tr, Z, E_GUARD, p, S[p, C_GUARDS], 0, 0, 0, 0)
-    elif s == STEAL:
+    elif special == STEAL:
         nh = S[tgt, C_HN]
         got = -1
         if nh > 0:
@@ -147,13 +154,15 @@ def cast(st, S, hand, pile, Z, masks, counts, tr, on, ip, P, V, p, s, tgt):
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def fire(S, pile, Z, tr, on, check, ip, P, V, sizes, p, ct, tgt):
+def fire(s, c, tr, on, check, p, ct, tgt):
     """p fires combo type ct (at seat tgt for generating, overcoming and
     chaos), then p's array goes to the discard pile. Returns the number of
-    broken invariants found (check mode: ``sizes`` is current)."""
-    # ``sizes`` still holds p's combo sizes: both policies compute them
+    broken invariants found (check mode: ``c.sizes`` is current)."""
+    # ``c.sizes`` still holds p's combo sizes: both policies compute them
     # (combo_sizes) as their last look at the array, and nothing has changed
     # the array since (check mode verifies)
+    S, pile, Z, ip, V, sizes = s.S, s.pile, s.Z, c.ip, c.V, c.sizes
+    P = S.shape[0]
     errors = 0
     if check:
         size0 = sizes[ct]
@@ -189,76 +198,43 @@ def fire(S, pile, Z, tr, on, check, ip, P, V, sizes, p, ct, tgt):
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def resolve(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes, p, kind, arg,
-            tgt):
+def resolve(s, c, masks, counts, tr, on, check, p, kind, arg, tgt):
     """Carry out p's action (kind, arg, tgt); returns the number of broken
     invariants found (check mode)."""
     if kind == A_PASS:
         if on:
-            ev(tr, Z, E_PASS, p, 0, 0, 0, 0, 0)
+            ev(tr, s.Z, E_PASS, p, 0, 0, 0, 0, 0)
     elif kind == A_PLACE:
-        c = take_from_hand(S, hand, p, arg)
-        S[p, C_BITS + ELEM[V, c]] |= np.int64(1) << VAL0[V, c]
+        S, V = s.S, c.V
+        card = take_from_hand(S, s.hand, p, arg)
+        S[p, C_BITS + ELEM[V, card]] |= np.int64(1) << VAL0[V, card]
         S[p, C_ARRN] += 1
-        setbit(masks, p, 1, c)
-        counts[1, c] += 1
+        setbit(masks, p, 1, card)
+        counts[1, card] += 1
         if on:
-            ev(tr, Z, E_PLACE, p, c, S[p, C_ARRN], 0, 0, 0)
+            ev(tr, s.Z, E_PLACE, p, card, S[p, C_ARRN], 0, 0, 0)
     elif kind == A_CAST:
-        cast(st, S, hand, pile, Z, masks, counts, tr, on, ip, P, V, p, arg, tgt)
+        cast(s, c, masks, counts, tr, on, p, arg, tgt)
     else:
-        return fire(S, pile, Z, tr, on, check, ip, P, V, sizes, p, arg, tgt)
+        return fire(s, c, tr, on, check, p, arg, tgt)
     return 0
 
 
-@njit(nt.void(U1, A2, A2, A2, A1, U3, A2, A2, B1, A1, F1, I64, A1, A1, I64, I64, I64), cache=True,
-      _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def begin_turn(st, S, hand, pile, Z, masks, counts, tr, on, ip, pp, pol_p, sizes, acts, NB, V,
-               p):
-    """The start of p's turn: draw, then discard down to the hand limit
-    (by policy ``pol_p``'s rule)."""
-    draw(st, S, hand, pile, Z, p, masks, counts, tr, on, False)
-    while S[p, C_HN] > ip[P_LIMIT]:
-        i = choose_discard(pol_p, st, S, hand, p, NB, V, sizes, acts, ip, pp)
-        c = take_from_hand(S, hand, p, i)
-        to_discard(pile, Z, c)
-        if on:
-            ev(tr, Z, E_DISCARD, p, c, 0, 0, 0, 0)
-
-
-@njit(nt.int64(U1, A2, A2, A2, A1, U3, A2, A2, B1, B1, A1, I64, I64, A1, I64, I64, I64, I64),
-      cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def end_turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes, p, kind, arg,
-             tgt):
-    """The end of p's turn: resolve the chosen action (``sizes`` holds p's
-    combo sizes when it is a combo). Returns the number of broken
-    invariants found (check mode)."""
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def end_turn(s, c, masks, counts, tr, on, check, p, kind, arg, tgt):
+    """The end of p's turn: resolve the chosen action (``c.sizes`` holds p's
+    combo sizes when it is a combo). ``s``, ``c``: the game's
+    ``state.State`` and the batch's ``state.Ctx``. Returns the number of
+    broken invariants found (check mode)."""
+    S = s.S
     hp0 = S[p, C_HP]
-    errors = resolve(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes, p,
-                     kind, arg, tgt)
+    errors = resolve(s, c, masks, counts, tr, on, check, p, kind, arg, tgt)
     if check:
         if S[p, C_HP] > hp0 and not (kind == A_COMBO and arg == FOUR):
             errors += 1
-        if ip[P_CAP] > 0 and S[p, C_HP] > hp0 and S[p, C_HP] > ip[P_CAP]:
+        if c.ip[P_CAP] > 0 and S[p, C_HP] > hp0 and S[p, C_HP] > c.ip[P_CAP]:
             errors += 1
     return errors
-
-
-@njit(nt.int64(U1, A2, A2, A2, A1, U3, A2, A2, B1, B1, A1, F1, A1, A1, A1, A1, A1, I64, I64, I64,
-               I64), cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, pp, ban, pol, sizes, acts,
-         spbest, P, V, NB, p):
-    """Seat p's turn when not skipped, for the random, greedy and patient
-    policies: draw, discard down to the hand limit, choose an action and
-    resolve it. Returns the number of broken invariants found (check mode)."""
-    begin_turn(st, S, hand, pile, Z, masks, counts, tr, on, ip, pp, pol[p], sizes, acts, NB, V, p)
-    if pol[p] == POL_RANDOM:
-        kind, arg, tgt = choose_random(st, S, hand, p, P, NB, sizes, acts, ban)
-    else:
-        kind, arg, tgt = choose_greedy(pol[p], st, S, hand, p, P, NB, V, sizes, acts, ip, pp,
-                                      ban, spbest)
-    return end_turn(st, S, hand, pile, Z, masks, counts, tr, on, check, ip, P, V, sizes, p, kind,
-                    arg, tgt)
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)

@@ -270,13 +270,18 @@ def choose_random(st, S, hand, p, P, NB, sizes, acts, ban):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def choose_greedy(pol, st, S, hand, p, P, NB, V, sizes, acts, ip, pp, ban, spbest):
-    """greedy / patient (README, "Policies"). Each choice collects the
-    options tied for the best score (a bitmask for ``pick_tied``; for the
-    placement, the hand indices in ``acts[:n]``) and draws one uniformly, a
-    draw only when options tie, in this order: the target, then only the
-    choices the action needs: the combo (patient: the kill type, then its
-    victim), the special, the steal target, the placement."""
+def choose_greedy(s, c, pol, p):
+    """greedy / patient (README, "Policies") for seat p: ``s`` the game's
+    ``state.State`` (its stream ``st`` draws the ties), ``c`` the batch's
+    ``state.Ctx`` (rule and policy vectors, bans, the special table
+    ``spbest``, the scratch ``sizes`` and ``acts``). Each choice collects
+    the options tied for the best score (a bitmask for ``pick_tied``; for
+    the placement, the hand indices in ``acts[:n]``) and draws one
+    uniformly, a draw only when options tie, in this order: the target,
+    then only the choices the action needs: the combo (patient: the kill
+    type, then its victim), the special, the steal target, the placement."""
+    st, S, hand = s.st, s.S, s.hand
+    P, NB, V, sizes, acts, ip, pp = c.P, c.NB, c.V, c.sizes, c.acts, c.ip, c.pp
     target = lowest_hp_opponent(st, S, p, P, False)
     # 1. combos
     combo_sizes(S, p, sizes)
@@ -310,7 +315,7 @@ def choose_greedy(pol, st, S, hand, p, P, NB, V, sizes, acts, ip, pp, ban, spbes
             return A_COMBO, fire, -1
         return A_COMBO, fire, target
     # 2. specials
-    best_s = pick_tied(st, spbest[special_mask(S, p, NB, ban)])
+    best_s = pick_tied(st, c.spbest[special_mask(S, p, NB, c.ban)])
     if best_s >= 0:
         t = target
         if best_s == STEAL:
@@ -325,9 +330,9 @@ def choose_greedy(pol, st, S, hand, p, P, NB, V, sizes, acts, ip, pp, ban, spbes
     best_sc = -1
     ntied = 0                 # acts[:ntied]: the hand indices with the best placement score
     for i in range(S[p, C_HN]):
-        c = hand[p, i]
-        if c < NB and ban[c] != BAN_FORBID:
-            sc = placement_score(S, p, c, V, sizes, ip)
+        card = hand[p, i]
+        if card < NB and c.ban[card] != BAN_FORBID:
+            sc = placement_score(S, p, card, V, sizes, ip)
             if sc > best_sc:
                 best_sc = sc
                 ntied = 0

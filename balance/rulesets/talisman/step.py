@@ -130,8 +130,7 @@ def heuristic(s, c, pol):
     if pol == POL_RANDOM:
         kind, arg, tgt = choose_random(s.st, S, hand, p, c.P, c.NB, c.sizes, c.acts, c.ban)
     else:
-        kind, arg, tgt = choose_greedy(pol, s.st, S, hand, p, c.P, c.NB, c.V, c.sizes, c.acts,
-                                       c.ip, c.pp, c.ban, c.spbest)
+        kind, arg, tgt = choose_greedy(s, c, pol, p)
     return code_of(kind, arg, tgt)
 
 
@@ -186,8 +185,7 @@ def apply(s, c, code, masks, counts, tr, on, check):
     kind, arg, tgt = action_parts(code)
     if kind == A_COMBO:
         combo_sizes_apart(S, p, c.sizes)    # fire reads p's combo sizes
-    errors = end_turn(s.st, S, hand, pile, Z, masks, counts, tr, on, check, c.ip, P, c.V,
-                      c.sizes, p, kind, arg, tgt)
+    errors = end_turn(s, c, masks, counts, tr, on, check, p, kind, arg, tgt)
     alive = Z[Z_ALIVE] - eliminate(S, hand, pile, Z, tr, on, P, c.V)
     Z[Z_ALIVE] = alive
     if check:
