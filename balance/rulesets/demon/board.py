@@ -1,8 +1,8 @@
 """Demon Faction kernel, part 1: parameter slots, tables, the state helpers
 (bits, rows, targets), HP, cards leaving the field, ``choose`` and the
-heuristics' values. The argument convention and the state are described in
-``kernel``; ``fight`` (the attack) and ``kernel`` (placement, the turn, the
-game) import from here."""
+heuristics' values. The argument convention is described in ``turn``
+(``BASE`` here: its numba types), the state in ``state``; ``fight`` (the
+attack) and ``turn`` (placement, the turn, the game) import from here."""
 
 import numpy as np
 from numba import njit
@@ -15,7 +15,7 @@ from ...core.rng import below
 from .layout import (C_BJ, C_FACE, C_FACT, C_GRAVE, C_HP, C_KPTS, C_POW, C_ROW, C_STATS, D_OPT,
                      E_FACEGONE, E_GONE, E_HP, E_JOKERGONE, GAME_COLUMNS, H_HEAL, H_PASSIVE,
                      POL_DEFENSIVE, POL_RANDOM, POL_SCRIPT, ST, Z_DEC, Z_DONE, Z_HPCH, Z_LASTC,
-                     Z_ON, Z_SACT, Z_SCARD, Z_SERR, Z_SOWN, Z_SPOS)
+                     Z_ON, Z_SACT, Z_SCARD, Z_SERR, Z_SOWN, Z_SPOS, Ctx, State)
 from .rules import BIG, IDX, PIDX
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
@@ -100,8 +100,12 @@ I64 = nt.int64
 A1, A2 = nt.int64[::1], nt.int64[:, ::1]
 F1, U1, U3 = nt.float64[::1], nt.uint64[::1], nt.uint64[:, :, ::1]
 B1 = nt.boolean
-# the arguments every game step takes, in this order
-BASE = (U1, A2, A1, A2, U3, A2, A2, A1, F1, A1, A2, F1, A2, A1)
+# the engine's tuples (layout.State, layout.Ctx) as numba types them
+STATE = nt.NamedTuple((A2, A1, A2, U1, A2, F1), State)
+CTX = nt.NamedTuple((A1, I64, A1, F1, A1, A1, A2, F1, A2, A1), Ctx)
+# the arguments every game step takes, in this order: the state, the
+# context and the records (masks, counts, trace)
+BASE = (STATE, CTX, U3, A2, A2)
 
 
 def sig(*extra, ret=nt.void):
@@ -417,16 +421,17 @@ def setrow(rows, sc, n, key, a, b, c, d, e, score):
     sc[n] = score
 
 
-@njit(sig(I64, I64, I64, ret=nt.int64), cache=True, _nrt=False,
+@njit(nt.int64(STATE, CTX, I64, I64, I64), cache=True, _nrt=False,
       no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def pick_card(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, x, o, n):
-    """Seat x picks one of the equal cards tmp[o:o+n] (a tie: uniform for
+def pick_card(s, c, x, o, n):
+    """Seat x picks one of the equal cards c.tmp[o:o+n] (a tie: uniform for
     every heuristic)."""
+    tmp, rows, sc = c.tmp, c.rows, c.sc
     if n == 1:
         return tmp[o]
     for i in range(n):
         setrow(rows, sc, i, 0, tmp[o + i], 0, 0, 0, 0, 0.0)
-    return rows[choose(st, Z, pol[x], script, rows, sc, n, D_OPT), 1]
+    return rows[choose(s.st, s.Z, c.pol[x], c.script, rows, sc, n, D_OPT), 1]
 
 
 # --- heuristics' values -----------------------------------------------------------

@@ -1,6 +1,7 @@
 """Demon Faction kernel, part 2: the attack (listing, normal and joker
-attacks, the joker clash, the Q effect). ``kernel`` inlines ``attack_phase``
-into the turn."""
+attacks, the joker clash, the Q effect). ``turn`` inlines ``attack_phase``
+into the scenario turn; the step machine (``step``) lists the attacks and
+plays the chosen one with ``attack_choice``."""
 
 from numba import njit
 from numba import types as nt
@@ -10,7 +11,7 @@ from ...core.kernel import ev  # before kernel_cache_begin
 from ...core.rng import shuffle
 from .board import (A1, A2, I64, LAY, P_BONUS, P_CLASH, P_MULT, P_PAS, Q_SPEND, RANK, T_ATK,
                     T_CLAY, T_CLOST, T_CWON, T_CYIELD, T_DESTR, T_DHITS, T_DIRECT, T_HITS, T_JEFF,
-                    T_JNORM, T_QCH, T_QF, T_QOPT, U3, bit, check_end, choose,
+                    T_JNORM, T_QCH, T_QF, T_QOPT, CTX, STATE, U3, bit, check_end, choose,
                     choose_i, ctz, face_active, high_cands, hurt, joker_gone, leave_row, low_cands,
                     lowest_value, occupied, pick_card, played, popc, setrow, sig, targets, to_row)
 from .layout import (C_BJ, C_DECKM, C_DECKN, C_HAND, C_POW, C_ROW, D_ATTACK, D_OPT, E_ATTACK,
@@ -62,17 +63,17 @@ def list_attack(S, Z, ip, pp, rows, sc, tmp, p):
     return n + 1
 
 
-@njit(sig(I64, I64, I64, ret=nt.int64), cache=True, _nrt=False,
+@njit(nt.int64(STATE, CTX, A2, I64, I64), cache=True, _nrt=False,
       no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def fight_or_yield(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, x, r,
-                   attacker):
+def fight_or_yield(s, c, tr, x, attacker):
     """Seat x's clash decision: 1 fight (lay down), 0 yield."""
+    Z, rows, sc = s.Z, c.rows, c.sc
     setrow(rows, sc, 0, 0, 0, 0, 0, 0, 0, 0.0)
     setrow(rows, sc, 1, 1, 1, 0, 0, 0, 0, 1.0)
-    i = choose(st, Z, pol[x], script, rows, sc, 2, D_OPT)
+    i = choose(s.st, Z, c.pol[x], c.script, rows, sc, 2, D_OPT)
     f = rows[i, 1]
     if f == 0:
-        S[x, T_CYIELD] += 1
+        s.S[x, T_CYIELD] += 1
     if Z[Z_ON]:
         ev(tr, Z, E_CLASHCH, x, f, attacker, 0, 0, 0)
     return f
@@ -95,20 +96,19 @@ def lay_down(S, Z, masks, counts, tr, x, r):
 
 @njit(sig(I64, I64, I64, ret=nt.int64), cache=True, _nrt=False,
       no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def clash(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r, t):
+def clash(s, c, masks, counts, tr, p, r, t):
     """p's joker row r against q's joker row t: 0 the attacker lost its
     joker, 1 the defender did, 2 both jokers went (equal totals)."""
+    S, Z = s.S, s.Z
     q = 1 - p
     on = Z[Z_ON]
     Z[Z_CLASH] += 1
     if on:
         ev(tr, Z, E_CLASH, p, r, t, 0, 0, 0)
     res = 0
-    if fight_or_yield(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p,
-                      r, 1) == 0:
+    if fight_or_yield(s, c, tr, p, 1) == 0:
         res = 0
-    elif fight_or_yield(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
-                        q, t, 0) == 0:
+    elif fight_or_yield(s, c, tr, q, 0) == 0:
         res = 1
     else:
         S[p, T_CLAY] += 1
@@ -128,15 +128,17 @@ def clash(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
     S[loser, T_CLOST] += 1
     S[1 - loser, T_CWON] += 1
     joker_gone(S, Z, tr, loser, True)
-    hurt(S, Z, tr, loser, ip[P_CLASH], H_CLASH)
+    hurt(S, Z, tr, loser, c.ip[P_CLASH], H_CLASH)
     return res
 
 
 @njit(sig(I64, I64, I64), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def q_effect(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r, nd):
+def q_effect(s, c, masks, counts, tr, p, r, nd):
     """The Q of p's attacking row r after an attack destroyed the cards
-    tmp[16:16+nd]: options 1, 2 or nothing (the owner picks which destroyed
+    c.tmp[16:16+nd]: options 1, 2 or nothing (the owner picks which destroyed
     card counts as part of the concrete choice)."""
+    S, Z, pile, st = s.S, s.Z, s.pile, s.st
+    ip, rows, sc, tmp = c.ip, c.rows, c.sc, c.tmp
     own = S[p, C_ROW + r]
     avail = S[p, C_HAND] & ~Z[Z_FORBID]
     pool = (S[p, C_HAND] | S[p, C_DECKM]) & ~Z[Z_FORBID]
@@ -179,7 +181,7 @@ def q_effect(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, t
     if n == 1:
         return
     S[p, T_QCH] += 1
-    i = choose(st, Z, pol[p], script, rows, sc, n, D_OPT)
+    i = choose(st, Z, c.pol[p], c.script, rows, sc, n, D_OPT)
     opt = rows[i, 1]
     if opt == 0:
         return
@@ -211,7 +213,8 @@ def q_effect(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, t
 
 @njit(sig(I64, I64, I64, I64), cache=True, _nrt=False,
       no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r, t, mode):
+def attack(s, c, masks, counts, tr, p, r, t, mode):
+    S, Z, ip, tmp = s.S, s.Z, c.ip, c.tmp
     q = 1 - p
     on = Z[Z_ON]
     S[p, T_ATK + r] += 1
@@ -239,16 +242,14 @@ def attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp
             S[p, T_JNORM] += 1
         n = low_cands(S[q, C_ROW + t], tmp, 8)
         if n > 0:
-            k = pick_card(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
-                          q, 8, n)
+            k = pick_card(s, c, q, 8, n)
             tmp[16] = k
             nd = 1
             leave_row(S, Z, tr, ip, q, t, k)
             hurt(S, Z, tr, q, RANK[k] * mult, H_ATTACK)
     else:
         if S[q, C_BJ] == t:
-            res = clash(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
-                        p, r, t)
+            res = clash(s, c, masks, counts, tr, p, r, t)
             if check_end(S, Z) or res != 1:
                 return
         m = S[q, C_ROW + t]
@@ -256,8 +257,7 @@ def attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp
         joker_gone(S, Z, tr, p, False)
         if m != 0:
             n = high_cands(m, tmp, 8)
-            keep = pick_card(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script,
-                             tmp, q, 8, n)
+            keep = pick_card(s, c, q, 8, n)
             m &= ~bit(keep)
             total = 0
             while m != 0:
@@ -276,7 +276,7 @@ def attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp
     if check_end(S, Z) or nd == 0:
         return
     if face_active(S, p, r, 12):
-        q_effect(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r, nd)
+        q_effect(s, c, masks, counts, tr, p, r, nd)
         check_end(S, Z)
 
 
@@ -291,24 +291,23 @@ def no_first_attack(Z, tr, p):
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def attack_choice(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r,
-                  t, mode, n):
+def attack_choice(s, c, masks, counts, tr, p, r, t, mode, n):
     """Carry out the attack row (r, t, mode) chosen among n (r < 0: none)."""
     if r < 0:
-        if Z[Z_ON]:
-            ev(tr, Z, E_NOATTACK, p, 0 if n > 1 else 2, 0, 0, 0, 0)
+        if s.Z[Z_ON]:
+            ev(tr, s.Z, E_NOATTACK, p, 0 if n > 1 else 2, 0, 0, 0, 0)
         return
-    attack(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r, t, mode)
+    attack(s, c, masks, counts, tr, p, r, t, mode)
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def attack_phase(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+def attack_phase(s, c, masks, counts, tr, p):
+    Z, rows = s.Z, c.rows
     if no_first_attack(Z, tr, p):
         return
-    n = list_attack(S, Z, ip, pp, rows, sc, tmp, p)
-    i = choose_i(st, Z, pol[p], script, rows, sc, n, D_ATTACK)
-    attack_choice(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p,
-                  rows[i, 1], rows[i, 2], rows[i, 3], n)
+    n = list_attack(s.S, Z, c.ip, c.pp, rows, c.sc, c.tmp, p)
+    i = choose_i(s.st, Z, c.pol[p], c.script, rows, c.sc, n, D_ATTACK)
+    attack_choice(s, c, masks, counts, tr, p, rows[i, 1], rows[i, 2], rows[i, 3], n)
 
 
 jit.kernel_cache_end()

@@ -29,7 +29,7 @@ from ...core import engine
 from .layout import NG, NSEAT  # noqa: F401  (record widths: the ruleset contract)
 from .state import context, new_state
 from .turn import (M_ALIST, M_APICK, M_ATTACK, M_BEGIN, M_CHECK, M_DEAL, M_FILL,  # noqa: F401
-                   M_LIST, M_PICK, M_PLACE, M_PLAY, M_TARGETS, M_TURN, entry, work)
+                   M_LIST, M_PICK, M_PLACE, M_PLAY, M_TARGETS, M_TURN, entry)
 
 E = engine.bind(__package__)            # the engine's loop, compiled for this ruleset
 

@@ -1,8 +1,10 @@
 """Demon Faction's record columns, state slots and codes, declared once by name.
 
-Plain constants only (no numba): ``__init__``, ``replay``, ``scenario`` and
+Plain constants and the engine's two tuple classes only (no numba): ``__init__``, ``replay``, ``scenario`` and
 the tests import them without loading compiled code.
 """
+from collections import namedtuple
+
 from ...core.layout import Z_TR, Z_TURN
 
 # --- records (spec.game_columns, spec.seat_columns) ------------------------
@@ -144,3 +146,7 @@ E_BSLOT = 30        # slot a: seat = holder or -1, b = card or -1, c = 1 active
 FACE_ACTIVE = 256   # E_BROW face card code: card id (+ FACE_ACTIVE when active), -1 none
 CAUSES = ("attack", "passive", "J", "direct", "clash", "reply cost", "heal")
 H_ATTACK, H_PASSIVE, H_J, H_DIRECT, H_CLASH, H_REPLY, H_HEAL = range(7)
+
+# --- the engine's tuples (``state``: what they hold; ``board``: their numba types) ---
+State = namedtuple("State", "S Z pile st rows sc")
+Ctx = namedtuple("Ctx", "pol P ip pp ban sp rows sc script tmp")

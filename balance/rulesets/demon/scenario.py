@@ -101,6 +101,7 @@ class Table:
         from ...core.records import ban_vector
         from . import SPEC
         from . import kernel as K          # compiled: loaded on first use
+        from .state import context, new_state
         self.K = K
         self.values = SPEC.space.resolve(params)
         if isinstance(policies, str):
@@ -108,9 +109,14 @@ class Table:
         self.policies = list(policies)
         ids = {**SPEC.policies, "script": L.POL_SCRIPT}
         self.pol = np.array([ids[p] for p in self.policies], np.int64)
-        self.ip, self.pp, self.ban = SPEC.kernel_arrays(self.values, ban_vector(None, N_KINDS))
-        (self.st, self.S, self.Z, self.pile, self.rows, self.sc, self.scr,
-         self.tmp) = K.work()
+        ip, pp, ban = SPEC.kernel_arrays(self.values, ban_vector(None, N_KINDS))
+        # the State and the Ctx the kernel takes; one row buffer for both
+        self.s = new_state(2)
+        self.c = context(2, self.pol, ip, pp, ban, L.NSCRIPT)._replace(rows=self.s.rows,
+                                                                        sc=self.s.sc)
+        self.S, self.Z, self.pile, self.st, self.rows, self.sc = self.s
+        self.pol, self.ip, self.pp, self.ban = self.c.pol, self.c.ip, self.c.pp, self.c.ban
+        self.scr, self.tmp = self.c.script, self.c.tmp
         self.tr = np.zeros((trace, 8), np.int64)
         self.masks = np.zeros((2, 2, 1), np.uint64)
         self.counts = np.zeros((2, N_KINDS), np.int64)
@@ -122,10 +128,8 @@ class Table:
         self.clear()
 
     def _call(self, mode, a=0, b=0) -> int:
-        return int(self.K.entry(mode, np.int64(a), np.int64(b), self.seed, self.game, self.st,
-                                self.S, self.Z, self.pile, self.masks, self.counts, self.tr,
-                                self.ip, self.pp, self.pol, self.rows, self.sc, self.scr,
-                                self.tmp, self.ban, self.grow, self.srow))
+        return int(self.K.entry(mode, np.int64(a), np.int64(b), self.seed, self.game, self.s,
+                                self.c, self.masks, self.counts, self.tr, self.grow, self.srow))
 
     # --- setting up -------------------------------------------------------
     def clear(self, hp: int | None = None):

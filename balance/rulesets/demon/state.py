@@ -1,6 +1,6 @@
 """Demon Faction's state for the game engine (``core.engine``): the
-``State`` and ``Ctx`` NamedTuples, built in Python, and the njit functions
-over them that do not play: ``copy``, ``reseed``, ``redeal_hidden`` and
+``State`` and ``Ctx`` NamedTuples (their classes in ``layout``), built in
+Python, and the njit functions over them that do not play: ``copy``, ``reseed``, ``redeal_hidden`` and
 ``info_key``.
 
 - ``State``: ``S`` int64[2, NS] per seat (HP, the zones as 54-bit masks,
@@ -14,10 +14,11 @@ over them that do not play: ``copy``, ``reseed``, ``redeal_hidden`` and
 - ``Ctx``: the seats' policy ids ``pol``, ``P``, the rule (and search) ints
   ``ip``, the policy floats ``pp``, the ban codes, the search parameters
   ``sp`` (``core.engine.search_vector``) and the policies' scratch: the
-  choice rows ``rows``/``sc``, an empty ``script``, ``tmp``.
-"""
-from collections import namedtuple
+  choice rows ``rows``/``sc`` (the effect choices inside ``apply``), the
+  ``script`` (empty in a batch; ``scenario.Table`` writes its own), ``tmp``.
 
+Every game step takes them (``turn``'s docstring: the arguments).
+"""
 import numpy as np
 from numba import njit
 
@@ -25,12 +26,8 @@ from ...core import engine, jit
 from ...core.rng import mix_into, shuffle
 from .board import bit, ctz, popc
 from .layout import (C_DECKM, C_DECKN, C_HAND, NO, NS, NZ, Z_LISTED, Z_NC, Z_ON, Z_SERR,
-                     Z_SPOS, Z_TR)
+                     Z_SPOS, Z_TR, Ctx, State)
 from .rules import N_RULE_INTS, PIDX
-
-State = namedtuple("State", "S Z pile st rows sc")
-Ctx = namedtuple("Ctx", "pol P ip pp ban sp rows sc script tmp")
-
 
 def new_state(P: int = 2) -> State:
     return State(np.zeros((2, NS), np.int64), np.zeros(NZ, np.int64),
@@ -38,14 +35,16 @@ def new_state(P: int = 2) -> State:
                  np.zeros((NO, 6), np.int64), np.zeros(NO, np.float64))
 
 
-def context(P, pol, ip, pp, ban) -> Ctx:
-    """One thread's context for a batch (its scratch arrays are its own)."""
+def context(P, pol, ip, pp, ban, script_rows: int = 1) -> Ctx:
+    """One thread's context for a batch (its scratch arrays are its own; a
+    script of ``script_rows`` rows, empty: the scenarios write theirs)."""
     slot = {n: N_RULE_INTS + i for n, i in PIDX.items()}
     return Ctx(np.ascontiguousarray(np.asarray(pol)[:2], np.int64), np.int64(2),
-               np.ascontiguousarray(ip, np.int64), np.ascontiguousarray(pp, np.float64), ban,
+               np.ascontiguousarray(ip, np.int64), np.ascontiguousarray(pp, np.float64),
+               np.ascontiguousarray(ban, np.int64),
                engine.search_vector(lambda n, d: ip[slot[n]] if n in slot else d),
                np.zeros((NO, 6), np.int64), np.zeros(NO, np.float64),
-               np.zeros((1, 6), np.int64), np.zeros(64, np.int64))
+               np.zeros((script_rows, 6), np.int64), np.zeros(64, np.int64))
 
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)

@@ -122,8 +122,8 @@ def advance(s, c, stage, masks, counts, tr, on, check):
     """Play seat Z_CUR's turn on from ``stage`` (ST_*), and the turns after
     it, until a pick with two or more rows (``Z_PHASE`` set) or the end.
     Returns broken invariants (check mode)."""
-    S, Z, pile, st = s.S, s.Z, s.pile, s.st
-    ip, pp, pol, rows, sc, script, tmp = c.ip, c.pp, c.pol, c.rows, c.sc, c.script, c.tmp
+    S, Z = s.S, s.Z
+    ip, pp, pol, tmp = c.ip, c.pp, c.pol, c.tmp
     errors = 0
     while True:
         p = Z[Z_CUR]
@@ -149,14 +149,14 @@ def advance(s, c, stage, masks, counts, tr, on, check):
                     Z[Z_LISTED] = pol[p] + 1
                     Z[Z_NROWS] = n
                     return errors
-                attack_choice(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script,
-                              tmp, p, s.rows[0, 1], s.rows[0, 2], s.rows[0, 3], n)
+                attack_choice(s, c, masks, counts, tr, p, s.rows[0, 1], s.rows[0, 2],
+                              s.rows[0, 3], n)
                 stage = ST_CLOSE
         if stage == ST_CLOSE:
             if Z[Z_ON]:
                 board_events(S, Z, tr)
             if check:
-                errors += broken_invariants(S, Z, pile, ip)
+                errors += broken_invariants(S, Z, s.pile, ip)
             e = turn_tail(Z, 2 * ip[P_STALE])
             if e >= 0:
                 end_game(S, Z, e)
@@ -170,7 +170,7 @@ def advance(s, c, stage, masks, counts, tr, on, check):
                 return errors
             cur = Z[Z_CUR]
             turn_head(S, Z, tr, cur, t + 1)
-            front(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, cur)
+            front(s, c, masks, counts, tr, cur)
             stage = ST_PLACE
 
 
@@ -224,7 +224,7 @@ def prior(s, c, code):
 def apply(s, c, code, masks, counts, tr, on, check):
     """Seat Z_CUR plays option ``code``; the game goes on to the next
     decision or the end. Returns broken invariants (check mode)."""
-    S, Z = s.S, s.Z
+    Z = s.Z
     Z[Z_ON] = 1 if on else 0
     Z[Z_LISTED] = 0
     Z[Z_DEC] += 1
@@ -233,13 +233,11 @@ def apply(s, c, code, masks, counts, tr, on, check):
         t = code & 7
         stage = ST_ATTACK
         if t != A_END:
-            apply_place(s.st, S, Z, s.pile, masks, counts, tr, c.ip, c.pp, c.pol, c.rows, c.sc,
-                        c.script, c.tmp, p, t, ((code >> 3) & 63) - 1, (code >> 9) & 7,
+            apply_place(s, c, masks, counts, tr, p, t, ((code >> 3) & 63) - 1, (code >> 9) & 7,
                         (code >> 12) - 1)
             stage = ST_PLACE
     else:
-        attack_choice(s.st, S, Z, s.pile, masks, counts, tr, c.ip, c.pp, c.pol, c.rows, c.sc,
-                      c.script, c.tmp, p, (code & 3) - 1, ((code >> 2) & 3) - 1, code >> 4,
+        attack_choice(s, c, masks, counts, tr, p, (code & 3) - 1, ((code >> 2) & 3) - 1, code >> 4,
                       np.int64(2))
         stage = ST_CLOSE
     return advance(s, c, np.int64(stage), masks, counts, tr, on, check)

@@ -5,10 +5,15 @@ parts, stopping at each placement pick and the attack choice; ``turn``,
 ``placement`` and ``play_on`` play whole turns and games for the scenario
 tests (``entry``, ``scenario.Table``).
 
-Speed (the rules and their reasons: docs/performance.md): every game
-step takes the same 14 arrays, which numba passes as about 110 machine
-words per call; with a dozen such calls per turn, the calls cost more than
-the work. So the hot path of a turn is inlined into its callers (``front``
+Arguments: a game step takes the engine's tuples and the records,
+``(s, c, masks, counts, tr, ...)`` (``s`` the ``State``, ``c`` the
+``Ctx``: ``state``; ``board.BASE`` their numba types), or the few arrays
+it needs when it needs few (``list_place``, ``draw``, ``hurt``).
+
+Speed (the rules and their reasons: docs/performance.md): numba passes
+the State, the Ctx and the records as about 145 machine words per call
+(each array as its 7-11 words); with a dozen such calls per turn, the
+calls cost more than the work. So the hot path of a turn is inlined into its callers (``front``
 with ``begin``, ``prepare`` and ``draw``; ``list_place``, ``apply_place``,
 ``list_attack``), while rare steps (J, K, Q, clash, reply, the attack
 itself) stay separate functions. The inlining is LLVM's
@@ -47,8 +52,8 @@ from .layout import (A_BIG, A_END, A_FACE, A_HEART, A_PAIR, A_ROW, A_SLOT, A_SMA
                      D_ATTACK, D_OPT, D_PLACE, END_CAP, END_DRAW, END_HP, END_STALE, E_ACT, E_BIG,
                      E_BROW, E_BSEAT, E_BSLOT, E_DEAL, E_DISCARD, E_DRAW, E_END, E_FACE, E_HEART,
                      E_JFX, E_KOPT, E_NODRAW, E_PAIR, E_ROW, E_SLOT, E_SMALL, E_TURN, FACE_ACTIVE,
-                     F_FACE, F_HEART, F_PAIR, F_ROW, F_SLOT, H_J, H_REPLY, NO, NS, NSCRIPT, NSEAT,
-                     NZ, POL_RANDOM, Z_ATT, Z_CLASH, Z_DEC,
+                     F_FACE, F_HEART, F_PAIR, F_ROW, F_SLOT, H_J, H_REPLY, NSEAT, POL_RANDOM,
+                     Z_ATT, Z_CLASH, Z_DEC,
                      Z_DESTR, Z_DONE, Z_FIRST, Z_FLAGS, Z_FORBID, Z_HPCH, Z_LASTC, Z_NC, Z_NOATK,
                      Z_ON, Z_SACT, Z_SCARD, Z_SOWN, Z_STALE, Z_TURN)
 from .layout import NG as _NG
@@ -169,15 +174,16 @@ def list_place(S, Z, ip, pp, rows, sc, tmp, p, pl):
 
 
 @njit(sig(I64, I64), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def reply(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, x, p):
+def reply(s, c, masks, counts, tr, x, p):
     """Seat x may answer p's big joker with its small joker (cost)."""
-    cost = ip[P_REPLY]
+    S, Z, rows, sc = s.S, s.Z, c.rows, c.sc
+    cost = c.ip[P_REPLY]
     if not (S[x, C_HAND] >> SMALL) & 1 or (Z[Z_FORBID] >> SMALL) & 1 or S[x, C_HP] <= cost:
         return
     setrow(rows, sc, 0, 0, 0, 0, 0, 0, 0, 0.0)
     setrow(rows, sc, 1, 1, 1, 0, 0, 0, 0,
-           1.0 if S[x, C_HP] > cost + pp[Q_MARGIN] else -1.0)
-    i = choose(st, Z, pol[x], script, rows, sc, 2, D_OPT)
+           1.0 if S[x, C_HP] > cost + c.pp[Q_MARGIN] else -1.0)
+    i = choose(s.st, Z, c.pol[x], c.script, rows, sc, 2, D_OPT)
     if rows[i, 1] == 0:
         return
     r = S[p, C_BJ]
@@ -192,8 +198,9 @@ def reply(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def apply_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, t, k,
-                a, b):
+def apply_place(s, c, masks, counts, tr, p, t, k, a, b):
+    """Seat p plays placement row (t, k, a, b) (``list_place``)."""
+    S, Z, ip = s.S, s.Z, c.ip
     q = 1 - p
     on = Z[Z_ON]
     S[p, C_HAND] &= ~bit(k)
@@ -255,7 +262,7 @@ def apply_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script
             S[p, C_BJ] = a
             if on:
                 ev(tr, Z, E_BIG, p, a, 1, 0, 0, 0)
-            reply(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, q, p)
+            reply(s, c, masks, counts, tr, q, p)
         else:
             S[p, C_GRAVE] |= bit(BIG)
             S[p, T_JHEAL] += 1
@@ -272,15 +279,17 @@ def apply_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script
 
 
 @njit(sig(I64), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def placement(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+def placement(s, c, masks, counts, tr, p):
+    """Seat p's placement picks, one ``choose`` each, until "end placement"
+    or the game's end (the scenario turn)."""
+    Z, rows, pl = s.Z, c.rows, c.pol[p]
     while True:
-        n = list_place(S, Z, ip, pp, rows, sc, tmp, p, pol[p])
-        i = choose_i(st, Z, pol[p], script, rows, sc, n, D_PLACE)
+        n = list_place(s.S, Z, c.ip, c.pp, rows, c.sc, c.tmp, p, pl)
+        i = choose_i(s.st, Z, pl, c.script, rows, c.sc, n, D_PLACE)
         t = rows[i, 1]
         if t == A_END:
             return
-        apply_place(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, t,
-                    rows[i, 2], rows[i, 3], rows[i, 4])
+        apply_place(s, c, masks, counts, tr, p, t, rows[i, 2], rows[i, 3], rows[i, 4])
         if Z[Z_DONE]:
             return
 
@@ -302,21 +311,20 @@ def activate(S, Z, tr, p):
 
 
 @njit(sig(I64, I64), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def j_effect(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r):
+def j_effect(s, c, masks, counts, tr, p, r):
     """The J of p's row r: the lowest normal card of row r on each side
     goes; each side takes its own card's value, or both take the one
     card's value."""
+    S, Z, ip, tmp = s.S, s.Z, c.ip, c.tmp
     q = 1 - p
     kp = -1
     kq = -1
     n = low_cands(S[p, C_ROW + r], tmp, 8)
     if n > 0:
-        kp = pick_card(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p,
-                       8, n)
+        kp = pick_card(s, c, p, 8, n)
     n = low_cands(S[q, C_ROW + r], tmp, 8)
     if n > 0:
-        kq = pick_card(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, q,
-                       8, n)
+        kq = pick_card(s, c, q, 8, n)
     if kp >= 0 or kq >= 0:
         S[p, T_JF] += 1
     if Z[Z_ON]:
@@ -335,7 +343,10 @@ def j_effect(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, t
 
 
 @njit(sig(I64, I64), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def k_option(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r):
+def k_option(s, c, masks, counts, tr, p, r):
+    """The K of p's row r with points: revive a card from the graveyard
+    into row r (options 1 and 2) or not."""
+    S, Z, rows, sc = s.S, s.Z, c.rows, c.sc
     pts = S[p, C_KPTS + r]
     avail = S[p, C_GRAVE] & ~Z[Z_FORBID]
     setrow(rows, sc, 0, 0, 0, -1, 0, 0, 0, 0.0)
@@ -345,16 +356,16 @@ def k_option(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, t
         if (avail >> k) & 1:
             setrow(rows, sc, n, 1, 1, k, 0, 0, 0, 1.0 + pts)
             n += 1
-    if pts >= ip[P_K2]:
+    if pts >= c.ip[P_K2]:
         for v in range(1, 11):
             k = r * 13 + v - 1
             if (avail >> k) & 1:
-                setrow(rows, sc, n, 2, 2, k, 0, 0, 0, v - pp[Q_KMIN] + 0.5)
+                setrow(rows, sc, n, 2, 2, k, 0, 0, 0, v - c.pp[Q_KMIN] + 0.5)
                 n += 1
     if n == 1:
         return
     S[p, T_KCH] += 1
-    i = choose(st, Z, pol[p], script, rows, sc, n, D_OPT)
+    i = choose(s.st, Z, c.pol[p], c.script, rows, sc, n, D_OPT)
     opt = rows[i, 1]
     if opt == 0:
         return
@@ -389,9 +400,10 @@ def keep_score(k, forbid):
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def prepare(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+def prepare(s, c, tr, p):
     """Preparation: with hand_trigger cards or more, discard down to
     hand_keep (to the graveyard, no passive)."""
+    S, Z, st, ip, tmp = s.S, s.Z, s.st, c.ip, c.tmp
     hand = S[p, C_HAND]
     n = popc(hand)
     if n < ip[P_TRIG] or n <= ip[P_KEEP]:
@@ -404,7 +416,7 @@ def prepare(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tm
         h ^= low
         tmp[i] = ctz(low)
         i += 1
-    if pol[p] == POL_RANDOM:
+    if c.pol[p] == POL_RANDOM:
         for i in range(m):              # a uniform subset of size m
             j = i + below(st, n - i)
             t = tmp[i]
@@ -457,20 +469,21 @@ def draw(S, Z, pile, masks, counts, tr, p, deal):
 
 # --- a turn and a game ------------------------------------------------------------------
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def begin(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+def begin(s, c, masks, counts, tr, p):
     """Start of p's turn: its face and extra-zone cards become active, its
     J effects fire (rows 1 to 3), then its K options (rows 1 to 3)."""
+    S, Z = s.S, s.Z
     Z[Z_FLAGS] = 0
     Z[Z_NOATK] = 0
     activate(S, Z, tr, p)
     for r in range(3):
         if face_active(S, p, r, 11):
-            j_effect(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r)
+            j_effect(s, c, masks, counts, tr, p, r)
             if check_end(S, Z):
                 return
     for r in range(3):
         if S[p, C_KPTS + r] > 0 and face_active(S, p, r, 13):
-            k_option(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p, r)
+            k_option(s, c, masks, counts, tr, p, r)
 
 
 @njit(nt.void(A2, A1, A2), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -493,29 +506,29 @@ def board_events(S, Z, tr):
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def front(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+def front(s, c, masks, counts, tr, p):
     """The turn up to placement: its start (``begin``), then, unless that
     ended the game, preparation and the draw."""
-    begin(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
-    if not Z[Z_DONE]:
-        prepare(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
-        for _ in range(ip[P_DRAW]):
-            if draw(S, Z, pile, masks, counts, tr, p, False) < 0:
+    begin(s, c, masks, counts, tr, p)
+    if not s.Z[Z_DONE]:
+        prepare(s, c, tr, p)
+        for _ in range(c.ip[P_DRAW]):
+            if draw(s.S, s.Z, s.pile, masks, counts, tr, p, False) < 0:
                 break
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def turn(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p):
+def turn(s, c, masks, counts, tr, p):
     """One turn of seat p (the scenario tests; ``step`` plays the same
     parts one decision at a time)."""
-    front(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
+    Z = s.Z
+    front(s, c, masks, counts, tr, p)
     if not Z[Z_DONE]:
-        placement(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, p)
+        placement(s, c, masks, counts, tr, p)
         if not Z[Z_DONE]:
-            attack_phase(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp,
-                         p)
+            attack_phase(s, c, masks, counts, tr, p)
     if Z[Z_ON]:
-        board_events(S, Z, tr)
+        board_events(s.S, Z, tr)
 
 
 @njit(nt.int64(A2, A1, A2, A1), cache=True, _nrt=False,
@@ -693,12 +706,12 @@ def outcome(S, end):
 
 @njit(sig(I64, I64, B1, A1, A2, ret=nt.int64), cache=True, _nrt=False,
       no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def play_on(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, cur, turns,
-            check, grow, srow):
+def play_on(s, c, masks, counts, tr, cur, turns, check, grow, srow):
     """Play from the start of seat cur's turn (after ``turns`` turns) to the
     end of the game; returns the number of broken invariants (check mode).
     The scenario tests' loop (``entry``); games are the engine's
     (``step``), which plays the same turn one decision at a time."""
+    S, Z, ip = s.S, s.Z, c.ip
     maxt = ip[P_MAXT]
     stale = 2 * ip[P_STALE]
     errors = 0
@@ -706,9 +719,9 @@ def play_on(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tm
     while turns < maxt:
         turns += 1
         turn_head(S, Z, tr, cur, turns)
-        turn(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, cur)
+        turn(s, c, masks, counts, tr, cur)
         if check:
-            errors += broken_invariants(S, Z, pile, ip)
+            errors += broken_invariants(S, Z, s.pile, ip)
         e = turn_tail(Z, stale)
         if e >= 0:
             end = e
@@ -719,40 +732,36 @@ def play_on(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tm
     return errors
 
 
-def work():
-    """One thread's workspace (allocated in Python: the kernels allocate nothing)."""
-    return (np.zeros(1, np.uint64), np.zeros((2, NS), np.int64), np.zeros(NZ, np.int64),
-            np.zeros((3, 54), np.int64), np.zeros((NO, 6), np.int64), np.zeros(NO, np.float64),
-            np.zeros((NSCRIPT, 6), np.int64), np.zeros(64, np.int64))
-
-
 # --- scenarios (scenario.py): one step of a set-up position ----------------------------------
 M_DEAL, M_TURN, M_BEGIN, M_PLACE, M_ATTACK, M_CHECK, M_TARGETS, M_LIST, M_PICK, M_PLAY, \
     M_FILL, M_ALIST, M_APICK = range(13)
 
 
 @njit(cache=True)
-def entry(mode, a, b, seed, game, st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc,
-          script, tmp, ban, grow, srow):
-    """Scenario entry: mode M_* on seat a (b: a row, or a turn count)."""
+def entry(mode, a, b, seed, game, s, c, masks, counts, tr, grow, srow):
+    """Scenario entry: mode M_* on seat a (b: a row, or a turn count) of
+    state ``s`` under context ``c`` (``scenario.Table``: one row buffer
+    for both, and a script)."""
+    S, Z, pile, st = s.S, s.Z, s.pile, s.st
+    ip, pp, pol, rows, sc, tmp = c.ip, c.pp, c.pol, c.rows, c.sc, c.tmp
     if mode == M_FILL:
-        fill_deck(ban, pile, Z)
+        fill_deck(c.ban, pile, Z)
         return 0
     if mode == M_DEAL:
         st[0] = game_state(seed, game)
         start(st, S, Z, pile, masks, counts, tr, ip, True)
         return 0
     if mode == M_TURN:
-        turn(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, a)
+        turn(s, c, masks, counts, tr, a)
         return Z[Z_DONE]
     if mode == M_BEGIN:
-        begin(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, a)
+        begin(s, c, masks, counts, tr, a)
         return Z[Z_DONE]
     if mode == M_PLACE:
-        placement(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, a)
+        placement(s, c, masks, counts, tr, a)
         return Z[Z_DONE]
     if mode == M_ATTACK:
-        attack_phase(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, a)
+        attack_phase(s, c, masks, counts, tr, a)
         return Z[Z_DONE]
     if mode == M_CHECK:
         return broken_invariants(S, Z, pile, ip)
@@ -760,13 +769,12 @@ def entry(mode, a, b, seed, game, st, S, Z, pile, masks, counts, tr, ip, pp, pol
         return targets(S, 1 - a, b, tmp)
     if mode == M_LIST or mode == M_PICK:
         n = list_place(S, Z, ip, pp, rows, sc, tmp, a, pol[a])
-        return n if mode == M_LIST else choose(st, Z, pol[a], script, rows, sc, n, D_PLACE)
+        return n if mode == M_LIST else choose(st, Z, pol[a], c.script, rows, sc, n, D_PLACE)
     if mode == M_ALIST or mode == M_APICK:
         n = list_attack(S, Z, ip, pp, rows, sc, tmp, a)
-        return n if mode == M_ALIST else choose(st, Z, pol[a], script, rows, sc, n, D_ATTACK)
+        return n if mode == M_ALIST else choose(st, Z, pol[a], c.script, rows, sc, n, D_ATTACK)
     if mode == M_PLAY:
-        return play_on(st, S, Z, pile, masks, counts, tr, ip, pp, pol, rows, sc, script, tmp, a,
-                       b, True, grow, srow)
+        return play_on(s, c, masks, counts, tr, a, b, True, grow, srow)
     return -1
 
 
