@@ -9,14 +9,19 @@ rollout i); the game's own stream is never read nor advanced, so the real
 game does not depend on how much was searched, nor on anything hidden.
 
 Scoring (every rollout): the game hands out one point, split equally among
-its winners, or among all seats when nobody wins (a draw, the turn cap, or
-a rollout stopped ``search_rollout_turns`` turns after the decision).
+its winners, or among all seats when nobody wins (a draw, the turn cap).
+A rollout stopped ``search_rollout_turns`` turns after the decision splits
+it among the seats ``R.standing`` names (the seats still in the game, or
+whom the rules would score ahead; a ruleset without it: every seat).
 
 Flat Monte Carlo: the options (``R.options``), in an order shuffled from the
-search stream (ties go to the earlier one: a uniform tie-break), kept to
-the ``search_top_k`` best by ``R.prior``; each determinization (the same
-for every option) and rollout get a stream of their own, so the options
-compare on common random numbers; the best mean share is played.
+search stream, then sorted by ``R.prior`` (stable: equal priors keep the
+shuffled order) and kept to the ``search_top_k`` best; each
+determinization (the same for every option) and rollout get a stream of
+their own, so the options compare on common random numbers; the best mean
+share is played, equal shares going to the option the prior ranks first
+(the default heuristic's preference; among equal priors, at random).
+``search_top_k`` 0 keeps every option, unsorted (equal shares: at random).
 
 ISMCTS (single-observer, Cowling, Powley and Whitehouse 2012; OpenSpiel's
 ``ismcts.py`` keys its nodes the same way): one tree over the searching
@@ -80,10 +85,19 @@ def search_key(seed, game, p, nd):
     return game_state(mix64(game_state(seed, game) ^ SALT), p * 4294967296 + nd)
 
 
+if hasattr(R, "standing"):
+    standing = R.standing
+else:
+    @njit(cache=True, _nrt=False, inline="always")
+    def standing(s, c):
+        """A ruleset without ``standing``: every seat (a stopped rollout is a draw)."""
+        return np.int64(0)
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def share(s, c, p):
     """p's share of the game's point (see the module docstring)."""
-    w = R.winners(s, c) if R.done(s, c) else np.int64(0)
+    w = R.winners(s, c) if R.done(s, c) else standing(s, c)
     if w == 0:
         return 1.0 / c.P
     k = 0
@@ -117,7 +131,7 @@ def flat(s, c, p, kind, num, den, key, sw):
     sst[0] = key
     shuffle(sst, cand, n)
     k = c.sp[SP_TOPK]
-    if k > 0 and n > k:
+    if k > 0:
         score = sw.score
         R.copy(s, sw.s1)                    # scored on a copy whose streams are the search's
         R.reseed(sw.s1, key)
@@ -133,7 +147,7 @@ def flat(s, c, p, kind, num, den, key, sw):
                 j -= 1
             cand[j + 1] = a
             score[j + 1] = x
-        n = k
+        n = min(n, k)
     D = max(1, c.sp[SP_DET] * num // den)
     RR = c.sp[SP_ROLL]
     rpol = R.ROLLOUT[c.sp[SP_RPOL]]

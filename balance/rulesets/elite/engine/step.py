@@ -37,11 +37,12 @@ from numba import njit
 
 from ....core import jit
 from ....core.kernel import ev  # before kernel_cache_begin: cached with core
-from ..layout import (C_ALIVE, C_HN, C_HP, C_KEY, C_MAXHP, C_POL, C_RANK, C_TEAM, D_RESP, D_TURN,
+from ..layout import (C_ALIVE, C_HN, C_HP, C_KEY, C_MAXHP, C_OUT, C_POL, C_RANK, C_TEAM, D_RESP,
+                      D_TURN,
                       END_ALLOUT, END_CAP, END_LAST, E_TURN, G_FIRST, PH_RESP, PH_TURN,
                       POL_GREEDY, POL_RANDOM, POL_SEARCH0, P_MAXT, Z_CERR, Z_CUR, Z_END,
-                      Z_FIRST, Z_KEY0, Z_ON, Z_PA, Z_PD, Z_PHASE, Z_PT, Z_ROUNDS, Z_TURN, Z_XA,
-                      Z_XD, Z_XI)
+                      Z_FIRST, Z_KEY0, Z_ON, Z_PA, Z_PD, Z_PHASE, Z_PT, Z_ROUNDS, Z_TURN, Z_V,
+                      Z_XA, Z_XD, Z_XI)
 from ..rules import POLICIES  # noqa: F401  (the engine's policy ids)
 from .duel import resolve_duels
 from .exchange import xnext, xopen, xresp3, xresp12
@@ -282,6 +283,26 @@ def winners(s, c):
         for q in range(S.shape[0]):
             if S[q, C_TEAM] == w:
                 m |= np.int64(1) << q
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def standing(s, c):
+    """The seats a rollout stopped before the end shares its point among
+    (``core.engine.search``): v1/v3 the seats still in the game (a seat
+    waiting for its duel and a zombie included), v2 the side the scores put
+    ahead, as a capped game is scored (0 on equal scores: every seat)."""
+    S, Z = s.S, s.Z
+    m = np.int64(0)
+    if VARIANT != 3 and Z[Z_V] == 2:
+        w, _ = winner_of(S, Z, END_CAP)
+        for q in range(S.shape[0]):
+            if w >= 0 and S[q, C_TEAM] == w:
+                m |= np.int64(1) << q
+        return m
+    for q in range(S.shape[0]):
+        if S[q, C_OUT] < 0:
+            m |= np.int64(1) << q
     return m
 
 
