@@ -7,11 +7,8 @@ stronger than greedy. Speed is in ``scripts/bench.py``, never here.
 """
 from __future__ import annotations
 
-import numba
 import numpy as np
-import pytest
 
-from balance.core import stats
 from balance.core.runner import play_range, setup
 from balance.rulesets.talisman import SPEC
 from balance.rulesets.talisman import layout as L
@@ -31,35 +28,6 @@ def arrays(values=VALUES):
 
 def ids(policies) -> np.ndarray:
     return np.array([SPEC.policies[p] for p in policies], np.int64)
-
-
-def same(a, b):
-    for f in ("games", "seats", "masks", "counts"):
-        np.testing.assert_array_equal(getattr(a, f), getattr(b, f), err_msg=f)
-
-
-# --- 1. reproducible --------------------------------------------------------------
-@pytest.mark.parametrize("players, policies, params, n", [
-    (2, ["search", "greedy"], {}, 1100),
-    # every search level and the oracle at one table, at a small budget
-    (4, ["search_fast", "oracle", "random", "search_strong"],
-     {"search_determinizations": 1, "search_top_k": 2}, 600),
-])
-def test_tables_do_not_depend_on_threads_or_chunks(players, policies, params, n, monkeypatch):
-    """The search draws from its own streams, keyed by (seed, game, seat,
-    turn): the tables are the same on 1 and 2 threads (two Python threads
-    each playing whole blocks, as ``core.parallel`` runs them, even where
-    NUMBA_NUM_THREADS is 1), chunked and whole, and over a range alone."""
-    s = setup("talisman", seed=77, players=players, policies=policies, params=params)
-    monkeypatch.setattr(numba, "get_num_threads", lambda: 1)
-    one = play_range(s, 0, n, progress=False)
-    monkeypatch.setattr(numba, "get_num_threads", lambda: 2)
-    two = play_range(s, 0, n, progress=False)
-    same(one, two)
-    same(one, play_range(s, 0, n, progress=False, chunk=n // 3 + 7))
-    part = play_range(s, n // 3, n // 2, progress=False)
-    np.testing.assert_array_equal(part.games, one.games[n // 3:n // 2])
-    np.testing.assert_array_equal(part.seats, one.seats[n // 3:n // 2])
 
 
 # --- 2. no cheating: the engine's contract (tests/test_engine.py) ---------------------
@@ -90,20 +58,6 @@ def test_rollouts_leave_the_games_records_alone():
             bits = [[bool((one.masks[0, p, which, k // 64] >> np.uint64(k % 64)) & np.uint64(1))
                      for k in range(NK)] for p in range(3)]
             np.testing.assert_array_equal(bits, m > 0)
-
-
-# --- 3. strength ------------------------------------------------------------------
-def test_search_beats_greedy_with_seats_alternated():
-    """At its default budget, search wins more than half of its games
-    against greedy over both seat orders (95% Wilson lower bound above 0.5);
-    measured: 72.3% [70.8%, 73.6%] here (75.3% as seat 0, 69.3% as seat 1)."""
-    n, wins = 2000, 0
-    for pols, seat in ((["search", "greedy"], 0), (["greedy", "search"], 1)):
-        b = play_range(setup("talisman", seed=2024, players=2, policies=pols), 0, n,
-                       progress=False)
-        wins += int((b.games[:, 0] == seat).sum())
-    lo, hi = stats.wilson(wins, 2 * n)
-    assert lo > 0.5, (wins / (2 * n), float(lo), float(hi))
 
 
 def test_a_batch_without_a_search_seat_runs_the_kernel_without_the_search():
