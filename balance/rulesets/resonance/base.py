@@ -505,9 +505,14 @@ def fill_deck(ip, ban, pile, Z):
 
 
 @njit(cache=True, _nrt=False)
-def start(seed, game, st, ST, S, F, pile, Z, MD, masks, counts, tr, on, ip, P):
-    """Deal: shuffle both decks (game stream), seed the seats' streams, deal
-    hand_size cards to each seat in seat order, reveal 2 magic cards."""
+def start(s, c, seed, game, masks, counts, tr, on):
+    """Deal game ``game`` of ``seed`` into ``s`` (a ``state.State``; the
+    batch's unshuffled deck already in ``pile[1]``) by the rules in ``c.ip``
+    (``c`` a ``state.Ctx``): shuffle both decks (game stream), seed the
+    seats' streams, deal hand_size cards to each seat in seat order, reveal
+    2 magic cards."""
+    st, ST, S, pile, Z, MD, ip = s.st, s.ST, s.S, s.pile, s.Z, s.MD, c.ip
+    P = S.shape[0]
     st[0] = game_state(seed, game)
     for p in range(P):
         ST[p] = mix64(st[0] ^ (np.uint64(p + 1) * SEAT_MIX))

@@ -36,21 +36,12 @@ import numpy as np
 from ...core import engine
 from .base import (broken_invariants, check_end, dissolve_redraw, dissolve_remove,  # noqa: F401
                    fill_deck, finish, NC_MAX, next_in, NG, NSEAT, start, winners)
-from .layout import N_MAGIC, NS, NZ
 from .policy import (choose_peek, choose_place, discard_n, dissolve_target,  # noqa: F401
                      wants_join, wants_start)
 from .state import context, new_state
 from .turn import play_from, resonate, turn, use_magic  # noqa: F401
 
 E = engine.bind(__package__)            # the engine's loop, compiled for this ruleset
-
-
-def work(P):
-    """One thread's workspace for the scenario tests (``scenario.Table``)."""
-    return (np.zeros(1, np.uint64), np.zeros(P, np.uint64), np.zeros((P, NS), np.int64),
-            np.zeros((3, NC_MAX), np.int64), np.zeros((2, NC_MAX), np.int64),
-            np.zeros(NZ, np.int64), np.zeros(N_MAGIC, np.int64), np.zeros(48, np.float64),
-            np.zeros((1, 8), np.int64))
 
 
 def _scratch(c, P, masks, counts):

@@ -56,16 +56,18 @@ class Table:
             banv[SPEC.card_kinds(self.values).index(k)] = BAN_CODES[mode]
         self.ip, self.pp, self.ban, self.M = kernel_args(self.values, ban_vector(banv, L.NK),
                                                          cards=self.cards)
-        (self.st, self.ST, self.S, self.F, self.pile, self.Z, self.MD, self.W,
-         _) = K.work(players)
+        self.s = K.new_state(players)           # the game's arrays, named below
+        self.S, self.F, self.pile, self.Z, self.MD, self.st, self.ST = self.s
+        self.c = K.context(players, self.pol, self.ip, self.pp, self.ban, self.M)
+        self.W = self.c.W
         self.tr = np.zeros((100_000, 8), np.int64)
         self.masks = np.zeros((players, 2, 1), np.uint64)
         self.counts = np.zeros((2, L.NK), np.int64)
         self.grow = np.zeros(K.NG, np.int64)
         self.srow = np.zeros((players, K.NSEAT), np.int64)
         K.fill_deck(self.ip, self.ban, self.pile, self.Z)
-        K.start(np.uint64(seed), np.int64(game), self.st, self.ST, self.S, self.F, self.pile,
-                self.Z, self.MD, self.masks, self.counts, self.tr, True, self.ip, players)
+        K.start(self.s, self.c, np.uint64(seed), np.int64(game), self.masks, self.counts,
+                self.tr, True)
         self.mark = 0
 
     # --- setting up ---------------------------------------------------------
@@ -139,22 +141,17 @@ class Table:
         the seats that join (None: they decide by their policies). Returns
         0 fail, 1 normal, 2 overdraft."""
         force = -1 if joiners is None else sum(1 << q for q in joiners)
-        return int(self.K.resonate(self.pol, self.S, self.F, self.pile, self.Z, self.MD, self.M,
-                                   self.ST, p, slot, force, self.W, self.ip, self.pp,
-                                   self.masks, self.counts, self.tr, True))
+        return int(self.K.resonate(self.s, self.c, p, slot, force, self.masks, self.counts,
+                                   self.tr, True))
 
     def turn(self, p: int) -> int:
         """Seat p's whole turn by its policy; returns the end reason or -1."""
-        return int(self.K.turn(self.pol, self.S, self.F, self.pile, self.Z, self.MD, self.M,
-                               self.ST, p, self.W, self.ip, self.pp, self.ban, self.masks,
-                               self.counts, self.tr, True))
+        return int(self.K.turn(self.s, self.c, p, self.masks, self.counts, self.tr, True))
 
     def use(self, p: int, card: int):
         """Seat p spends magic card ``card`` (id 1..18)'s use effect."""
         self.S[p, L.C_OWN] |= 1 << (card - 1)
-        self.K.use_magic(self.pol[p], self.S, self.F, self.pile, self.Z, self.M, self.ST, p,
-                         card - 1, self.W, self.ip, self.pp, self.masks, self.counts,
-                         self.tr, True)
+        self.K.use_magic(self.s, self.c, p, card - 1, self.masks, self.counts, self.tr, True)
 
     def dissolve(self, p: int, slot: int | None = None):
         """Seat p uses a dissolve card from hand: on field slot ``slot``, or
@@ -173,9 +170,7 @@ class Table:
     def play(self, cur: int = 0, turns: int = 0) -> int:
         """Play from seat ``cur``'s turn to the end; returns the end reason
         (records in ``grow`` and ``srow``)."""
-        self.errors = int(self.K.play_from(self.pol, self.S, self.F, self.pile, self.Z,
-                                           self.MD, self.M, self.st, self.ST, self.W, self.ip,
-                                           self.pp, self.ban, self.masks, self.counts, self.tr,
+        self.errors = int(self.K.play_from(self.s, self.c, self.masks, self.counts, self.tr,
                                            True, True, cur, turns, self.grow, self.srow))
         return int(self.grow[0 + 3])
 

@@ -76,8 +76,7 @@ def turns_on(s, c, e, first, masks, counts, tr, on, check):
             return errors
         Z[Z_TURN] += 1
         p = Z[Z_CUR]
-        e = turn_head(c.pol[p], S, s.F, s.pile, Z, c.M, s.ST, p, c.W, c.ip, c.pp, c.ban, masks,
-                      counts, tr, on)
+        e = turn_head(s, c, p, masks, counts, tr, on)
         if e < 0:
             Z[Z_PHASE] = PH_PLACE
             return errors
@@ -88,7 +87,7 @@ def deal(s, c, seed, game, masks, counts, tr, on, check):
     """A new game (``base.start``), played on to its first decision."""
     S, Z = s.S, s.Z
     P = S.shape[0]
-    start(seed, game, s.st, s.ST, S, s.F, s.pile, Z, s.MD, masks, counts, tr, on, c.ip, P)
+    start(s, c, seed, game, masks, counts, tr, on)
     errors = 0
     if check:
         errors += broken_invariants(S, s.F, Z, s.MD, c.ip, P)
@@ -184,8 +183,7 @@ def joins_on(s, c, masks, counts, tr, on, check):
             Z[Z_PHASE] = PH_JOIN
             return np.int64(0)
     p = Z[Z_INIT]
-    out = res_close(c.pol, S, s.F, s.pile, Z, s.MD, c.M, s.ST, p, Z[Z_CARD], Z[Z_PART],
-                    Z[Z_NJ], c.ip, masks, counts, tr, on)
+    out = res_close(s, c, p, Z[Z_CARD], Z[Z_PART], Z[Z_NJ], masks, counts, tr, on)
     e = after_resonance(S, Z, c.ip, p, out, tr, on)
     return turns_on(s, c, e, False, masks, counts, tr, on, check)
 
@@ -198,8 +196,7 @@ def apply(s, c, code, masks, counts, tr, on, check):
     ph = Z[Z_PHASE]
     p = Z[Z_CUR]
     if ph == PH_PLACE:
-        e = turn_place(c.pol[p], S, s.F, s.pile, Z, c.M, s.ST, p, code, c.W, c.ip, c.pp, masks,
-                       counts, tr, on)
+        e = turn_place(s, c, p, code, masks, counts, tr, on)
         if e != -1:
             return turns_on(s, c, e if e >= 0 else np.int64(-1), False, masks, counts, tr, on,
                             check)

@@ -27,11 +27,13 @@ jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_di
 
 
 @njit(cache=True, _nrt=False)
-def use_magic(pol, S, F, pile, Z, M, ST, p, card, W, ip, pp, masks, counts, tr, on):
+def use_magic(s, c, p, card, masks, counts, tr, on):
     """Seat p spends magic card ``card``'s use effect (once): DRAW n cards;
     PEEK n runes (its peek choice, fewer when none is left to see);
     DISSOLVE n known runes (its dissolve choice, random: uniform among all
     face-down runes)."""
+    S, F, Z, ST, M = s.S, s.F, s.Z, s.ST, c.M
+    mine = c.pol[p]
     S[p, C_USED] |= np.int64(1) << card
     S[p, C_USES] += 1
     u = M[card, M_UEFF]
@@ -40,14 +42,14 @@ def use_magic(pol, S, F, pile, Z, M, ST, p, card, W, ip, pp, masks, counts, tr, 
         ev(tr, Z, E_USE, p, card, u, n, 0, 0)
     for _ in range(n):
         if u == U_DRAW:
-            draw1(S, pile, Z, p, masks, counts, tr, on, np.int64(3))
+            draw1(S, s.pile, Z, p, masks, counts, tr, on, np.int64(3))
         elif u == U_PEEK:
-            i = choose_peek(pol, S, F, Z, ST, p, S.shape[0])
+            i = choose_peek(mine, S, F, Z, ST, p, S.shape[0])
             if i >= 0:
                 Z[Z_DEC] += 1           # a peek (the use itself is not counted)
                 peek(S, F, Z, p, i, np.int64(1), tr, on)
         else:
-            if pol == POL_RANDOM:
+            if mine == POL_RANDOM:
                 m = 0
                 for j in range(Z[Z_FN]):
                     if F[F_KIND, j] >= 0:
@@ -62,19 +64,20 @@ def use_magic(pol, S, F, pile, Z, M, ST, p, card, W, ip, pp, masks, counts, tr, 
                                 break
                             r -= 1
             else:
-                i = dissolve_target(pol, S, F, Z, M, ST, p, W, ip, pp, 1.0)
+                i = dissolve_target(mine, S, F, Z, M, ST, p, c.W, c.ip, c.pp, 1.0)
             if i >= 0:
                 dissolve_remove(S, F, Z, p, i, np.int64(1), masks, counts, tr, on)
 
 
 
 @njit(cache=True, _nrt=False)
-def resonate(pol, S, F, pile, Z, MD, M, ST, p, j, force, W, ip, pp, masks, counts, tr, on):
+def resonate(s, c, p, j, force, masks, counts, tr, on):
     """Seat p starts a resonance on revealed slot j. The others still in,
     in turn order, join or not (``force`` >= 0: a mask of joining seats,
     for scenarios); the field is revealed and summed by colour; the outcome
     applies; the field is cleared and, unless the game ends there, 2 magic
     cards are revealed. Returns the outcome: 0 fail, 1 normal, 2 overdraft."""
+    S, Z = s.S, s.Z
     P = S.shape[0]
     card = res_open(S, Z, p, j, tr, on)
     part = np.int64(1) << p
@@ -88,14 +91,14 @@ def resonate(pol, S, F, pile, Z, MD, M, ST, p, j, force, W, ip, pp, masks, count
             yes = ((force >> q) & 1) == 1
         else:
             Z[Z_DEC] += 1
-            yes = wants_join(pol[q], S, F, Z, M, ST, q, W, card, ip, pp)
+            yes = wants_join(c.pol[q], S, s.F, Z, c.M, s.ST, q, c.W, card, c.ip, c.pp)
         if yes:
             part |= np.int64(1) << q
             nj += 1
             S[q, C_JOINED] += 1
         if on:
             ev(tr, Z, E_JOIN, q, 1 if yes else 0, card, 0, 0, 0)
-    return res_close(pol, S, F, pile, Z, MD, M, ST, p, card, part, nj, ip, masks, counts, tr, on)
+    return res_close(s, c, p, card, part, nj, masks, counts, tr, on)
 
 
 @njit(cache=True, _nrt=False)
@@ -118,11 +121,13 @@ def res_open(S, Z, p, j, tr, on):
 
 
 @njit(cache=True, _nrt=False)
-def res_close(pol, S, F, pile, Z, MD, M, ST, p, card, part, nj, ip, masks, counts, tr, on):
+def res_close(s, c, p, card, part, nj, masks, counts, tr, on):
     """The joins are made (``part`` the participants' mask, ``nj`` how many
     joined): the field is revealed, the outcome applies, the field is
     cleared, the end conditions are checked and, only when the game goes
     on, 2 magic cards are revealed. Returns 0 fail, 1 normal, 2 overdraft."""
+    S, F, pile, Z, MD, ST = s.S, s.F, s.pile, s.Z, s.MD, s.ST
+    pol, M, ip = c.pol, c.M, c.ip
     P = S.shape[0]
     Z[Z_JOINS] += nj
     Z[Z_MJOIN] |= np.int64(min(nj, 7)) << (3 * card)
@@ -228,28 +233,31 @@ def res_close(pol, S, F, pile, Z, MD, M, ST, p, card, part, nj, ip, masks, count
 
 
 @njit(cache=True, _nrt=False)
-def heuristic_uses(pol, S, F, pile, Z, M, ST, p, W, ip, pp, ban, masks, counts, tr, on):
+def heuristic_uses(s, c, p, masks, counts, tr, on):
     """Counter/saboteur, before placing: spend DRAW magic cards, a DISSOLVE
     magic card when a known rune is worth removing, and one dissolve card
     from hand on a known rune of absolute value >= dissolve_value (keeping
     at least one card). Returns an end reason or -1."""
+    S, F, Z, ST = s.S, s.F, s.Z, s.ST
+    M, W, ip, pp = c.M, c.W, c.ip, c.pp
+    mine = c.pol[p]
     P = S.shape[0]
     while True:
-        c = usable(S, M, p, np.int64(U_DRAW))
-        if c < 0:
+        card = usable(S, M, p, np.int64(U_DRAW))
+        if card < 0:
             break
-        use_magic(pol, S, F, pile, Z, M, ST, p, c, W, ip, pp, masks, counts, tr, on)
+        use_magic(s, c, p, card, masks, counts, tr, on)
         e = check_end(S, Z, ip, P, tr, on)
         if e >= 0:
             return e
-    c = usable(S, M, p, np.int64(U_DISSOLVE))
-    if c >= 0 and dissolve_target(pol, S, F, Z, M, ST, p, W, ip, pp, 1.0) >= 0:
-        use_magic(pol, S, F, pile, Z, M, ST, p, c, W, ip, pp, masks, counts, tr, on)
+    card = usable(S, M, p, np.int64(U_DISSOLVE))
+    if card >= 0 and dissolve_target(mine, S, F, Z, M, ST, p, W, ip, pp, 1.0) >= 0:
+        use_magic(s, c, p, card, masks, counts, tr, on)
         e = check_end(S, Z, ip, P, tr, on)
         if e >= 0:
             return e
-    if S[p, C_H + DISSOLVE] > 0 and S[p, C_HN] >= 2 and ban[DISSOLVE] != BAN_FORBID:
-        i = dissolve_target(pol, S, F, Z, M, ST, p, W, ip, pp, pp[Q_DISSV])
+    if S[p, C_H + DISSOLVE] > 0 and S[p, C_HN] >= 2 and c.ban[DISSOLVE] != BAN_FORBID:
+        i = dissolve_target(mine, S, F, Z, M, ST, p, W, ip, pp, pp[Q_DISSV])
         if i >= 0:
             dissolve_remove(S, F, Z, p, i, np.int64(0), masks, counts, tr, on)
             e = check_end(S, Z, ip, P, tr, on)
@@ -259,26 +267,27 @@ def heuristic_uses(pol, S, F, pile, Z, M, ST, p, W, ip, pp, ban, masks, counts, 
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def turn_head(mine, S, F, pile, Z, M, ST, p, W, ip, pp, ban, masks, counts, tr, on):
+def turn_head(s, c, p, masks, counts, tr, on):
     """Seat p's personal phase up to the placement: the draw, (counter,
     saboteur) magic-card and dissolve uses, a forced dissolve redraw.
     Returns an end reason or -1."""
+    S, Z, ip, ban = s.S, s.Z, c.ip, c.ban
     P = S.shape[0]
     Z[Z_NEXT] = -1
     if on:
         ev(tr, Z, E_TURN, p, Z[Z_ROUND], S[p, C_HN], S[p, C_MARK], S[p, C_MPTS], 0)
-    draw1(S, pile, Z, p, masks, counts, tr, on, np.int64(0))
+    draw1(S, s.pile, Z, p, masks, counts, tr, on, np.int64(0))
     e = check_end(S, Z, ip, P, tr, on)
     if e >= 0:
         return e
-    if mine != POL_RANDOM and ((S[p, C_OWN] & ~S[p, C_USED]) != 0 or (
+    if c.pol[p] != POL_RANDOM and ((S[p, C_OWN] & ~S[p, C_USED]) != 0 or (
             S[p, C_H + DISSOLVE] > 0 and S[p, C_HN] >= 2 and ban[DISSOLVE] != BAN_FORBID)):
         # (heuristic_uses does nothing, and draws no number, otherwise)
-        e = heuristic_uses(mine, S, F, pile, Z, M, ST, p, W, ip, pp, ban, masks, counts, tr, on)
+        e = heuristic_uses(s, c, p, masks, counts, tr, on)
         if e >= 0:
             return e
     if placeable(S, p, ban) == 0 and S[p, C_H + DISSOLVE] > 0 and ban[DISSOLVE] != BAN_FORBID:
-        dissolve_redraw(S, pile, Z, p, masks, counts, tr, on)      # forced
+        dissolve_redraw(S, s.pile, Z, p, masks, counts, tr, on)      # forced
         e = check_end(S, Z, ip, P, tr, on)
         if e >= 0:
             return e
@@ -286,17 +295,19 @@ def turn_head(mine, S, F, pile, Z, M, ST, p, W, ip, pp, ban, masks, counts, tr, 
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def turn_place(mine, S, F, pile, Z, M, ST, p, k, W, ip, pp, masks, counts, tr, on):
+def turn_place(s, c, p, k, masks, counts, tr, on):
     """Seat p places rune kind k (-1: nothing to place), then peeks, then
     (counter, saboteur) spends its PEEK magic cards. Returns an end reason,
     -1 (on to the resonance phase) or -2 (p went out: its turn is over)."""
+    S, F, Z, ST = s.S, s.F, s.Z, s.ST
+    mine = c.pol[p]
     P = S.shape[0]
     if k >= 0:
         Z[Z_DEC] += 1
         place(S, F, Z, p, k, masks, counts, tr, on)
     elif on:
         ev(tr, Z, E_NOPLACE, p, 0, 0, 0, 0, 0)
-    e = check_end(S, Z, ip, P, tr, on)
+    e = check_end(S, Z, c.ip, P, tr, on)
     if e >= 0:
         return e
     if S[p, C_IN] == 0:
@@ -307,25 +318,24 @@ def turn_place(mine, S, F, pile, Z, M, ST, p, k, W, ip, pp, masks, counts, tr, o
         peek(S, F, Z, p, i, np.int64(0), tr, on)
     if mine != POL_RANDOM and (S[p, C_OWN] & ~S[p, C_USED]) != 0:
         while True:
-            c = usable(S, M, p, np.int64(U_PEEK))
-            if c < 0 or choose_peek(mine, S, F, Z, ST, p, P) < 0:
+            card = usable(S, c.M, p, np.int64(U_PEEK))
+            if card < 0 or choose_peek(mine, S, F, Z, ST, p, P) < 0:
                 break
-            use_magic(mine, S, F, pile, Z, M, ST, p, c, W, ip, pp, masks, counts, tr, on)
+            use_magic(s, c, p, card, masks, counts, tr, on)
     return np.int64(-1)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def turn_resonance(pol, S, F, pile, Z, MD, M, ST, p, j, W, ip, pp, masks, counts, tr, on):
+def turn_resonance(s, c, p, j, masks, counts, tr, on):
     """Seat p's resonance phase: it starts on revealed slot j (-1: it does
     not). Returns an end reason or -1; Z[Z_NEXT] = p after a success with p
     still in (the initiator starts the next round)."""
     if j < 0:
         if on:
-            ev(tr, Z, E_NOSTART, p, 0, 0, 0, 0, 0)
+            ev(tr, s.Z, E_NOSTART, p, 0, 0, 0, 0, 0)
         return np.int64(-1)
-    out = resonate(pol, S, F, pile, Z, MD, M, ST, p, j, np.int64(-1), W, ip, pp, masks, counts,
-                   tr, on)
-    return after_resonance(S, Z, ip, p, out, tr, on)
+    out = resonate(s, c, p, j, np.int64(-1), masks, counts, tr, on)
+    return after_resonance(s.S, s.Z, c.ip, p, out, tr, on)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -339,39 +349,40 @@ def after_resonance(S, Z, ip, p, out, tr, on):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def turn(pol, S, F, pile, Z, MD, M, ST, p, W, ip, pp, ban, masks, counts, tr, on):
+def turn(s, c, p, masks, counts, tr, on):
     """Seat p's personal phase (draw, magic and dissolve uses, place, peek)
     then its resonance phase. The end is checked after every action.
     Returns an end reason or -1; Z[Z_NEXT] = the seat to play next."""
-    mine = pol[p]
-    e = turn_head(mine, S, F, pile, Z, M, ST, p, W, ip, pp, ban, masks, counts, tr, on)
+    S, F, Z, ST = s.S, s.F, s.Z, s.ST
+    mine = c.pol[p]
+    e = turn_head(s, c, p, masks, counts, tr, on)
     if e >= 0:
         return e
-    k = choose_place(mine, S, F, Z, M, ST, p, W, ip, pp, ban)
-    e = turn_place(mine, S, F, pile, Z, M, ST, p, k, W, ip, pp, masks, counts, tr, on)
+    k = choose_place(mine, S, F, Z, c.M, ST, p, c.W, c.ip, c.pp, c.ban)
+    e = turn_place(s, c, p, k, masks, counts, tr, on)
     if e != -1:
         return e if e >= 0 else np.int64(-1)
     Z[Z_DEC] += 1
-    j = wants_start(mine, S, F, Z, M, ST, p, W, ip, pp)
-    return turn_resonance(pol, S, F, pile, Z, MD, M, ST, p, j, W, ip, pp, masks, counts, tr, on)
+    j = wants_start(mine, S, F, Z, c.M, ST, p, c.W, c.ip, c.pp)
+    return turn_resonance(s, c, p, j, masks, counts, tr, on)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def run_turns(pol, S, F, pile, Z, MD, M, ST, W, ip, pp, ban, masks, counts, tr, on, check, cur,
-              turns):
+def run_turns(s, c, masks, counts, tr, on, check, cur, turns):
     """Whole turns from seat ``cur``'s (``turns`` already played) to an end
     or the turn cap. Returns (end reason, turns played, broken invariants
     found in check mode)."""
+    S, Z = s.S, s.Z
     P = S.shape[0]
-    maxt = ip[P_MAXT]
+    maxt = c.ip[P_MAXT]
     errors = 0
     end = END_CAP
     while turns < maxt:
         turns += 1
         Z[Z_TURN] = turns
-        e = turn(pol, S, F, pile, Z, MD, M, ST, cur, W, ip, pp, ban, masks, counts, tr, on)
+        e = turn(s, c, cur, masks, counts, tr, on)
         if check:
-            errors += broken_invariants(S, F, Z, MD, ip, P)
+            errors += broken_invariants(S, s.F, Z, s.MD, c.ip, P)
         if e >= 0:
             end = e
             break
@@ -381,17 +392,16 @@ def run_turns(pol, S, F, pile, Z, MD, M, ST, W, ip, pp, ban, masks, counts, tr, 
 
 
 @njit(cache=True, _nrt=False)
-def play_from(pol, S, F, pile, Z, MD, M, st, ST, W, ip, pp, ban, masks, counts, tr, on,
-              check, cur, turns, grow, srow):
+def play_from(s, c, masks, counts, tr, on, check, cur, turns, grow, srow):
     """Play from seat ``cur``'s turn (``turns`` already played) to the end;
     fill the records. Returns the broken invariants found (check mode)."""
+    S, Z = s.S, s.Z
     P = S.shape[0]
     errors = 0
-    end = check_end(S, Z, ip, P, tr, on)      # a deal that emptied the deck
+    end = check_end(S, Z, c.ip, P, tr, on)      # a deal that emptied the deck
     if end < 0:
-        end, turns, errors = run_turns(pol, S, F, pile, Z, MD, M, ST, W, ip, pp, ban, masks,
-                                       counts, tr, on, check, cur, turns)
-    finish(S, Z, M, tr, on, P, end, turns, grow, srow)
+        end, turns, errors = run_turns(s, c, masks, counts, tr, on, check, cur, turns)
+    finish(S, Z, c.M, tr, on, P, end, turns, grow, srow)
     return errors
 
 
