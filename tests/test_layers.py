@@ -34,15 +34,8 @@ ALLOWED_CIRCLES: dict[tuple[str, str], str] = {
 }
 
 # Imports of another module's private name (importer, module, name), each
-# with its issue; may only shrink, like ALLOWED_CIRCLES. The public names
-# exist (core.io.version, registry.package, cli.workflow.command_out and
-# say_written); the files below are other engineers' work in progress and
-# take them up when they are next changed.
+# with its issue; may only shrink, like ALLOWED_CIRCLES (empty: none left).
 ALLOWED_PRIVATE: dict[tuple[str, str, str], str] = {
-    ("balance.workflow.tune", "balance.workflow.sweep", "_piece_sums"):
-        "issue 36: workflow/tune.py and workflow/sweep.py share it: make it public in sweep",
-    ("balance.workflow.tune", "balance.workflow.sweep", "_point_table"):
-        "issue 36: workflow/tune.py and workflow/sweep.py share it: make it public in sweep",
 }
 
 

@@ -512,7 +512,7 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
     def sums_of(s, a, b, label):
         """The sums of games [a, b) of one point."""
         if summary_only:
-            return by_pieces(st, "sweep-sums", [s], a, b, lambda x, y: _piece_sums(s, x, y),
+            return by_pieces(st, "sweep-sums", [s], a, b, lambda x, y: piece_sums(s, x, y),
                              pieces, label)
         agg = point_sums(play_outcome(s, a, b, st, progress=progress, label=label))
         agg["first_wins"] = agg["seat_wins"][0]          # seat 0 moves first here
@@ -538,7 +538,7 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
                 if not summary_only:
                     pieces.update()
                 prec.append({**dict(zip(keys, pt)), **info})
-            r = _point_table(s, agg)
+            r = point_summary(s, agg)
             for k, v in zip(keys, pt):
                 r.insert(0, k, v)
             r.insert(0, "point", i)
@@ -554,7 +554,7 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
                     pieces.add(games if summary_only else 1)
                     s = setup(ruleset, seed=seed, players=players, policies=policies,
                               params={**params, **extra})
-                    return _point_table(s, point(s, label))
+                    return point_summary(s, point(s, label))
                 table, cross = _refine(spec, table, cross, vary, tgt, target_precision,
                                        max_refine, play, rate)
     except KeyboardInterrupt:
@@ -570,7 +570,7 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
     return res
 
 
-def _piece_sums(s, a: int, b: int) -> dict:
+def piece_sums(s, a: int, b: int) -> dict:
     """The sums of games [a, b) of a point, played as one piece: those of
     ``sums.point_sums`` and the first mover's wins."""
     from ..core.runner import first_seats
@@ -582,7 +582,7 @@ def _piece_sums(s, a: int, b: int) -> dict:
     return agg
 
 
-def _point_table(s, agg: dict) -> pd.DataFrame:
+def point_summary(s, agg: dict) -> pd.DataFrame:
     """``sums.point_table`` with the point's first-mover win rate and draw
     share, each with its 95% Wilson interval (as ``run`` prints them)."""
     t = point_table(s, agg).drop(columns="draw_rate")     # put back beside its interval

@@ -55,7 +55,7 @@ from ..core.runner import MAX_SEED, check_count, setup
 from ..core.stats import share_fair_of
 from .outcome import Pieces, main_group, open_store, play_outcome, say, text_table
 from .sums import by_pieces, point_sums
-from .sweep import _piece_sums, _point_table
+from .sweep import piece_sums, point_summary
 
 ETA = 3                 # successive halving: a third of a rung goes on, with 3x the games
 RUNGS = 4               # rungs of a trial by default: trial_games / 27, / 9, / 3, trial_games
@@ -379,7 +379,7 @@ class Player:
         if self.summary_only:
             def reduce(x, y):
                 self.played += y - x
-                return _piece_sums(s, x, y)
+                return piece_sums(s, x, y)
             agg = by_pieces(self.store, "sweep-sums", [s], a, b, reduce, self.pieces, label)
         else:
             self.pieces.start(label)
@@ -815,7 +815,7 @@ def tune(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, p
     player = Player(st, pieces, summary_only)
 
     def table_of(s, agg):
-        return with_rate(_point_table(s, agg), rate)
+        return with_rate(point_summary(s, agg), rate)
 
     rows = []
     reused = 0
