@@ -28,11 +28,14 @@ it before the engine (the heuristic's pick draws its tie-break where
 ``advance`` lists the pick it stops at for the seat's own policy into
 ``State.rows`` (``Z_LISTED``, ``Z_NROWS``) and ``heuristic`` picks from
 those rows when asked for that policy (one listing per pick, as before);
-``apply`` and ``copy`` drop them. ``heuristic`` and ``advance`` are
-LLVM-inlined (``forceinline``): each engine call passes the State and Ctx
-tuples as some 150 machine words, which cost a greedy decision 1.7x the
-old kernel's when they were plain calls. ``apply`` stays a plain call: it
-is called from every search site (resonance's compile pitfall).
+``apply`` and ``copy`` drop them. Each engine call passes the State, the
+Ctx and the records as some 150 machine words, more than a decision's own
+work, so ``heuristic`` and ``advance`` are LLVM-inlined (``forceinline``)
+and ``apply`` is inlined by numba into the engine's batch loop
+(``batch_loop``: ``core.engine.loop.play_blocks``, where ``play_game`` is
+inlined) and nowhere else: inlined at every search call site, its turn
+would be compiled once per site (resonance's compile pitfall), so there it
+stays a plain call.
 """
 import numpy as np
 from numba import njit
@@ -220,7 +223,16 @@ def prior(s, c, code):
     return 0.0
 
 
-@njit(cache=True, _nrt=False)
+def batch_loop(expr, caller_ir, callee_ir):
+    """numba's inlining cost model for ``apply``: inline it into the
+    engine's batch loop (``core.engine.loop.play_blocks``, with its inlined
+    ``play_game``) only; everywhere else (the traced game, the search) it
+    is a plain call. If the engine renames ``play_blocks``, games are
+    the same, only slower."""
+    return caller_ir.func_id.func_name == "play_blocks"
+
+
+@njit(cache=True, _nrt=False, inline=batch_loop)
 def apply(s, c, code, masks, counts, tr, on, check):
     """Seat Z_CUR plays option ``code``; the game goes on to the next
     decision or the end. Returns broken invariants (check mode)."""
