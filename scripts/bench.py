@@ -25,17 +25,19 @@ Figures printed:
 - the whole ``balance run`` process against its kernel's time (``--whole``: only that);
 - with ``--ci`` only: the clean-clone CI run (``bash .ci/run`` in a fresh
   clone, empty numba cache; target under 5 minutes);
-- a LocalCluster run against the embedded path (Dask; issue 18), and
+- a LocalCluster run against the embedded path (Dask), and
   ``--summary-only``: games/s against full tables, peak memory at 100M games;
-- search (issue 20), for every ruleset with a `search` policy: ms per game
-  with one search seat against the main heuristic on one thread, against a
-  game of the heuristic alone, and search decisions per second;
+- search, for every ruleset with a `search` policy: ms per game with one
+  search seat against the main heuristic on one thread, against a game of
+  the heuristic alone, search decisions per second, and from the engine's
+  search counters ns per rollout decision against the heuristic's ns per
+  decision in whole games (target: within 1.5x);
 - talisman's search in detail (with --quick and --ruleset talisman too): ms
   per 2-player game of search against greedy on one thread (and of
   search_fast and search_strong), search decisions per second, and ns per
   rollout decision against greedy's ns per decision (target: within 1.5x);
 - speed-up of the kernel over the pure-Python reference implementation;
-- with ``--checkpoint`` only: what checkpoints cost a long run (issue 34:
+- with ``--checkpoint`` only: what checkpoints cost a long run (target:
   at most 10 %): one talisman run played with checkpoints off, on by
   default (stored after 5 s) and on from the first chunk, alternating over
   several rounds, with the times, their medians and ratios.
@@ -45,6 +47,7 @@ The machines are shared and noisy: compare figures as ratios within one run.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import subprocess
 import sys
@@ -126,11 +129,26 @@ def heuristic(spec) -> str:
     return next(p for p in spec.policies if p != "random" and p not in LEVELS)
 
 
+def engine_of(name, values):
+    """The ruleset's bound game engine (``core.engine.bind``'s loop module):
+    elite's for the version in ``values``."""
+    if name == "elite":
+        from balance.rulesets.elite.kernel import engine
+        return engine(values["version"]).E
+    return importlib.import_module(f"balance.rulesets.{name}.kernel").E
+
+
 def search_speed(name, games=200):
-    """ms per game on one thread of the smallest table with one `search`
-    seat (default budget) against the main heuristic, against a game of
-    the heuristic alone, and the search seat's decisions per second
-    (decisions / players: the seats decide about equally often)."""
+    """One thread, the smallest table with one ``search`` seat (default
+    budget) against the main heuristic: ms per game, against a game of the
+    heuristic alone; the search seat's decisions per second (decisions /
+    players: the seats decide about equally often); and from the engine's
+    search counters (``core.engine.search``'s ``stats``, read from the
+    scratch each block was given) the decisions searched, the rollouts and
+    rollout decisions per searched decision, and ns per rollout decision
+    (the whole search game's time over the decisions played in rollouts, so
+    it carries the copies, re-deals and the real game too) against the
+    heuristic's ns per decision in whole games (target: within 1.5x)."""
     spec = registry.get(name)
     if "search" not in spec.policies:
         return None
@@ -138,16 +156,37 @@ def search_speed(name, games=200):
     P = spec.players[0]
     numba.set_num_threads(1)
     out = {}
+    kept = []
     for label, pols in (("search", ["search"] + [h] * (P - 1)), ("plain", [h] * P)):
         s = setup(name, seed=7, players=P, policies=pols)
         play_range(s, 0, 4, progress=False)           # compile / warm up
-        n = games if label == "search" else games * 20
-        t0 = time.perf_counter()
-        b = play_range(s, 0, n, progress=False)
-        out[label] = ((time.perf_counter() - t0) / n, decisions(name, b) / n)
-    (ts, ds), (tp, _) = out["search"], out["plain"]
+        n = games if label == "search" else games * 100
+        E = engine_of(name, s.values)
+        scratch = E.scratch
+
+        def keep(*a, scratch=scratch):
+            w = scratch(*a)
+            kept.append(w)
+            return w
+        E.scratch = keep
+        try:
+            dt = None
+            for _ in range(1 if label == "search" else 3):      # the heuristic: best of 3
+                t0 = time.perf_counter()
+                b = play_range(s, 0, n, progress=False)
+                t = time.perf_counter() - t0
+                dt = t if dt is None else min(dt, t)
+        finally:
+            E.scratch = scratch
+        out[label] = (dt / n, decisions(name, b) / n, dt / max(1, decisions(name, b)))
+        if label == "search":
+            st = sum(w.stats for w in kept if w is not None)
+    (ts, ds, _), (tp, _, nsd) = out["search"], out["plain"]
+    searched = max(1, int(st[0]))
     return {"heuristic": h, "players": P, "ms_per_game": ts * 1e3, "plain_ms": tp * 1e3,
-            "search_decisions_per_s": ds / P / ts}
+            "search_decisions_per_s": ds / P / ts, "searched": searched / games,
+            "rollouts": st[1] / searched, "rollout_decisions": st[2] / searched,
+            "ns_rollout": ts * games / max(1, int(st[2])) * 1e9, "ns_plain": nsd * 1e9}
 
 
 def talisman_search(repeats=5, games=400):
@@ -249,7 +288,7 @@ def peak_rss_mb(args):
 
 
 def summary_only(s, games):
-    """``--summary-only`` against the full-table path (games/s, issue 18's
+    """``--summary-only`` against the full-table path (games/s, the
     aim: at least as fast) and the peak memory of a ``games``-game
     summary-only process (aim: under 1 GB at 100,000,000)."""
     n = 2_000_000
@@ -271,7 +310,7 @@ def summary_only(s, games):
 
 def cluster_overhead(s, nthreads, games):
     """A talisman run on a LocalCluster of ``nthreads`` one-thread workers
-    against the embedded path on ``nthreads`` threads (issue 18's overhead:
+    against the embedded path on ``nthreads`` threads (the overhead's
     aim under 10 %); the same games, tables checked equal."""
     try:
         from balance.core import cluster
@@ -552,6 +591,11 @@ def main():
                   f"({sp['ms_per_game'] / sp['plain_ms']:,.0f}x a game of {sp['heuristic']} "
                   f"alone, {sp['plain_ms']:.3f} ms); {sp['search_decisions_per_s']:,.0f} search "
                   f"decisions/s")
+            print(f"  {sp['searched']:.1f} searched decisions a game, {sp['rollouts']:.0f} "
+                  f"rollouts and {sp['rollout_decisions']:.0f} rollout decisions each; "
+                  f"{sp['ns_rollout']:.0f} ns per rollout decision vs {sp['ns_plain']:.0f} ns per "
+                  f"{sp['heuristic']} decision in whole games: "
+                  f"{sp['ns_rollout'] / sp['ns_plain']:.2f}x (target: within 1.5x)")
     base = per_decision.get("talisman 2p greedy")
     if base:
         legal = talisman_legal_actions()
