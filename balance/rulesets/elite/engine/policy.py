@@ -14,6 +14,8 @@ Every enumeration skips forbidden cards unless that leaves no option
 (``cards.ban_fallback``). The enumerators have one call site each and
 carry LLVM's ``alwaysinline`` (``forceinline=True``), see ``engine``.
 """
+from collections import namedtuple
+
 import numpy as np
 from llvmlite import ir
 from numba import njit
@@ -37,8 +39,24 @@ from . import RULESET, VARIANT
 
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
+Decision = namedtuple("Decision", "dec inc a")
+Decision.__doc__ = """A decision: its kind ``dec`` (D_TURN, D_RESP, D_REVIVE) and, for a
+response, the incoming damage ``inc`` and its sender ``a`` (0 and -1
+otherwise)."""
+Option = namedtuple("Option", "k t o ot")
+Option.__doc__ = """An option: run k at target t (-1: none) with option o (``O_*``) onto
+ot (-1: none), as a row of the option buffer ``acts``."""
+Terms = namedtuple("Terms", "dmg jev hp room imm")
+Terms.__doc__ = """What v1/v2 greedy's score of an option of run k takes from the run and
+the deciding seat (``greedy_ctx``): ``dmg`` run k's damage with the seat's
+multipliers, ``jev`` the Judgment value, the seat's ``hp``, its ``room``
+to heal (max HP - HP), ``imm`` it is immune."""
+
 _I, _F, _B = nbt.int64, nbt.float64, nbt.boolean
 _A1, _A2, _F1 = nbt.int64[::1], nbt.int64[:, ::1], nbt.float64[::1]
+_DEC = nbt.NamedUniTuple(_I, 3, Decision)
+_OPT = nbt.NamedUniTuple(_I, 4, Option)
+_TERMS = nbt.NamedTuple((_I, _F, _I, _I, _B), Terms)
 
 
 def _sigs(variant, *sigs):
@@ -46,10 +64,12 @@ def _sigs(variant, *sigs):
     none in the other variant, which never calls the function (a signature
     compiles at import). numba otherwise compiles a function once per
     combination of constant arguments it meets (option codes, -1 targets, a
-    first n of 0): v1/v2's ``emit`` 9 times and ``gscore`` 7, v3's
-    ``keep3`` and ``push3`` 8 times each per sink type, for no gain at run
-    time (LLVM inlines them and propagates the constants). ``keep3`` has
-    two, its ``sink`` None (greedy) and an array (the search's candidates)."""
+    first n of 0): v3's ``keep3`` and ``push3`` 8 times each per sink type,
+    for no gain at run time (LLVM inlines them and propagates the
+    constants). v1/v2's ``emit`` and ``gscore``, whose option arrives as an
+    ``Option`` (numba types a NamedTuple of constants as int64 fields), have
+    one too. ``keep3`` has two, its ``sink`` None (greedy) and an array (the
+    search's candidates)."""
     return ([*sigs],) if VARIANT == variant else ()
 
 
@@ -156,13 +176,18 @@ def hit_value(S, Z, pp, t, amount):
     return hit_bound(S, Z, pp, t, amount, False)[0]
 
 
-@njit(*_sigs(12, (_A2, _A1, _F1, _A2, _I, _I, _I, _I, _F, _I, _I, _B, _I, _I, _I, _I, _B)),
+@njit(*_sigs(12, (_A2, _A1, _F1, _A2, _DEC, _TERMS, _OPT, _B)),
       cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def gscore(S, Z, pp, PT, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot, ub):
-    """greedy's value of option (k, t, o, ot) (v1/v2); ``dmg`` is run
-    k's damage with p's multipliers, ``jev`` the Judgment value, ``imm`` p
-    is immune. Returns (score, bounded): with ``ub``, an upper bound of the
-    score when a kill's doublings were bounded (``hit_bound``)."""
+def gscore(S, Z, pp, PT, decision, terms, opt, ub):
+    """greedy's value of option ``opt`` (v1/v2, an ``Option``) at
+    ``decision`` (a ``Decision``), with the run's and the seat's ``terms``
+    (``Terms``: run k's damage with p's multipliers, the Judgment value,
+    p's HP, room to heal, immunity). Returns (score, bounded): with ``ub``,
+    an upper bound of the score when a kill's doublings were bounded
+    (``hit_bound``)."""
+    dec, inc, a = decision
+    dmg, jev, hp, room, imm = terms
+    k, t, o, ot = opt
     heal = PT[k, T_HEAL]
     s = pp[Q_RUN + k]
     bnd = False
@@ -213,23 +238,24 @@ def greedy_ctx(S, Z, ip, pp, p, g):
     return m, jev, hp, S[p, C_MAXHP] - hp, S[p, C_IMM] > 0
 
 
-@njit(*_sigs(12, (_A2, _A1, _F1, _A2, _A2, _I, _F, _I, _B, _I, _I, _I, _I, _F, _I, _I, _B, _I,
-                  _I, _I, _I)), cache=True, _nrt=False, forceinline=True,
-      no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot):
-    """Option number n, (k, t, o, ot) (``dmg``: run k's damage with p's
-    multipliers): listed at acts[n]; or, for greedy
-    (``g``), scored: a score above the best ``bs`` so far makes it the only
-    best, in acts[0] (nt = 1); an equal score joins the ``nt`` tied best
-    options in acts[:nt] (the first option is the default). Returns (n + 1,
-    best score, options tied for it); ``decide`` draws among the tied."""
+@njit(*_sigs(12, (_A2, _A1, _F1, _A2, _A2, _I, _F, _I, _B, _DEC, _TERMS, _OPT)), cache=True,
+      _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def emit(S, Z, pp, PT, acts, n, bs, nt, g, decision, terms, opt):
+    """Option number n, ``opt`` = (k, t, o, ot) (an ``Option``) of
+    ``decision`` (a ``Decision``; ``terms``: run k's and the seat's
+    ``Terms``): listed at acts[n]; or, for greedy (``g``), scored: a score
+    above the best ``bs`` so far makes it the only best, in acts[0] (nt =
+    1); an equal score joins the ``nt`` tied best options in acts[:nt] (the
+    first option is the default). Returns (n + 1, best score, options tied
+    for it); ``decide`` draws among the tied."""
+    k, t, o, ot = opt
     if not g:
         return push(acts, n, k, t, o, ot), bs, nt
     # after the first option, a kill's score is first bounded (gscore, hit_bound):
     # below the best, the option is neither better nor tied; else its exact score
     ub = n > 0
     while True:
-        s, bnd = gscore(S, Z, pp, PT, dec, inc, a, dmg, jev, hp, room, imm, k, t, o, ot, ub)
+        s, bnd = gscore(S, Z, pp, PT, decision, terms, opt, ub)
         if not bnd:
             break
         if s < bs:
@@ -256,8 +282,7 @@ def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, g, fb):
     judge = can_judge(S, Z, p) and dec == D_TURN
     jlazy = g and judge          # the Judgment value: computed at p's first run with a K
     ft = forced_target(S, p)
-    inc = np.int64(0)
-    a = np.int64(-1)
+    decision = Decision(dec, np.int64(0), np.int64(-1))
     adj, nrs = run_walk(PT, PID)
     n = 0
     bs = -1e300
@@ -276,21 +301,22 @@ def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, g, fb):
                     jev = judgment_ev(S, Z, ip, pp, p) - pp[Q_JEV]
                     jlazy = False
                 dmg = sat_mul(PT[k, T_DMG], m)
+                terms = Terms(dmg, jev, hp, room, imm)
                 if dmg > 0:
                     for t in range(P):
                         ok = (t == ft) if ft >= 0 else (S[t, C_ALIVE] == 1 and enemy(S, p, t))
                         if ok:
-                            n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg,
-                                jev, hp, room, imm, k, t, O_NONE, -1)
+                            n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, decision, terms,
+                                             Option(k, t, O_NONE, -1))
                             if jk:
-                                n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg,
-                                    jev, hp, room, imm, k, t, O_JUDG, -1)
+                                n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, decision, terms,
+                                                 Option(k, t, O_JUDG, -1))
                 else:
-                    n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg, jev, hp,
-                        room, imm, k, -1, O_NONE, -1)
+                    n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, decision, terms,
+                                     Option(k, -1, O_NONE, -1))
                     if jk:
-                        n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg, jev,
-                            hp, room, imm, k, -1, O_JUDG, -1)
+                        n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, decision, terms,
+                                         Option(k, -1, O_JUDG, -1))
     Z[Z_TIES] = nt
     return n
 
@@ -302,7 +328,7 @@ def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, g, fb):
     enemy, the 8's shield, control onto each other enemy)."""
     P = Z[Z_P]
     m, jev, hp, room, imm = greedy_ctx(S, Z, ip, pp, d, False)
-    dec = np.int64(D_RESP)
+    decision = Decision(np.int64(D_RESP), inc, a)
     judge = can_judge(S, Z, d)
     jlazy = g and judge          # the Judgment value: computed at d's first run with a K
     frame = Z[Z_V] == 1 and S[d, C_RANK] == 9
@@ -322,27 +348,29 @@ def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, g, fb):
                 pass
             else:
                 dmg = sat_mul(PT[k, T_DMG], m)
-                n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg, jev, hp, room,
-                    imm, k, -1, O_NONE, -1)
+                terms = Terms(dmg, jev, hp, room, imm)
+                n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, decision, terms,
+                                 Option(k, -1, O_NONE, -1))
                 if judge and PT[k, T_HASK] == 1:
                     if jlazy:
                         jev = judgment_ev(S, Z, ip, pp, d) - pp[Q_JEV]
                         jlazy = False
-                    n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg, jev, hp,
-                        room, imm, k, -1, O_JUDG, -1)
+                        terms = Terms(dmg, jev, hp, room, imm)
+                    n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, decision, terms,
+                                     Option(k, -1, O_JUDG, -1))
                 if frame and PT[k, T_HASA] == 1:
                     for e in range(P):
                         if S[e, C_ALIVE] == 1 and enemy(S, d, e):
-                            n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg,
-                                jev, hp, room, imm, k, -1, O_FRAME, e)
+                            n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, decision, terms,
+                                             Option(k, -1, O_FRAME, e))
                 if eight and (S[d, C_FREE] > 0 or PT[k, T_HAS5] == 1):
-                    n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg, jev, hp,
-                        room, imm, k, -1, O_SHIELD, -1)
+                    n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, decision, terms,
+                                     Option(k, -1, O_SHIELD, -1))
                     if control:
                         for b in range(P):
                             if b != a and S[b, C_ALIVE] == 1 and enemy(S, d, b):
-                                n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, dec, inc, a, dmg,
-                                    jev, hp, room, imm, k, -1, O_CONTROL, b)
+                                n, bs, nt = emit(S, Z, pp, PT, acts, n, bs, nt, g, decision, terms,
+                                                 Option(k, -1, O_CONTROL, b))
     Z[Z_TIES] = nt
     return n
 
@@ -544,11 +572,12 @@ def od_term3(S, Z, ip, pp, a, od, hp, ub):
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, sink, fb):
+def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, decision, sink, fb):
     """greedy for v3, enumeration and scoring in one pass: the options of
-    ``enum3`` in the same order (at most MAXA). An option's score is the run's
-    own value, then the option's term, then the terms shared by every option
-    of its run and target (``common3``: heal, the hit or the OD bounce),
+    p's ``decision`` (a ``Decision``) that ``enum3`` lists, in the same
+    order (at most MAXA). An option's score is the run's own value, then
+    the option's term, then the terms shared by every option of its run and
+    target (``common3``: heal, the hit or the OD bounce),
     added in that order (float sums: the order is part of the results); the
     shared terms (v3 damage, the target's value) are computed once per run
     and target. The options tied for the best score go to acts[:Z[Z_TIES]]
@@ -557,6 +586,9 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room, sink, fb):
     whose kill value, bounded (``hit_bound``), puts it below the best so far
     is counted without its exact score (greedy only: the search's ``sink``
     lists every score)."""
+    dec, inc, a = decision
+    hp = S[p, C_HP]
+    room = S[p, C_MAXHP] - hp
     P = Z[Z_P]
     prune = sink is None
     jt = Z[Z_JOINT] - 1
@@ -677,9 +709,7 @@ def greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a):
     """greedy for v3: the best-scoring options in acts[:Z[Z_TIES]]
     (forbidden cards skipped unless that leaves none); returns the number
     of options."""
-    hp = S[p, C_HP]
-    room = S[p, C_MAXHP] - hp
-    return ban_fallback(Z, greedy3_f, (S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room,
+    return ban_fallback(Z, greedy3_f, (S, Z, ip, pp, PT, PID, acts, p, Decision(dec, inc, a),
                                        None))
 
 
@@ -689,9 +719,7 @@ def options3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a, sink):
     ``inc`` from a: enum3's options, in its order) in acts, greedy's score
     of each in ``sink`` (``greedy3_f`` with a sink); returns their number
     (the search's: ``step.options``, ``step.prior``)."""
-    hp = S[p, C_HP]
-    room = S[p, C_MAXHP] - hp
-    return ban_fallback(Z, greedy3_f, (S, Z, ip, pp, PT, PID, acts, p, dec, a, inc, hp, room,
+    return ban_fallback(Z, greedy3_f, (S, Z, ip, pp, PT, PID, acts, p, Decision(dec, inc, a),
                                        sink))
 
 
@@ -706,10 +734,12 @@ def options12(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a, sink):
     else:
         n = enum_plays(S, Z, ip, pp, PT, PID, acts, p, dec, False)
     m, jev, hp, room, imm = greedy_ctx(S, Z, ip, pp, p, True)
+    decision = Decision(dec, inc, a)
     for i in range(n):
         k = acts[i, 0]
-        sink[i] = gscore(S, Z, pp, PT, dec, inc, a, sat_mul(PT[k, T_DMG], m), jev, hp, room, imm,
-                         k, acts[i, 1], acts[i, 2], acts[i, 3], False)[0]
+        terms = Terms(sat_mul(PT[k, T_DMG], m), jev, hp, room, imm)
+        sink[i] = gscore(S, Z, pp, PT, decision, terms,
+                         Option(k, acts[i, 1], acts[i, 2], acts[i, 3]), False)[0]
     return n
 
 
