@@ -66,8 +66,12 @@ class Table:
             for k, mode in ban.items():
                 banv[rules.card_kinds().index(k)] = BAN_CODES[mode]
         self.ip, self.pp, self.PT, self.PID = kernel_args(self.values, ban_vector(banv, rules.N_KINDS))
-        self.st, self.S, self.pile, self.Z, self.acts, _ = kgame.work(players)
         self.script_rows = np.full((256, 4), -1, np.int64)
+        # the game (state.State) and its context (state.Ctx: seats, rules, scratch, script rows)
+        self.s = self._run.new_state(players)
+        self.c = self._run.context(players, self.pol, self.ip, self.pp, self.PT, self.PID,
+                                   self.script_rows)
+        self.st, self.S, self.pile, self.Z = self.s.st, self.s.S, self.s.pile, self.s.Z
         self.n_script = 0
         self.tr = np.zeros((trace, 8), np.int64)
         self.masks = np.zeros((players, 2, 1), np.uint64)
@@ -168,11 +172,10 @@ class Table:
         return k
 
     # --- playing --------------------------------------------------------------
-    def _call(self, mode, a=0, b=0, c=0) -> int:
-        return int(self._kernel.entry(mode, self.seed, self.game, self.pol, self.ip, self.pp, self.PT,
-                           self.PID, self.st, self.S, self.pile, self.Z, self.acts,
-                           self.script_rows, self.tr, self.masks, self.counts, self.grow,
-                           self.srow, np.int64(a), np.int64(b), np.int64(c)))
+    def _call(self, mode, a=0, b=0, dmg=0) -> int:
+        return int(self._kernel.entry(mode, self.s, self.c, self.seed, self.game, self.masks,
+                                      self.counts, self.tr, self.grow, np.int64(a), np.int64(b),
+                                      np.int64(dmg)))
 
     def turn(self, p: int):
         """One turn of seat p (the turn counter moves on by one)."""
@@ -214,10 +217,8 @@ class Table:
         return self._call(L.M_JUDGMENT, p)
 
     def _state(self):
-        """The table's arrays as the step machine's state and context."""
-        return (self._run.State(self.S, self.pile, self.Z, self.st),
-                self._run.context(self.P, self.pol, self.ip, self.pp, self.PT, self.PID,
-                                  self.script_rows))
+        """The table's game and context, for the step machine."""
+        return self.s, self.c
 
     def search_play(self, p: int) -> tuple[int, tuple[int, int, int, int]]:
         """The turn play seat p's search policy chooses from this state, taken

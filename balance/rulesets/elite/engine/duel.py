@@ -5,6 +5,11 @@ the top card of its shuffled face-down hand (a ring buffer at ``C_DQ``),
 with OD rules and no skills, shields or multipliers; a 4 blocks. The
 winner gains diamonds, the loser's unused lives and dedicated shield(s);
 King Kong turns a loser into its zombie unless a medical kit saves it.
+
+``duel`` and ``resolve_duels`` take the game ``s`` (``state.State``) and
+the context ``c`` (``state.Ctx``), then ``masks``, ``counts`` and ``tr``;
+a duelist's play and draws (``duel_play``, ``duel_after``) the arrays they
+use.
 """
 import numpy as np
 from numba import njit
@@ -51,10 +56,12 @@ def duel_after(st, S, pile, Z, tr, masks, counts, ip, pp, p, c):
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def duel(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, x, y):
+def duel(s, c, masks, counts, tr, x, y):
     """大冒险 between x (in play) and y (waiting after its death). Returns the
     winner. No skills, shields or multipliers; each plays the top card of
     its shuffled face-down hand; OD rules; a 4 blocks."""
+    st, S, pile, Z = s.st, s.S, s.pile, s.Z
+    ip, pp, PT, PID = c.ip, c.pp, c.PT, c.PID
     Z[Z_DUELS] += 1
     Z[Z_INDUEL] = 1
     prex = S[x, C_HP]
@@ -85,8 +92,8 @@ def duel(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, x, y):
     loser = -1
     while plays < maxp and loser < 0:
         oth = y if cur == x else x
-        c = duel_play(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, cur)
-        if c < 0:
+        card = duel_play(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, cur)
+        if card < 0:
             passes += 1
             if passes >= 2:
                 break
@@ -94,11 +101,11 @@ def duel(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, x, y):
             continue
         passes = 0
         plays += 1
-        kc = PID[c // 9, c % 9, c % 9]
+        kc = PID[card // 9, card % 9, card % 9]
         dmg = PT[kc, T_DMG]
         if Z[Z_ON]:
-            ev(tr, Z, E_DPLAY, cur, c, dmg, PT[kc, T_HEAL], 0, 0)
-        duel_after(st, S, pile, Z, tr, masks, counts, ip, pp, cur, c)
+            ev(tr, Z, E_DPLAY, cur, card, dmg, PT[kc, T_HEAL], 0, 0)
+        duel_after(st, S, pile, Z, tr, masks, counts, ip, pp, cur, card)
         if dmg > 0:
             a = cur
             d = oth
@@ -203,9 +210,10 @@ def duel(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, x, y):
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID):
+def resolve_duels(s, c, masks, counts, tr):
     """Duel queue: largest waiting character first duels its killer (or the
     next living seat after it); the winner duels the next-largest, ..."""
+    S, Z = s.S, s.Z
     champ = -1
     while True:
         q = -1
@@ -221,9 +229,9 @@ def resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID):
             champ = -1
             P = Z[Z_P]
             for j in range(P):
-                c = (k + j) % P
-                if S[c, C_ALIVE] == 1:
-                    champ = c
+                nxt = (k + j) % P
+                if S[nxt, C_ALIVE] == 1:
+                    champ = nxt
                     break
             if champ < 0:
                 # nobody in play: the largest waiting character comes back to face the next
@@ -234,7 +242,7 @@ def resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID):
                 S[q, C_HP] = S[q, C_MAXHP]
                 champ = q
                 continue
-        champ = duel(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, champ, q)
+        champ = duel(s, c, masks, counts, tr, champ, q)
 
 
 jit.kernel_cache_end()

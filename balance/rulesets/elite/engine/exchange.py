@@ -15,6 +15,13 @@ plays a chain whole with every defender's heuristic (the scenarios'
 (a rogue's revive) or a v2 death (the kill is scored, the next general
 enters); ``resolve_pending`` plays a revived rogue's attack after the
 exchange (v3: the duel queue, ``duel.resolve_duels``).
+
+All but ``xopen`` and ``xdone`` (which keep to ``Z``) take the game
+``s`` (``state.State``: the seats ``S``, the piles, the globals ``Z``,
+the stream ``st``) and the context ``c`` (``state.Ctx``: the rule and
+policy vectors, the play table, the option buffer and script rows the
+decisions use), then the card zones ``masks``/``counts`` and the trace
+``tr``, as the step machine does.
 """
 import numpy as np
 from numba import njit
@@ -46,8 +53,9 @@ jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.j
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src, amount):
+def hit(s, c, masks, counts, tr, t, src, amount):
     """One damage instance from src to t (exchange damage)."""
+    S, Z = s.S, s.Z
     if amount < 0:
         Z[Z_CERR] += 1
         return
@@ -64,12 +72,14 @@ def hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src
     if Z[Z_ON]:
         ev(tr, Z, E_DAMAGE, t, amount, S[t, C_HP], src, 0, 0)
     if S[t, C_HP] <= 0:
-        die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src, np.int64(0))
+        die(s, c, masks, counts, tr, t, src, np.int64(0))
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, killer, judg):
+def die(s, c, masks, counts, tr, t, killer, judg):
     """t's character or general has HP <= 0 (or max HP <= 0)."""
+    st, S, pile, Z = s.st, s.S, s.pile, s.Z
+    acts, ip, PT = c.acts, c.ip, c.PT
     if Z[Z_V] == 1:
         if S[t, C_RANK] == 8 and S[t, C_REV] > 0:
             if S[t, C_REVFREE] > 0:
@@ -81,8 +91,7 @@ def die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, kil
                 if Z[Z_ON]:
                     ev(tr, Z, E_REVIVE, t, 0, S[t, C_REV], S[t, C_HP], 0, 0)
                 return
-            n, i = decide(st, S, Z, ip, pp, PT, PID, acts, script, t, np.int64(D_REVIVE),
-                          np.int64(0), np.int64(-1))
+            n, i = decide(s, c, t, np.int64(D_REVIVE), np.int64(0), np.int64(-1))
             if n > 0:
                 k = acts[i, 0]
                 tg = acts[i, 1]
@@ -112,19 +121,19 @@ def die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, kil
     rank = S[t, C_RANK]
     to = -1
     if killer >= 0:
-        c = pair_controller(S, killer, t)
+        ctl = pair_controller(S, killer, t)
         if judg == 1:
             Z[Z_JKILL] += 1
             if killer == t:
                 Z[Z_JSELF] += 1
             if S[killer, C_FL] > 0 and S[killer, C_FB] == t:
                 to = -1          # seed 02: a controlled player's Judgment kills the controller
-            elif c >= 0:
-                to = c
+            elif ctl >= 0:
+                to = ctl
             elif enemy(S, killer, t):
                 to = killer
-        elif c >= 0:
-            to = c
+        elif ctl >= 0:
+            to = ctl
         elif enemy(S, killer, t):
             to = killer
     if to >= 0:
@@ -146,10 +155,12 @@ def die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, kil
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
+def judgment(s, c, masks, counts, tr, p):
     """天神的审判: turn the top card of the play deck; every active general of
     its suit loses judgment_damage HP and max HP. Returns a bitmask of the
     seats whose general died."""
+    st, S, pile, Z = s.st, s.S, s.pile, s.Z
+    ip = c.ip
     Z[Z_JUDG] += 1
     S[p, C_JUDGS] += 1
     if Z[Z_DECK] == 0:
@@ -166,17 +177,17 @@ def judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p
         if Z[Z_ON]:
             ev(tr, Z, E_RESHUFFLE, -1, n, 0, 0, 0, 0)
     Z[Z_DECK] -= 1
-    c = pile[0, Z[Z_DECK]]
-    pile[1, Z[Z_DISC]] = c
+    card = pile[0, Z[Z_DECK]]
+    pile[1, Z[Z_DISC]] = card
     Z[Z_DISC] += 1
-    suit = c // 9
+    suit = card // 9
     jd = ip[P_JDMG]
     hitmask = 0
     for q in range(Z[Z_P]):
         if S[q, C_ALIVE] == 1 and S[q, C_SUIT] == suit:
             hitmask |= 1 << q
     if Z[Z_ON]:
-        ev(tr, Z, E_JUDG, p, c, suit, hitmask, 0, 0)
+        ev(tr, Z, E_JUDG, p, card, suit, hitmask, 0, 0)
     died = 0
     for q in range(Z[Z_P]):
         if (hitmask >> q) & 1:
@@ -189,8 +200,7 @@ def judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p
                 ev(tr, Z, E_JHIT, q, jd, S[q, C_HP], S[q, C_MAXHP], p, 0)
             if S[q, C_HP] <= 0 or S[q, C_MAXHP] <= 0:
                 died |= 1 << q
-                die(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, q, p,
-                    np.int64(1))
+                die(s, c, masks, counts, tr, q, p, np.int64(1))
     return died
 
 
@@ -218,25 +228,27 @@ def xdone(Z):
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def xhit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src, amount, raw):
+def xhit(s, c, masks, counts, tr, t, src, amount, raw):
     """One damage instance of the exchange, from src to t: v3 ``hit3``
     (passives apply when ``raw``), v1/v2 ``hit``."""
+    st, S, pile, Z = s.st, s.S, s.pile, s.Z
+    ip, pp = c.ip, c.pp
     if VARIANT == 3:
         hit3(st, S, pile, Z, tr, ip, pp, t, src, amount, CA_EXCH, raw)
     else:
-        hit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, t, src, amount)
+        hit(s, c, masks, counts, tr, t, src, amount)
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def xod(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc, inc_eff,
-        od):
+def xod(s, c, masks, counts, tr, a, d, inc, inc_eff, od):
     """The OD rule after d's response: OD < 0, d loses |OD| and the chain
     ends; OD = 0, it ends; OD > 0, OD goes back to a, who responds next.
     Returns True when the chain goes on."""
+    Z = s.Z
     if Z[Z_ON]:
         ev(tr, Z, E_OD, d, od, inc_eff, a, inc, 0)
     if od < 0:
-        xhit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, -od, False)
+        xhit(s, c, masks, counts, tr, d, a, -od, False)
         return xdone(Z)
     if od == 0:
         return xdone(Z)
@@ -247,20 +259,23 @@ def xod(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, 
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def xnoresp(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
+def xnoresp(s, c, masks, counts, tr, a, d, inc):
     """d has no response: it takes the incoming damage and the chain ends."""
+    Z = s.Z
     if Z[Z_ON]:
         ev(tr, Z, E_NORESP, d, inc, a, 0, 0, 0)
-    xhit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc, True)
+    xhit(s, c, masks, counts, tr, d, a, inc, True)
     return xdone(Z)
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def xnext(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID):
+def xnext(s, c, masks, counts, tr):
     """The top of the OD chain: True when the defender ``Z[Z_XD]`` responds
     now (the response is counted); False when the exchange is over (a side
     is out, the cap at ``max_exchange`` responses hit the defender with the
     pending damage, or a v2 decoy took the hit)."""
+    st, S, Z = s.st, s.S, s.Z
+    ip = c.ip
     a = Z[Z_XA]
     d = Z[Z_XD]
     inc = Z[Z_XI]
@@ -270,7 +285,7 @@ def xnext(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID):
         Z[Z_CAPS] += 1
         if Z[Z_ON]:
             ev(tr, Z, E_CAP, d, inc, a, 0, 0, 0)
-        xhit(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d, a, inc, True)
+        xhit(s, c, masks, counts, tr, d, a, inc, True)
         return xdone(Z)
     Z[Z_XS] += 1
     if VARIANT != 3 and S[d, C_BILOC] == 1:
@@ -291,7 +306,7 @@ def xnext(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID):
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def xresp12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n, k, o, ot):
+def xresp12(s, c, masks, counts, tr, n, k, o, ot):
     """v1/v2: the defender plays its response (run k, option o onto ot; n =
     0: it has none and takes the damage). OD = response damage + response
     heal - incoming (0 if the response holds a 4 or calls Judgment; never
@@ -300,11 +315,13 @@ def xresp12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n,
     goes back to a, who responds the same way. A frame (v1 9) or control
     (v2 8) moves the incoming damage to another defender. Returns True when
     the chain goes on (``xnext``)."""
+    st, S, pile, Z = s.st, s.S, s.pile, s.Z
+    ip, PT = c.ip, c.PT
     a = Z[Z_XA]
     d = Z[Z_XD]
     inc = Z[Z_XI]
     if n == 0:
-        return xnoresp(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc)
+        return xnoresp(s, c, masks, counts, tr, a, d, inc)
     dmg = play_cards(S, pile, Z, masks, counts, ip, PT, d, k)
     heal = PT[k, T_HEAL]
     if Z[Z_ON]:
@@ -354,7 +371,7 @@ def xresp12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n,
             ev(tr, Z, E_SHIELD, d, S[d, C_IMM], 0, 0, 0, 0)
     died = 0
     if o == O_JUDG:
-        died = judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, d)
+        died = judgment(s, c, masks, counts, tr, d)
     draw_n(st, S, pile, Z, tr, masks, counts, d,
            draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
     if (died >> a) & 1 or (died >> d) & 1:
@@ -362,21 +379,22 @@ def xresp12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n,
     inc_eff = inc
     if PT[k, T_HAS4] == 1 or o == O_JUDG:
         inc_eff = 0          # immunity never zeroes it: an immune d's loss is void in hit
-    return xod(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc,
-               inc_eff, sat_add(dmg, heal) - inc_eff)
+    return xod(s, c, masks, counts, tr, a, d, inc, inc_eff, sat_add(dmg, heal) - inc_eff)
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def xresp3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n, k, o, ot):
+def xresp3(s, c, masks, counts, tr, n, k, o, ot):
     """v3: the defender's response, as ``xresp12`` with v3's defences:
     passives on each incoming instance (Glutton ignore, King Kong halving),
     a 4 blocks, dedicated shields fire on a response with a 4 (a reflect
     ends the exchange). Returns True when the chain goes on."""
+    st, S, pile, Z = s.st, s.S, s.pile, s.Z
+    ip, pp, PT, PID = c.ip, c.pp, c.PT, c.PID
     a = Z[Z_XA]
     d = Z[Z_XD]
     inc = Z[Z_XI]
     if n == 0:
-        return xnoresp(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc)
+        return xnoresp(s, c, masks, counts, tr, a, d, inc)
     lk = Z[Z_LK]
     dmg = play_cards3(S, pile, Z, masks, counts, ip, PT, PID, d, k)
     heal = PT[k, T_HEAL]
@@ -389,7 +407,7 @@ def xresp3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n, 
     if o == O_REFLECT:
         draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, d,
                 draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
-        reflect(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, d, inc)
+        reflect(s, c, masks, counts, tr, d, inc)
         return xdone(Z)
     if o == O_DEVOUR:
         dmg = sat_add(dmg, inc)
@@ -398,44 +416,42 @@ def xresp3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n, 
     elif o == O_RAMP:
         mark_rampage(S, Z, tr, PT, PID, d)
     elif o == O_FRZSK or o == O_FRZSH:
-        freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, d, ot, o - O_FRZSK)
+        freeze(s, c, masks, counts, tr, d, ot, o - O_FRZSK)
     draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, d,
             draws_after_play(S[d, C_HN], PT[k, T_HAS5], ip))
     if S[a, C_ALIVE] == 0 or S[d, C_ALIVE] == 0:
         return xdone(Z)
-    return xod(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc,
-               inc_eff, sat_add(dmg, heal) - inc_eff)
+    return xod(s, c, masks, counts, tr, a, d, inc, inc_eff, sat_add(dmg, heal) - inc_eff)
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, d, inc):
+def exchange(s, c, masks, counts, tr, a, d, inc):
     """伤害抵消 OD chain, played whole with every defender's heuristic
     (the scenarios' ``entry`` and a turn played whole, ``turn.turn``; the
     game loop plays it one response at a time, ``engine.step``): d defends
     against ``inc`` damage sent by a. Returns the number of responses."""
+    Z = s.Z
+    acts = c.acts
     xopen(Z, a, d, inc)
-    while xnext(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID):
+    while xnext(s, c, masks, counts, tr):
         if VARIANT == 3:
-            n, i = decide3(st, S, Z, ip, pp, PT, PID, acts, script, Z[Z_XD], np.int64(D_RESP),
-                           Z[Z_XI], Z[Z_XA])
-            go = xresp3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n,
-                        acts[i, 0], acts[i, 2], acts[i, 3])
+            n, i = decide3(s, c, Z[Z_XD], np.int64(D_RESP), Z[Z_XI], Z[Z_XA])
+            go = xresp3(s, c, masks, counts, tr, n, acts[i, 0], acts[i, 2], acts[i, 3])
         else:
-            n, i = decide(st, S, Z, ip, pp, PT, PID, acts, script, Z[Z_XD], np.int64(D_RESP),
-                          Z[Z_XI], Z[Z_XA])
-            go = xresp12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, n,
-                         acts[i, 0], acts[i, 2], acts[i, 3])
+            n, i = decide(s, c, Z[Z_XD], np.int64(D_RESP), Z[Z_XI], Z[Z_XA])
+            go = xresp12(s, c, masks, counts, tr, n, acts[i, 0], acts[i, 2], acts[i, 3])
         if not go:
             break
     return Z[Z_XS]
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID):
+def resolve_pending(s, c, masks, counts, tr):
     """A revived rogue's 5 that carries damage attacks after the exchange
     (v3: the duel queue)."""
+    S, Z = s.S, s.Z
     if VARIANT == 3:
-        resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
+        resolve_duels(s, c, masks, counts, tr)
         return
     while Z[Z_PA] >= 0:
         a = Z[Z_PA]
@@ -443,7 +459,7 @@ def resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT,
         dm = Z[Z_PD]
         Z[Z_PA] = -1
         if S[a, C_ALIVE] == 1 and S[t, C_ALIVE] == 1 and a != t:
-            exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, t, dm)
+            exchange(s, c, masks, counts, tr, a, t, dm)
 
 
 jit.kernel_cache_end()

@@ -21,9 +21,9 @@ from ..layout import (CA_EXCH, C_ALIVE, C_BUYS, C_DEALT, C_DEATHS, C_DIAM, C_DQ,
                       G_DECOYHITS, G_DODGE, G_DUELS, G_D_EXCH, G_END, G_EXCH, G_FRAMES,
                       G_GIFTS, G_JKILL, G_JSELF, G_JUDG, G_KILLS, G_KITSAVE, G_KPTS, G_LAST,
                       G_MAXCH, G_MHIT, G_OPTS, G_POUCHES, G_RBLOCK, G_REFL, G_RESP, G_REVIVES,
-                      G_ROUNDS, G_SHIELDS, G_STORMS, G_TEAMWIN, G_TURNS, G_WINNER, G_ZOMB, MAXA,
+                      G_ROUNDS, G_SHIELDS, G_STORMS, G_TEAMWIN, G_TURNS, G_WINNER, G_ZOMB,
                       M_CHECK, M_DRAW, M_DUEL, M_EXCHANGE, M_GENERAL, M_HIT, M_INIT, M_JUDGMENT,
-                      M_NEXT, M_SAT, M_START, M_TURN, NCAP, NS, NZ, POL_GREEDY, POL_SEARCH0, P_BAN,
+                      M_NEXT, M_SAT, M_START, M_TURN, NZ, POL_GREEDY, POL_SEARCH0, P_BAN,
                       P_DECKS, P_DIAM0, P_GENS, P_START, P_TEAMS, P_VERSION, S_BLOOD,
                       S_BUYS, S_DEALT, S_DEATHS, S_DEV, S_DIAM, S_DUELL, S_DUELW, S_EXT, S_FRAMES,
                       S_FRZ, S_HAND, S_HEALED, S_HP, S_IGN, S_JUDGS, S_KILLS, S_LOST, S_MAXHP,
@@ -81,9 +81,14 @@ def check_state(S, Z):
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, on):
-    """Shuffle the play deck, break exact identity ties, deal identities
-    (v1: one each; v2: generals_per_player each, round-robin) and hands."""
+def init_game(s, c, seed, game, masks, counts, tr, on):
+    """Deal game ``game`` of ``seed`` into ``s`` (``state.State``) for
+    ``c``'s seats, policies and rules (``state.Ctx``: ``P``, ``pol``,
+    ``ip``): shuffle the play deck, break exact identity ties, deal
+    identities (v1: one each; v2: generals_per_player each, round-robin) and
+    hands."""
+    st, S, pile, Z = s.st, s.S, s.pile, s.Z
+    ip, pol, P = c.ip, c.pol, c.P
     st[0] = game_state(seed, game)
     for j in range(NZ):
         Z[j] = 0
@@ -258,23 +263,19 @@ def finish(S, Z, tr, end, turns, grow, srow):
         ev(tr, Z, E_END, winner, end, turns, Z[Z_ROUNDS], last, 0)
 
 
-def work(P):
-    """One thread's workspace (allocated in Python: no kernel allocates;
-    the search's is ``search.search_work``)."""
-    P = int(P)
-    return (np.zeros(1, np.uint64), np.zeros((P, NS), np.int64), np.zeros((2, NCAP), np.int64),
-            np.zeros(NZ, np.int64), np.zeros((MAXA, 4), np.int64), np.zeros((1, 4), np.int64))
-
-
 @njit(cache=True, _nrt=False)
-def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, tr, masks, counts,
-          grow, srow, a, b, c):
-    """The tests' and scenarios' steps, by ``mode`` (a whole game, traced or
-    not, is ``play_blocks``'s: ``trace_one``): M_TURN: one turn of seat a; M_EXCHANGE: a sends c damage at b;
-    M_JUDGMENT: seat a calls Judgment; M_NEXT: next seat after key a; M_GENERAL: make seat
-    a's identity card b its character; M_CHECK: broken invariants now;
-    M_SAT: saturating a x b (in grow[0]) and a + b (in grow[1]); M_INIT: deal
-    game ``game`` of ``seed`` (trace when ``a``) without playing it;
+def entry(mode, s, c, seed, game, masks, counts, tr, grow, a, b, dmg):
+    """The tests' and scenarios' steps on game ``s`` (``state.State``) with
+    ``c``'s seats, rules, policies and script rows (``state.Ctx``), by
+    ``mode`` (a whole game, traced or not, is ``play_blocks``'s:
+    ``trace_one``): M_TURN: one turn of seat a; M_EXCHANGE: a sends dmg
+    damage at b; M_JUDGMENT: seat a calls Judgment; M_NEXT: next seat after
+    key a; M_GENERAL: make seat a's identity card b its character; M_CHECK:
+    broken invariants now; M_SAT: saturating a x b (in grow[0]) and a + b
+    (in grow[1]); M_INIT: deal game ``game`` of ``seed`` (trace when ``a``)
+    without playing it; v3: M_HIT: dmg damage from b hits a, then the duel
+    queue; M_DUEL: a duels b; M_DRAW: seat a draws b cards; M_START: the
+    start of seat a's turn.
     Playing on to the end is ``run_from``'s, not a mode: the game loop is a
     second copy of the whole turn, which entry would otherwise compile for
     every scenario test (none plays on). A search level's choice is
@@ -282,16 +283,17 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
     (``scenario.Table.search_play``): the entry has one specialisation, and
     a test suite compiles the engine once for it, not again with the search
     linked in."""
-    P = S.shape[0]
+    st, S, pile, Z = s.st, s.S, s.pile, s.Z
+    ip, pp, PT, PID = c.ip, c.pp, c.PT, c.PID
     if mode == M_TURN:
-        turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a)
+        turn(s, c, masks, counts, tr, a)
         return 0
     if mode == M_EXCHANGE:
-        n = exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a, b, c)
-        resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID)
+        n = exchange(s, c, masks, counts, tr, a, b, dmg)
+        resolve_pending(s, c, masks, counts, tr)
         return n
     if mode == M_JUDGMENT:
-        return judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, a)
+        return judgment(s, c, masks, counts, tr, a)
     if mode == M_NEXT:
         q, w = next_turn(S, Z, a)
         return q * 2 + (1 if w else 0)
@@ -302,18 +304,18 @@ def entry(mode, seed, game, pol, ip, pp, PT, PID, st, S, pile, Z, acts, script, 
     if mode == M_CHECK:
         return check_state(S, Z)
     if mode == M_INIT:
-        init_game(st, S, pile, Z, tr, masks, counts, ip, pol, P, seed, game, a == 1)
+        init_game(s, c, seed, game, masks, counts, tr, a == 1)
         return 0
     if VARIANT == 3 and mode == M_HIT:
-        # v3: c damage from b hits a (passives apply), then the duel queue
-        hit3(st, S, pile, Z, tr, ip, pp, a, b, c, CA_EXCH, True)
-        resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
+        # v3: dmg damage from b hits a (passives apply), then the duel queue
+        hit3(st, S, pile, Z, tr, ip, pp, a, b, dmg, CA_EXCH, True)
+        resolve_duels(s, c, masks, counts, tr)
         return 0
     if VARIANT == 3 and mode == M_DUEL:
-        return duel(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, a, b)
+        return duel(s, c, masks, counts, tr, a, b)
     if VARIANT == 3 and mode == M_DRAW:
         draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, a, b)
-        resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
+        resolve_duels(s, c, masks, counts, tr)
         return 0
     if VARIANT == 3 and mode == M_START:
         turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, a)

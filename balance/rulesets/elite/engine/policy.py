@@ -398,14 +398,18 @@ def pick_tied(st, Z):
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def decide(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
-    """One decision of p (D_TURN, D_RESP against ``inc`` from a, D_REVIVE):
-    (number of options, index of the chosen one in ``acts``). Every
-    enumeration skips forbidden cards unless that leaves no option (ban
-    fallback). greedy scores the options as they are listed and keeps the
+def decide(s, c, p, dec, inc, a):
+    """One decision of p (D_TURN, D_RESP against ``inc`` from a, D_REVIVE)
+    in game ``s`` (``state.State``), with ``c``'s rule and policy vectors,
+    play table, option buffer and script rows (``state.Ctx``): (number of
+    options, index of the chosen one in ``c.acts``). Every enumeration
+    skips forbidden cards unless that leaves no option (ban fallback).
+    greedy scores the options as they are listed and keeps the
     best, and draws one of equal best scores uniformly from the game's
     stream (``emit``, ``pick_tied``). The enumerators are inlined by LLVM
     into the one place each is called (``forceinline``)."""
+    st, S, Z = s.st, s.S, s.Z
+    ip, pp, PT, PID, acts, script = c.ip, c.pp, c.PT, c.PID, c.acts, c.script
     pol = S[p, C_POL]
     g = pol == POL_GREEDY
     if dec == D_RESP:
@@ -744,9 +748,12 @@ def options12(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a, sink):
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def decide3(st, S, Z, ip, pp, PT, PID, acts, script, p, dec, inc, a):
-    """A v3 decision: (number of options, index of the chosen one in acts);
-    as :func:`decide` (greedy: a tie is drawn by ``pick_tied``)."""
+def decide3(s, c, p, dec, inc, a):
+    """A v3 decision: (number of options, index of the chosen one in
+    ``c.acts``); as :func:`decide` (greedy: a tie is drawn by
+    ``pick_tied``)."""
+    st, S, Z = s.st, s.S, s.Z
+    ip, pp, PT, PID, acts, script = c.ip, c.pp, c.PT, c.PID, c.acts, c.script
     pol = S[p, C_POL]
     g = pol != POL_RANDOM and pol != POL_SCRIPT
     if g:

@@ -8,7 +8,7 @@ import numpy as np
 
 from ....core import engine
 from ..layout import NG, NSEAT  # noqa: F401  (record widths: the ruleset contract)
-from .state import State, context, new_state  # noqa: F401  (State: scenario tables)
+from .state import context, new_state
 from . import RULESET, VARIANT
 
 E = engine.bind(RULESET, __package__, f"v{VARIANT}")

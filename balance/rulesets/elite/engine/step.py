@@ -124,7 +124,7 @@ def begin(s, c, masks, counts, tr, check):
             if S[p, C_ALIVE] == 1:
                 Z[Z_PHASE] = PH_TURN
                 return errors
-            resolve_duels(st, S, pile, Z, tr, masks, counts, c.ip, c.pp, c.PT, c.PID)
+            resolve_duels(s, c, masks, counts, tr)
         else:
             pre12(st, S, pile, Z, tr, masks, counts, c.ip, p)
             Z[Z_PHASE] = PH_TURN
@@ -138,7 +138,7 @@ def begin(s, c, masks, counts, tr, check):
 def deal(s, c, seed, game, masks, counts, tr, on, check):
     """A new game (``game.init_game``), played on to its first decision."""
     Z = s.Z
-    init_game(s.st, s.S, s.pile, Z, tr, masks, counts, c.ip, c.pol, c.P, seed, game, on)
+    init_game(s, c, seed, game, masks, counts, tr, on)
     p = first_seat(s.S, Z)
     Z[Z_CUR] = p
     Z[Z_FIRST] = p
@@ -152,7 +152,7 @@ def settle(s, c, masks, counts, tr, check):
     """After the turn play or its exchange: v1/v2, a revived rogue's
     pending attack opens the next exchange (its first response is the next
     decision); v3, the duel queue; then the turn ends and the next begins."""
-    st, S, pile, Z = s.st, s.S, s.pile, s.Z
+    S, Z = s.S, s.Z
     if VARIANT != 3:
         while Z[Z_PA] >= 0:
             a = Z[Z_PA]
@@ -160,12 +160,11 @@ def settle(s, c, masks, counts, tr, check):
             Z[Z_PA] = -1
             if S[a, C_ALIVE] == 1 and S[t, C_ALIVE] == 1 and a != t:
                 xopen(Z, a, t, Z[Z_PD])
-                if xnext(st, S, pile, Z, tr, masks, counts, c.acts, c.script, c.ip, c.pp, c.PT,
-                         c.PID):
+                if xnext(s, c, masks, counts, tr):
                     Z[Z_PHASE] = PH_RESP
                     return np.int64(0)
     else:
-        resolve_duels(st, S, pile, Z, tr, masks, counts, c.ip, c.pp, c.PT, c.PID)
+        resolve_duels(s, c, masks, counts, tr)
     errors = end_turn(s, c, check)
     if Z[Z_END] < 0:
         errors += begin(s, c, masks, counts, tr, check)
@@ -176,31 +175,26 @@ def settle(s, c, masks, counts, tr, check):
 def apply(s, c, code, masks, counts, tr, on, check):
     """The seat to decide plays option ``code``, then the game goes on to
     the next decision or the end. Returns broken invariants (check mode)."""
-    st, S, pile, Z = s.st, s.S, s.pile, s.Z
+    Z = s.Z
     Z[Z_ON] = 1 if on else 0
     n = 0 if code == PASS else 1
     k, t, o, ot = parts(code)
     if Z[Z_PHASE] == PH_RESP:
         if VARIANT == 3:
-            go = xresp3(st, S, pile, Z, tr, masks, counts, c.acts, c.script, c.ip, c.pp, c.PT,
-                        c.PID, n, k, o, ot)
+            go = xresp3(s, c, masks, counts, tr, n, k, o, ot)
         else:
-            go = xresp12(st, S, pile, Z, tr, masks, counts, c.acts, c.script, c.ip, c.pp, c.PT,
-                         c.PID, n, k, o, ot)
-        if go and xnext(st, S, pile, Z, tr, masks, counts, c.acts, c.script, c.ip, c.pp, c.PT,
-                        c.PID):
+            go = xresp12(s, c, masks, counts, tr, n, k, o, ot)
+        if go and xnext(s, c, masks, counts, tr):
             return np.int64(0)
         return settle(s, c, masks, counts, tr, check)
     p = Z[Z_CUR]
     if VARIANT == 3:
-        dmg = play3(st, S, pile, Z, tr, masks, counts, c.acts, c.script, c.ip, c.pp, c.PT, c.PID,
-                    p, n, k, t, o, ot)
+        dmg = play3(s, c, masks, counts, tr, p, n, k, t, o, ot)
     else:
-        dmg = play12(st, S, pile, Z, tr, masks, counts, c.acts, c.script, c.ip, c.pp, c.PT,
-                     c.PID, p, n, k, t, o)
+        dmg = play12(s, c, masks, counts, tr, p, n, k, t, o)
     if dmg > 0:
         xopen(Z, p, t, dmg)
-        if xnext(st, S, pile, Z, tr, masks, counts, c.acts, c.script, c.ip, c.pp, c.PT, c.PID):
+        if xnext(s, c, masks, counts, tr):
             Z[Z_PHASE] = PH_RESP
             return np.int64(0)
     return settle(s, c, masks, counts, tr, check)
@@ -219,9 +213,9 @@ def heuristic(s, c, pol):
     inc = Z[Z_XI] if resp else np.int64(0)
     a = Z[Z_XA] if resp else np.int64(-1)
     if VARIANT == 3:
-        n, i = decide3(s.st, S, Z, c.ip, c.pp, c.PT, c.PID, c.acts, c.script, p, dec, inc, a)
+        n, i = decide3(s, c, p, dec, inc, a)
     else:
-        n, i = decide(s.st, S, Z, c.ip, c.pp, c.PT, c.PID, c.acts, c.script, p, dec, inc, a)
+        n, i = decide(s, c, p, dec, inc, a)
     if n == 0:
         return np.int64(PASS)
     acts = c.acts

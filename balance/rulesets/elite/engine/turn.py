@@ -6,6 +6,11 @@ of the turn up to its play decision (``pre12``/``pre3``), the decision
 machine (``step``) plays the same pieces one decision at a time. The turn
 order (``next_turn``, ``advance``), the sides left and the winner
 (``sides_left``, ``winner_of``).
+
+The turn and the plays take the game ``s`` (``state.State``) and the
+context ``c`` (``state.Ctx``), then ``masks``, ``counts`` and ``tr``, as
+``exchange`` does; the start of a turn (``pre12``, ``pre3``) takes the
+arrays it uses.
 """
 import numpy as np
 from numba import njit
@@ -28,17 +33,18 @@ jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.j
 
 
 @njit(cache=True, inline="always")
-def turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
+def turn(s, c, masks, counts, tr, p):
     """One turn of seat p in any version: a round of each effect on p ends
     as it starts (v1/v2 ``v12.rounds_end``; v3 in ``v3.turn_start3``), then
     its play. v3's turn function is inlined here (alwaysinline), not into
     v1/v2's ``play_turn``, which it slowed by ~7 %."""
+    S, Z = s.S, s.Z
     if Z[Z_ON]:
         ev(tr, Z, E_TURN, p, Z[Z_ROUNDS], S[p, C_HP], S[p, C_HN], S[p, C_MAXHP], S[p, C_RANK])
     if VARIANT == 3:
-        play_turn3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p)
+        play_turn3(s, c, masks, counts, tr, p)
     else:
-        play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p)
+        play_turn(s, c, masks, counts, tr, p)
 
 
 @njit(cache=True, inline="always")
@@ -51,10 +57,12 @@ def pre12(st, S, pile, Z, tr, masks, counts, ip, p):
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def play12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n, k, t, o):
+def play12(s, c, masks, counts, tr, p, n, k, t, o):
     """v1/v2: p plays run k at t with option o (n = 0: it has none and
     passes): the run, the 10's combined skill, its heal, Judgment and the
     draws. Returns the damage that opens an exchange with t (0: none)."""
+    st, S, pile, Z = s.st, s.S, s.pile, s.Z
+    ip, PT = c.ip, c.PT
     if n == 0:
         if Z[Z_ON]:
             ev(tr, Z, E_PASS, p, 0, 0, 0, 0, 0)
@@ -67,7 +75,7 @@ def play12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, 
     heal_self(S, Z, tr, p, PT[k, T_HEAL])
     died = 0
     if o == O_JUDG:
-        died = judgment(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p)
+        died = judgment(s, c, masks, counts, tr, p)
     draw_n(st, S, pile, Z, tr, masks, counts, p,
            draws_after_play(S[p, C_HN], PT[k, T_HAS5], ip))
     if dmg > 0 and t >= 0 and (died >> p) & 1 == 0 and (died >> t) & 1 == 0:
@@ -76,28 +84,30 @@ def play12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, 
 
 
 @njit(cache=True, inline="always")
-def act12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n, i):
+def act12(s, c, masks, counts, tr, p, n, i):
     """v1/v2: p plays option acts[i] of its turn (n options; none: it
     passes); damage opens an exchange with a target, played whole."""
+    Z = s.Z
+    acts = c.acts
     t = acts[i, 1]
-    dmg = play12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n,
-                 acts[i, 0], t, acts[i, 2])
+    dmg = play12(s, c, masks, counts, tr, p, n, acts[i, 0], t, acts[i, 2])
     if n == 0:
         return
     if dmg > 0:
-        exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, t, dmg)
+        exchange(s, c, masks, counts, tr, p, t, dmg)
     if Z[Z_PA] >= 0:             # a revived rogue's attack is waiting
-        resolve_pending(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID)
+        resolve_pending(s, c, masks, counts, tr)
 
 
 @njit(cache=True, inline="always")
-def play_turn(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
+def play_turn(s, c, masks, counts, tr, p):
     """One turn of seat p (v1/v2): the start of the turn, a play; damage
     opens an exchange with a target. (v3: ``turn`` calls ``play_turn3``.)"""
+    st, S, pile, Z = s.st, s.S, s.pile, s.Z
+    ip = c.ip
     pre12(st, S, pile, Z, tr, masks, counts, ip, p)
-    n, i = decide(st, S, Z, ip, pp, PT, PID, acts, script, p, np.int64(D_TURN), np.int64(0),
-                  np.int64(-1))
-    act12(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n, i)
+    n, i = decide(s, c, p, np.int64(D_TURN), np.int64(0), np.int64(-1))
+    act12(s, c, masks, counts, tr, p, n, i)
 
 
 @njit(cache=True, inline="always")
@@ -111,11 +121,13 @@ def pre3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def play3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n, k, t, o, ot):
+def play3(s, c, masks, counts, tr, p, n, k, t, o, ot):
     """v3: p plays run k at t with option o onto ot (n = 0: it has none and
     passes): the run, its skill or shield, its heal and the draws. Returns
     the damage that opens an exchange with t (0: none; the duel queue is
     the caller's)."""
+    st, S, pile, Z = s.st, s.S, s.pile, s.Z
+    ip, pp, PT, PID = c.ip, c.pp, c.PT, c.PID
     if n == 0:
         if Z[Z_ON]:
             ev(tr, Z, E_PASS, p, 0, 0, 0, 0, 0)
@@ -125,11 +137,11 @@ def play3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n
     if Z[Z_ON]:
         ev(tr, Z, E_PLAY, p, k, t, dmg, PT[k, T_HEAL], D_TURN * 256 + o, )
     if o == O_BLOOD:
-        bloodthirst(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, ot)
+        bloodthirst(s, c, masks, counts, tr, p, ot)
     elif o == O_RAMP:
         mark_rampage(S, Z, tr, PT, PID, p)
     elif o == O_FRZSK or o == O_FRZSH:
-        freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, ot, o - O_FRZSK)
+        freeze(s, c, masks, counts, tr, p, ot, o - O_FRZSK)
     heal_self(S, Z, tr, p, PT[k, T_HEAL])
     draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p,
             draws_after_play(S[p, C_HN], PT[k, T_HAS5], ip))
@@ -139,24 +151,25 @@ def play3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def act3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n, i):
+def act3(s, c, masks, counts, tr, p, n, i):
     """v3: p plays option acts[i] of its turn (n options; none: it passes),
     then the exchange, played whole (the duel queue is the caller's)."""
+    acts = c.acts
     t = acts[i, 1]
-    dmg = play3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n,
-                acts[i, 0], t, acts[i, 2], acts[i, 3])
+    dmg = play3(s, c, masks, counts, tr, p, n, acts[i, 0], t, acts[i, 2], acts[i, 3])
     if dmg > 0:
-        exchange(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, t, dmg)
+        exchange(s, c, masks, counts, tr, p, t, dmg)
 
 
 @njit(cache=True, inline="always")
-def play_turn3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p):
+def play_turn3(s, c, masks, counts, tr, p):
+    st, S, pile, Z = s.st, s.S, s.pile, s.Z
+    ip, pp, PT, PID = c.ip, c.pp, c.PT, c.PID
     pre3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p)
     if S[p, C_ALIVE] == 1:
-        n, i = decide3(st, S, Z, ip, pp, PT, PID, acts, script, p, np.int64(D_TURN),
-                       np.int64(0), np.int64(-1))
-        act3(st, S, pile, Z, tr, masks, counts, acts, script, ip, pp, PT, PID, p, n, i)
-    resolve_duels(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID)
+        n, i = decide3(s, c, p, np.int64(D_TURN), np.int64(0), np.int64(-1))
+        act3(s, c, masks, counts, tr, p, n, i)
+    resolve_duels(s, c, masks, counts, tr)
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)

@@ -21,6 +21,12 @@ inlined loop). The v1/v2 and v3 turns are separate too (``game``).
 ``die3`` and ``hit3`` carry explicit signatures (see ``core.kernel.ev``):
 called with many constant arguments (causes, flags), they were compiled
 six times each.
+
+The skills and shields a play or a response fires (``bloodthirst``,
+``freeze``, the ``steal_react`` both may meet, ``reflect``) take the game
+``s`` (``state.State``) and the context ``c`` (``state.Ctx``), then
+``masks``, ``counts`` and ``tr``, as their callers do; the others take
+the arrays they use.
 """
 import numpy as np
 from numba import njit
@@ -380,9 +386,11 @@ def wants(st, S, p):
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def steal_react(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, t, src, what):
+def steal_react(s, c, masks, counts, tr, t, src, what):
     """吞噬盾 against a skill: the holder of the devouring shield spends a 4
     to void bloodthirst (what 0) or frost (what 1) and gains one use."""
+    st, S, pile, Z = s.st, s.S, s.pile, s.Z
+    ip, pp, PT, PID = c.ip, c.pp, c.PT, c.PID
     if not has_shield(S, t, 10) or four_kind(S, t) < 0 or not wants(st, S, t):
         return False
     kind = spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, t)
@@ -397,24 +405,27 @@ def steal_react(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, t, src, what
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def bloodthirst(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, t):
+def bloodthirst(s, c, masks, counts, tr, p, t):
+    S, Z = s.S, s.Z
+    ip = c.ip
     S[p, C_BTU] -= 1
     S[p, C_NBLOOD] += 1
     if Z[Z_ON]:
         ev(tr, Z, E_BLOOD, p, t, ip[P_BTR], S[p, C_BTU], 0, 0)
-    if steal_react(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, t, p, 0):
+    if steal_react(s, c, masks, counts, tr, t, p, 0):
         return
     S[t, C_BTT] = ip[P_BTR]
     S[t, C_BTS] = p
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, t, which):
+def freeze(s, c, masks, counts, tr, p, t, which):
     """冰封盾: a frost layer on t's skill (which 0) or shield (1)."""
+    S, Z = s.S, s.Z
     if not has_shield(S, p, 8):
         S[p, C_FRU] -= 1
     S[p, C_NFRZ] += 1
-    if steal_react(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, t, p, 1):
+    if steal_react(s, c, masks, counts, tr, t, p, 1):
         return
     if which == 0:
         S[t, C_FRSK] += 1
@@ -425,13 +436,15 @@ def freeze(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p, t, which):
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def reflect(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, g, inc):
+def reflect(s, c, masks, counts, tr, g, inc):
     """反射盾: incoming x reflect_multiplier hits every other player (turn
     order from the top); each blocks with a 4 (firing nothing) or dies
     (contract: "each must play a 4 to block or die"; no passive applies,
     and a hit below its HP is raised to its HP; a leopard still dodges). If
     all block, the turn order restarts from the top. A multiplier of 0
     reflects nothing."""
+    st, S, pile, Z = s.st, s.S, s.pile, s.Z
+    ip, pp, PT, PID = c.ip, c.pp, c.PT, c.PID
     amount = sat_mul(inc, ip[P_REFLM])
     Z[Z_REFL] += 1
     S[g, C_NREF] += 1
