@@ -75,10 +75,11 @@ What is compiled where (docs/performance.md gives the rules):
   ``decide3``, ``turn_start3``, ``draw_n3``, ``resolve_duels``) carry
   LLVM's ``alwaysinline`` (``forceinline=True``): numba's own inlining
   would type every copy again at each call site, and a call passes every
-  array as a 7-11 word struct. The step functions the engine calls from
-  several places (``step.apply``, ``turn.play3``, ``exchange.xnext``,
-  ``xresp3``) are plain calls: inlined into every search call site, a
-  compile grows many times over.
+  array as a 7-11 word struct; so do the turn plays and exchange steps
+  ``step.apply`` runs (``turn.play3``/``play12``, ``exchange.xnext``,
+  ``xresp3``/``xresp12``). ``step.apply`` itself, which the engine calls
+  from several places, is a plain call: inlined into every search call
+  site, a compile grows many times over.
 - v1/v2's ``emit`` and ``gscore`` have one signature (``policy._sigs``),
   as do v3's ``keep3`` and ``push3``: numba otherwise compiles one
   version per combination of literal arguments.
