@@ -1,9 +1,10 @@
 """Magic Elite's ns per decision (turns + exchange responses) of one
 heuristic at 4 players, one thread, best of 3 runs: the figure an A/B of
 two trees compares, each run in its own process, alternating, on the same
-machine (the old tree first on PYTHONPATH, with its own numba cache):
+machine (the old tree first on PYTHONPATH; each tree keeps its numba cache
+in its own ``__pycache__``, so leave NUMBA_CACHE_DIR unset):
 
-    PYTHONPATH=/tmp/old NUMBA_CACHE_DIR=/tmp/old_cache python /tmp/old/scripts/ab_elite.py 3 greedy
+    PYTHONPATH=/tmp/old python /tmp/old/scripts/ab_elite.py 3 greedy
     python scripts/ab_elite.py 3 greedy
 
 Arguments: VERSION POLICY [GAMES=20000].
