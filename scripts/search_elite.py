@@ -8,7 +8,8 @@ deals.
 
     python scripts/search_elite.py [GAMES_PER_LINEUP] [POLICIES] ["{'search_determinizations': 16}"]
 
-POLICIES is a comma list (default search_fast,search,search_strong,ismcts).
+POLICIES is a comma list (default search_fast,search,search_strong,ismcts);
+GAMES_PER_LINEUP 0 skips the matchups (the times only).
 """
 import ast
 import sys
@@ -24,7 +25,7 @@ extra = ast.literal_eval(sys.argv[3]) if len(sys.argv) > 3 else {}
 print(f"elite, 4 players, {games} games a lineup, seed 7, parameters {extra or 'default'}")
 for v in (1, 3):
     params = {"version": v, **extra}
-    for pol in policies:
+    for pol in policies if games > 0 else ():
         t = time.time()
         m = balance.matchups("elite", [pol, "greedy"], games=games, seed=7, players=4,
                              params=params, progress=False, summary_only=True)
