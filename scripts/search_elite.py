@@ -35,6 +35,9 @@ for v in (1, 3):
     n = 100
     numba.set_num_threads(1)
     for pol in policies:
+        for pols in ([pol] + ["greedy"] * 3, ["greedy"] * 4):      # load the kernels first
+            balance.simulate("elite", games=2, seed=70, players=4, params=params, progress=False,
+                             policies=pols, summary_only=True)
         t = time.time()
         balance.simulate("elite", games=n, seed=7, players=4, params=params, progress=False,
                          policies=[pol, "greedy", "greedy", "greedy"], summary_only=True)
