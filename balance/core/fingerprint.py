@@ -18,7 +18,7 @@ from pathlib import Path
 # kernel's output into a Batch (records, spec)
 CORE_FILES = ("rng.py", "kernel.py", "layout.py", "params.py", "records.py", "spec.py",
               "parallel.py", "search.py", "engine/__init__.py", "engine/loop.py",
-              "engine/search.py")
+              "engine/search.py", "engine/inlining.py")
 
 _known: dict[str, str] = {}
 

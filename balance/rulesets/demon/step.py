@@ -32,8 +32,8 @@ those rows when asked for that policy (one listing per pick, as before);
 Ctx and the records as some 150 machine words, more than a decision's own
 work, so ``heuristic`` and ``advance`` are LLVM-inlined (``forceinline``)
 and ``apply`` is inlined by numba into the engine's batch loop
-(``batch_loop``: ``core.engine.loop.play_blocks``, where ``play_game`` is
-inlined) and nowhere else: inlined at every search call site, its turn
+(``core.engine.inlining.in_batch_loop``: ``core.engine.loop.play_blocks``,
+where ``play_game`` is inlined) and nowhere else: inlined at every search call site, its turn
 would be compiled once per site (resonance's compile pitfall), so there it
 stays a plain call.
 """
@@ -41,6 +41,7 @@ import numpy as np
 from numba import njit
 
 from ...core import jit
+from ...core.engine.inlining import in_batch_loop
 from ...core.rng import game_state
 from .board import P_MAXT, P_STALE, pick_i
 from .fight import attack_choice, list_attack, no_first_attack
@@ -223,16 +224,7 @@ def prior(s, c, code):
     return 0.0
 
 
-def batch_loop(expr, caller_ir, callee_ir):
-    """numba's inlining cost model for ``apply``: inline it into the
-    engine's batch loop (``core.engine.loop.play_blocks``, with its inlined
-    ``play_game``) only; everywhere else (the traced game, the search) it
-    is a plain call. If the engine renames ``play_blocks``, games are
-    the same, only slower."""
-    return caller_ir.func_id.func_name == "play_blocks"
-
-
-@njit(cache=True, _nrt=False, inline=batch_loop)
+@njit(cache=True, _nrt=False, inline=in_batch_loop)
 def apply(s, c, code, masks, counts, tr, on, check):
     """Seat Z_CUR plays option ``code``; the game goes on to the next
     decision or the end. Returns broken invariants (check mode)."""

@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit
 
 from ....core import jit
+from ....core.engine.inlining import in_batch_loop
 from ....core.kernel import ev  # before kernel_cache_begin: cached with core
 from ..layout import (C_ALIVE, C_HN, C_HP, C_KEY, C_MAXHP, C_OUT, C_POL, C_RANK, C_TEAM, D_RESP,
                       D_TURN,
@@ -171,17 +172,7 @@ def settle(s, c, masks, counts, tr, check):
     return errors
 
 
-def batch_loop(expr, caller_ir, callee_ir):
-    """numba's inlining cost model for ``apply``: inline it into the
-    engine's batch loop (``core.engine.loop.play_blocks``, with its inlined
-    ``play_game``) only; everywhere else (the traced game, the search) it
-    is a plain call (inlined at every search call site, the turn would be
-    compiled once per site). If the engine renames ``play_blocks``, games
-    are the same, only slower."""
-    return caller_ir.func_id.func_name == "play_blocks"
-
-
-@njit(cache=True, _nrt=False, inline=batch_loop)
+@njit(cache=True, _nrt=False, inline=in_batch_loop)
 def apply(s, c, code, masks, counts, tr, on, check):
     """The seat to decide plays option ``code``, then the game goes on to
     the next decision or the end. Returns broken invariants (check mode)."""
