@@ -39,8 +39,7 @@ from ....core import jit
 from ....core.engine.inlining import in_batch_loop
 from ....core.kernel import ev  # before kernel_cache_begin: cached with core
 from ..layout import (C_ALIVE, C_HN, C_HP, C_KEY, C_MAXHP, C_OUT, C_POL, C_RANK, C_TEAM, D_RESP,
-                      D_TURN,
-                      END_ALLOUT, END_CAP, END_LAST, E_TURN, G_FIRST, PH_RESP, PH_TURN,
+                      D_TURN, END_ALLOUT, END_CAP, END_LAST, E_TURN, G_FIRST, PH_RESP, PH_TURN,
                       POL_GREEDY, POL_RANDOM, POL_SEARCH0, P_MAXT, Z_CERR, Z_CUR, Z_END,
                       Z_FIRST, Z_KEY0, Z_ON, Z_PA, Z_PD, Z_PHASE, Z_PT, Z_ROUNDS, Z_TURN, Z_V,
                       Z_XA, Z_XD, Z_XI)
@@ -265,20 +264,25 @@ def prior(s, c, code):
     return -1e300
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def winners(s, c):
-    """The winners' mask: every seat of the winning side (a v2 team, a v3
-    zombie with its 10); 0 while the game is on, or for a draw."""
-    S, Z = s.S, s.Z
+@njit(cache=True, _nrt=False, forceinline=True)
+def side_mask(S, w):
+    """The mask of every seat of side ``w`` (0 for no side, -1)."""
     m = np.int64(0)
-    if Z[Z_END] < 0:
-        return m
-    w, _ = winner_of(S, Z, Z[Z_END])
     if w >= 0:
         for q in range(S.shape[0]):
             if S[q, C_TEAM] == w:
                 m |= np.int64(1) << q
     return m
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def winners(s, c):
+    """The winners' mask: every seat of the winning side (a v2 team, a v3
+    zombie with its 10); 0 while the game is on, or for a draw."""
+    S, Z = s.S, s.Z
+    if Z[Z_END] < 0:
+        return np.int64(0)
+    return side_mask(S, winner_of(S, Z, Z[Z_END])[0])
 
 
 @njit(cache=True, _nrt=False)
@@ -288,13 +292,9 @@ def standing(s, c):
     waiting for its duel and a zombie included), v2 the side the scores put
     ahead, as a capped game is scored (0 on equal scores: every seat)."""
     S, Z = s.S, s.Z
-    m = np.int64(0)
     if VARIANT != 3 and Z[Z_V] == 2:
-        w, _ = winner_of(S, Z, END_CAP)
-        for q in range(S.shape[0]):
-            if w >= 0 and S[q, C_TEAM] == w:
-                m |= np.int64(1) << q
-        return m
+        return side_mask(S, winner_of(S, Z, END_CAP)[0])
+    m = np.int64(0)
     for q in range(S.shape[0]):
         if S[q, C_OUT] < 0:
             m |= np.int64(1) << q
