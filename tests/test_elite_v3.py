@@ -83,6 +83,36 @@ def test_reflect_at_x1_is_block_or_die():
     assert t.script_errors() == 0 and t.check() == 0
 
 
+
+def test_greedy_scores_a_reflect_the_same_at_any_multiplier():
+    """Greedy's score of a reflect (and so its choice) does not depend on
+    reflect_multiplier: the reflect is block or die, so a multiplied amount
+    is exactly lethal and its overkill doublings mean nothing. Played step
+    by step at x10000, every position with a reflect option is scored again
+    under x1 (same state)."""
+    from balance.core import registry
+    from balance.core.engine import contract
+    from balance.rulesets.elite.kernel import engine
+    K = engine(3, "run")
+    spec = registry.get("elite")
+    pols = ["greedy"] * 4
+    big = contract.Table(spec, K, 4, pols, {"version": 3, "reflect_multiplier": 10_000})
+    one = contract.Table(spec, K, 4, pols, {"version": 3, "reflect_multiplier": 1})
+    R = big.R
+    seen = 0
+    for g in range(40):
+        big.deal(7, g)
+        while not R.done(big.s, big.c) and seen < 30:
+            p = R.seat(big.s, big.c)
+            refl = [c for c in big.options() if int(K.E.R.parts(np.int64(c))[2]) == L.O_REFLECT]
+            if refl:
+                R.copy(big.s, one.s)
+                for code in refl:
+                    assert R.prior(big.s, big.c, code) == R.prior(one.s, one.c, code)
+                seen += 1
+            big.apply(R.heuristic(big.s, big.c, big.pol[p]))
+    assert seen >= 10
+
 def test_leopard_dodge_is_not_a_death():
     """v3 shop, 闪电豹: a dodge is not a death, so it neither calls a revive
     nor ends the joint attack on the dodger (contract, Shop)."""

@@ -678,9 +678,11 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, decision, sink, fb):
                             amt = sat_mul(inc, ip[P_REFLM])
                             for q in range(P):
                                 if q != p and S[q, C_ALIVE] == 1:
-                                    # block or die (v3.reflect): no passive applies
+                                    # block or die (v3.reflect): exactly lethal, however
+                                    # large the multiplied amount (its overkill doublings
+                                    # mean nothing when no answer can shrink it)
                                     v = 0.5 * hit_value(S, Z, pp, q,
-                                                        max(amt, S[q, C_HP]) if amt > 0 else amt)
+                                                        S[q, C_HP] if amt > 0 else amt)
                                     sc += v if enemy(S, p, q) else -v
                             n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_REFLECT, -1, sink)
                         if dev:
