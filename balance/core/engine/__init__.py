@@ -95,6 +95,38 @@ def bind(ruleset_package: str, step_package: str | None = None, tag: str | None 
     return importlib.import_module(name + ".loop")
 
 
+def entries(E, context, new_state):
+    """``run_batch``, ``trace_one`` and ``KERNELS`` of a ruleset's kernel
+    module over its bound engine ``E`` (:func:`bind`): the kernel arguments
+    between ``pol`` and ``check`` (``trace_one``: ``games``) are the
+    ruleset's own and go to ``context(P, pol, *rule)``; ``new_state(P)``
+    makes a game's state."""
+    def scratch(c, P, masks, counts):
+        return E.scratch(c, lambda: new_state(P), masks, counts)
+
+    def run_batch(b0, b1, seed, start, n_games, P, pol, *rest):
+        """Blocks [b0, b1) of a batch (``core.parallel.run_blocks`` spreads
+        the blocks over threads); counts[b] holds block b's card counts."""
+        rule, (check, games, seats, masks, counts, errors) = rest[:-6], rest[-6:]
+        P = int(P)
+        c = context(P, pol, *rule)
+        E.play_blocks(b0, b1, seed, start, n_games, c, check, games, seats, masks, counts,
+                      errors, new_state(P), np.zeros((1, 8), np.int64),
+                      scratch(c, P, masks, counts))
+
+    def trace_one(seed, game, P, pol, *rest):
+        """Game ``game`` of ``seed`` traced into ``tr``; returns the trace length."""
+        rule, (games, seats, masks, counts, tr) = rest[:-5], rest[-5:]
+        P = int(P)
+        c = context(P, pol, *rule)
+        return E.trace_game(seed, game, c, new_state(P), games, seats, masks, counts, tr,
+                            scratch(c, P, masks, counts))
+
+    # what core.jit watches for the first-compile notice (spec.kernels())
+    kernels = {"run": E.play_blocks, "replay": E.trace_game, "search": E.choose}
+    return run_batch, trace_one, kernels
+
+
 def __getattr__(name):
     if name in ("R", "RULESET", "CACHE", "KIND", "NUM", "DEN"):
         raise ImportError("the engine is compiled per ruleset: use balance.core.engine.bind(pkg)")

@@ -23,7 +23,6 @@ search policies (flat Monte Carlo, ISMCTS) are the engine's
 (``core.engine.loop``, ``core.engine.search``). Random numbers come in a
 fixed order from the game's own stream (``core/rng.py``).
 """
-import numpy as np
 
 from ...core import engine
 from .layout import NG, NSEAT  # noqa: F401  (record widths: the ruleset contract)
@@ -33,26 +32,5 @@ from .turn import (M_ALIST, M_APICK, M_ATTACK, M_BEGIN, M_CHECK, M_DEAL, M_FILL,
 
 E = engine.bind(__package__)            # the engine's loop, compiled for this ruleset
 
-
-def _scratch(c, masks, counts):
-    return E.scratch(c, lambda: new_state(2), masks, counts)
-
-
-def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
-              counts, errors):
-    """Blocks [b0, b1) of a batch (``core.parallel.run_blocks`` spreads the
-    blocks over threads); counts[b] holds block b's card counts."""
-    c = context(P, pol, ip, pp, ban)
-    E.play_blocks(b0, b1, seed, start, n_games, c, check, games, seats, masks, counts, errors,
-                  new_state(2), np.zeros((1, 8), np.int64), _scratch(c, masks, counts))
-
-
-def trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr):
-    """Play one game with its event trace in ``tr``; returns the trace length."""
-    c = context(P, pol, ip, pp, ban)
-    return E.trace_game(seed, game, c, new_state(2), games, seats, masks, counts, tr,
-                        _scratch(c, masks, counts))
-
-
-# what core.jit watches for the first-compile notice (spec.kernels())
-KERNELS = {"run": E.play_blocks, "replay": E.trace_game, "search": E.choose}
+# demon's state is sized by its two sides, whatever the number of seats
+run_batch, trace_one, KERNELS = engine.entries(E, context, lambda P: new_state(2))

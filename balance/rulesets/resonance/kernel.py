@@ -31,7 +31,6 @@ play whole turns for the scenario tests), ``state`` and ``step`` (the
 engine's interface), and this module (``run_batch``, ``trace_one``).
 The game loop and the search policies are the engine's.
 """
-import numpy as np
 
 from ...core import engine
 from .base import (broken_invariants, check_end, dissolve_redraw, dissolve_remove,  # noqa: F401
@@ -43,28 +42,4 @@ from .turn import play_from, resonate, turn, use_magic  # noqa: F401
 
 E = engine.bind(__package__)            # the engine's loop, compiled for this ruleset
 
-
-def _scratch(c, P, masks, counts):
-    return E.scratch(c, lambda: new_state(P), masks, counts)
-
-
-def run_batch(b0, b1, seed, g0, n_games, P, pol, ip, pp, ban, M, check, games, seats,
-              masks, counts, errors):
-    """Blocks [b0, b1) of a batch (``core.parallel.run_blocks`` spreads the
-    blocks over threads); counts[b] holds block b's card counts."""
-    P = int(P)
-    c = context(P, pol, ip, pp, ban, M)
-    E.play_blocks(b0, b1, seed, g0, n_games, c, check, games, seats, masks, counts, errors,
-                  new_state(P), np.zeros((1, 8), np.int64), _scratch(c, P, masks, counts))
-
-
-def trace_one(seed, game, P, pol, ip, pp, ban, M, games, seats, masks, counts, tr):
-    """Play one game with its event trace in ``tr``; returns the trace length."""
-    P = int(P)
-    c = context(P, pol, ip, pp, ban, M)
-    return E.trace_game(seed, game, c, new_state(P), games, seats, masks, counts, tr,
-                        _scratch(c, P, masks, counts))
-
-
-# what core.jit watches for the first-compile notice (spec.kernels())
-KERNELS = {"run": E.play_blocks, "replay": E.trace_game, "search": E.choose}
+run_batch, trace_one, KERNELS = engine.entries(E, context, new_state)

@@ -34,7 +34,6 @@ cards, face-up book cards, hidden book cards it peeked (``KN``), fate
 cards it peeked (``KF``), the score area, hand sizes, the round, the
 sage, the invisible seat and the cloak.
 """
-import numpy as np
 
 from ...core import engine
 from .base import (draw_card, draw_to_hand, NG, update_up)  # noqa: F401  (scenario, tests)
@@ -46,28 +45,4 @@ from .step import play_stages  # noqa: F401  (scenario.Table)
 
 E = engine.bind(__package__)            # the engine's loop, compiled for this ruleset
 
-
-def _scratch(c, P, masks, counts):
-    return E.scratch(c, lambda: new_state(P), masks, counts)
-
-
-def run_batch(b0, b1, seed, start, n_games, P, pol, ip, pp, ban, check, games, seats, masks,
-              counts, errors):
-    """Blocks [b0, b1) of a batch (``core.parallel.run_blocks`` spreads the
-    blocks over threads); counts[b] holds block b's card counts."""
-    P = int(P)
-    c = context(P, pol, ip, pp, ban)
-    E.play_blocks(b0, b1, seed, start, n_games, c, check, games, seats, masks, counts, errors,
-                  new_state(P), np.zeros((1, 8), np.int64), _scratch(c, P, masks, counts))
-
-
-def trace_one(seed, game, P, pol, ip, pp, ban, games, seats, masks, counts, tr):
-    """Play one game with its event trace in ``tr``; returns the trace length."""
-    P = int(P)
-    c = context(P, pol, ip, pp, ban)
-    return E.trace_game(seed, game, c, new_state(P), games, seats, masks, counts, tr,
-                        _scratch(c, P, masks, counts))
-
-
-# what core.jit watches for the first-compile notice (spec.kernels())
-KERNELS = {"run": E.play_blocks, "replay": E.trace_game, "search": E.choose}
+run_batch, trace_one, KERNELS = engine.entries(E, context, new_state)
