@@ -6,11 +6,11 @@ speed change leaves every result identical.
 
 Covers elite v1/v2/v3 at 2-4 players, greedy/random/mixed seats, teams,
 10**12 multipliers, ``six_j_adjacent``, bans in both modes, ``max_exchange=5``
-check mode on and off, and the search in each version (35 configurations), talisman at 2-4 players
-with every policy, bans and the search levels (16), and demon with every policy, mixed seats,
-check mode, bans in both modes and changed rule numbers (11), school (12) and
-resonance (15) with every heuristic, mixed seats, check mode, bans and a
-search level. Each hash
+check mode on and off, and the search in each version (36 configurations), talisman at 2-4 players
+with every policy, bans and the search levels (17), and demon with every policy, mixed seats,
+check mode, bans in both modes and changed rule numbers (12), school (13) and
+resonance (16) with every heuristic, mixed seats, check mode, bans and a
+search level; every ruleset's ISMCTS once. Each hash
 covers the game and seat tables, the draw/play masks, the card counts and,
 in check mode, the error counts.
 """
@@ -53,6 +53,8 @@ ELITE += [
      {"version": 2, "teams": True, "search_determinizations": 4}, None, False),
     ("v3 4p search greedy check", 4, ["search", "greedy", "random", "greedy"],
      {"version": 3, "search_determinizations": 2}, None, True),
+    ("v3 4p ismcts greedy", 4, ["ismcts", "greedy", "random", "greedy"],
+     {"version": 3, "search_iterations": 16}, None, False),
 ]
 TALISMAN = []
 for P in (2, 3, 4):
@@ -67,6 +69,7 @@ TALISMAN += [
     ("2p search greedy", 2, ["search", "greedy"], {}, None, False),
     ("3p search_fast oracle random check", 3, ["search_fast", "oracle", "random"],
      {"search_determinizations": 2}, None, True),
+    ("2p ismcts greedy", 2, ["ismcts", "greedy"], {"search_iterations": 16}, None, False),
 ]
 DEMON = [(f"2p {pol}", 2, [pol], {}, None, False) for pol in ("greedy", "defensive", "random")]
 DEMON += [
@@ -79,6 +82,7 @@ DEMON += [
      {"k_option2_points": 4, "draw_per_turn": 3, "hand_keep": 3}, None, False),
     ("2p greedy forbid", 2, ["greedy"], {}, {"big-joker": "forbid", "diamond-Q": "forbid"}, False),
     ("2p random remove", 2, ["random"], {}, {"small-joker": "remove", "club-K": "remove"}, False),
+    ("2p ismcts greedy", 2, ["ismcts", "greedy"], {"search_iterations": 16}, None, False),
 ]
 SCHOOL = [(f"{P}p {pol}", P, [pol], {}, None, False) for P in (3, 5, 8)
           for pol in ("informed", "random")]
@@ -90,6 +94,8 @@ SCHOOL += [
     ("4p informed remove", 4, ["informed"], {}, {"club-7": "remove"}, False),
     ("3p search_fast informed", 3, ["search_fast", "informed", "informed"],
      {"search_determinizations": 4}, None, False),
+    ("3p ismcts informed", 3, ["ismcts", "informed", "random"], {"search_iterations": 16},
+     None, False),
 ]
 RESONANCE = [(f"{P}p {pol}", P, [pol], {}, None, False) for P in (3, 4, 6)
              for pol in ("counter", "saboteur", "random")]
@@ -102,9 +108,12 @@ RESONANCE += [
     ("4p counter remove", 4, ["counter"], {}, {"blue--2": "remove"}, False),
     ("3p search_fast counter", 3, ["search_fast", "counter", "saboteur"],
      {"search_determinizations": 4}, None, False),
+    ("3p ismcts counter", 3, ["ismcts", "counter", "random"], {"search_iterations": 16},
+     None, False),
 ]
 RULESETS = ("elite", "talisman", "demon", "school", "resonance")
 SEARCH_GAMES = {"elite": 40, "school": 60, "resonance": 60}
+ISMCTS_GAMES = 40               # every ruleset's ISMCTS configuration
 
 
 def digest(b) -> str:
@@ -131,6 +140,8 @@ def hashes(rulesets) -> dict:
             n = GAMES[name]
             if name in SEARCH_GAMES and any(p.startswith("search") for p in pols):
                 n = SEARCH_GAMES[name]
+            if "ismcts" in pols:
+                n = ISMCTS_GAMES
             b = runner.play_range(s, 0, n, progress=False, check=check)
             out[f"{name} {label}"] = digest(b)
             print(f"{name} {label}: {out[f'{name} {label}']}", flush=True)

@@ -61,7 +61,7 @@ NCAND = 1024            # options per decision (a ruleset lists at most this man
 # class made per call would compile the search (and the batch loop) again for
 # every batch, and never load it from numba's cache
 SearchWork = namedtuple("SearchWork", "s1 s2 cand rows wins score sst masks counts tr "
-                                      "hkey stamp gen n w avail path pseat stats")
+                                      "hkey stamp gen n w avail path stats")
 
 
 def search_work(new_state, masks_shape, counts_shape):
@@ -75,7 +75,7 @@ def search_work(new_state, masks_shape, counts_shape):
              np.zeros(masks_shape, np.uint64), np.zeros(counts_shape, np.int64),
              np.zeros((1, 8), np.int64), np.zeros(TABLE, np.uint64), np.zeros(TABLE, np.int64),
              np.zeros(1, np.int64), np.zeros(TABLE, np.float64), np.zeros(TABLE, np.float64),
-             np.zeros(TABLE, np.float64), np.zeros(DEPTH, np.int64), np.zeros(DEPTH, np.int64),
+             np.zeros(TABLE, np.float64), np.zeros(DEPTH, np.int64),
              np.zeros(4, np.int64))
 
 
@@ -257,16 +257,16 @@ def ismcts(s, c, p, key, sw):
                 continue
             code = rows[best]
             sw.path[depth] = edge(sw, gen, edge_key(ik, code))
-            sw.pseat[depth] = q
             depth += 1
             if nun > 0:
                 tree = False                # a new edge: the rest is the rollout
             R.apply(s1, c, code, sw.masks, sw.counts, sw.tr, False, False)
             sw.stats[2] += 1
+        v = share(s1, c, p)                 # the tree holds p's decisions only
         for d in range(depth):
             e = sw.path[d]
             sw.n[e] += 1.0
-            sw.w[e] += share(s1, c, sw.pseat[d])
+            sw.w[e] += v
     sw.stats[0] += 1
     sw.stats[1] += c.sp[SP_ITER]
     sw.stats[3] += n
