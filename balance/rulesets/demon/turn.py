@@ -278,7 +278,7 @@ def apply_place(s, c, masks, counts, tr, p, t, k, a, b):
     check_end(S, Z)
 
 
-@njit(sig(I64), cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def placement(s, c, masks, counts, tr, p):
     """Seat p's placement picks, one ``choose`` each, until "end placement"
     or the game's end (the scenario turn)."""
@@ -704,8 +704,7 @@ def outcome(S, end):
     return -1, end
 
 
-@njit(sig(I64, I64, B1, A1, A2, ret=nt.int64), cache=True, _nrt=False,
-      no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def play_on(s, c, masks, counts, tr, cur, turns, check, grow, srow):
     """Play from the start of seat cur's turn (after ``turns`` turns) to the
     end of the game; returns the number of broken invariants (check mode).
