@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from ...core import jit
+from ...core.engine.inlining import in_batch_loop
 from ...core.kernel import BAN_FORBID, ev  # before kernel_cache_begin
 from .base import (P_MAXT, broken_invariants, card_ev, chance, check_end, fill_deck, next_in,
                    start, view)
@@ -167,10 +168,11 @@ def prior(s, c, code):
     return card_ev(c.M, card, ps, po, ph == PH_START, c.ip, c.pp)
 
 
-@njit(cache=True, _nrt=False)
-def joins_on(s, c, masks, counts, tr, on, check):
-    """Ask the next seat still in after the initiator, or, when every one
-    of the P - 1 was asked, resolve the resonance and end the turn."""
+@njit(cache=True, _nrt=False, forceinline=True)
+def joins_next(s, c, masks, counts, tr, on):
+    """Ask the next seat still in after the initiator (returns -2: its join
+    decision is pending), or, when every one of the P - 1 was asked,
+    resolve the resonance: returns the turn's end (an end reason or -1)."""
     S, Z = s.S, s.Z
     P = S.shape[0]
     while Z[Z_JK] < P - 1:
@@ -181,48 +183,56 @@ def joins_on(s, c, masks, counts, tr, on, check):
         Z[Z_Q] = q
         if S[q, C_IN] == 1:
             Z[Z_PHASE] = PH_JOIN
-            return np.int64(0)
+            return np.int64(-2)
     p = Z[Z_INIT]
     out = res_close(s, c, p, Z[Z_CARD], Z[Z_PART], Z[Z_NJ], masks, counts, tr, on)
-    e = after_resonance(S, Z, c.ip, p, out, tr, on)
-    return turns_on(s, c, e, False, masks, counts, tr, on, check)
+    return after_resonance(S, Z, c.ip, p, out, tr, on)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline=in_batch_loop)
 def apply(s, c, code, masks, counts, tr, on, check):
     """The pending decision's seat plays option ``code``; the game goes on to
-    the next decision or the end. Returns broken invariants (check mode)."""
+    the next decision or the end. Returns broken invariants (check mode).
+    ``turns_on`` and ``joins_next`` (LLVM-inlined) have one call site each,
+    so the turn is compiled into ``apply`` once."""
     S, Z = s.S, s.Z
     ph = Z[Z_PHASE]
     p = Z[Z_CUR]
     if ph == PH_PLACE:
         e = turn_place(s, c, p, code, masks, counts, tr, on)
-        if e != -1:
-            return turns_on(s, c, e if e >= 0 else np.int64(-1), False, masks, counts, tr, on,
-                            check)
-        Z[Z_PHASE] = PH_START
-        return np.int64(0)
-    Z[Z_DEC] += 1
-    if ph == PH_START:
-        if code < 0:
+        if e == -1:
+            Z[Z_PHASE] = PH_START
+            return np.int64(0)
+        if e < 0:
+            e = np.int64(-1)
+    else:
+        Z[Z_DEC] += 1
+        e = np.int64(-2)                    # a resonance goes on
+        if ph == PH_START:
+            if code < 0:
+                if on:
+                    ev(tr, Z, E_NOSTART, p, 0, 0, 0, 0, 0)
+                e = np.int64(-1)
+            else:
+                Z[Z_CARD] = res_open(S, Z, p, code, tr, on)
+                Z[Z_INIT] = p
+                Z[Z_PART] = np.int64(1) << p
+                Z[Z_NJ] = 0
+                Z[Z_Q] = p
+                Z[Z_JK] = 0
+        else:
+            q = Z[Z_Q]
+            if code == 1:
+                Z[Z_PART] |= np.int64(1) << q
+                Z[Z_NJ] += 1
+                S[q, C_JOINED] += 1
             if on:
-                ev(tr, Z, E_NOSTART, p, 0, 0, 0, 0, 0)
-            return turns_on(s, c, np.int64(-1), False, masks, counts, tr, on, check)
-        Z[Z_CARD] = res_open(S, Z, p, code, tr, on)
-        Z[Z_INIT] = p
-        Z[Z_PART] = np.int64(1) << p
-        Z[Z_NJ] = 0
-        Z[Z_Q] = p
-        Z[Z_JK] = 0
-        return joins_on(s, c, masks, counts, tr, on, check)
-    q = Z[Z_Q]
-    if code == 1:
-        Z[Z_PART] |= np.int64(1) << q
-        Z[Z_NJ] += 1
-        S[q, C_JOINED] += 1
-    if on:
-        ev(tr, Z, E_JOIN, q, code, Z[Z_CARD], 0, 0, 0)
-    return joins_on(s, c, masks, counts, tr, on, check)
+                ev(tr, Z, E_JOIN, q, code, Z[Z_CARD], 0, 0, 0)
+        if e == -2:
+            e = joins_next(s, c, masks, counts, tr, on)
+            if e == -2:
+                return np.int64(0)
+    return turns_on(s, c, e, False, masks, counts, tr, on, check)
 
 
 @njit(cache=True, _nrt=False, inline="always")
