@@ -77,9 +77,11 @@ What is compiled where (docs/performance.md gives the rules):
   would type every copy again at each call site, and a call passes every
   array as a 7-11 word struct; so do the turn plays and exchange steps
   ``step.apply`` runs (``turn.play3``/``play12``, ``exchange.xnext``,
-  ``xresp3``/``xresp12``). ``step.apply`` itself, which the engine calls
-  from several places, is a plain call: inlined into every search call
-  site, a compile grows many times over.
+  ``xresp3``/``xresp12``), and ``step.settle`` (one call site, in
+  ``apply``) and ``step.begin`` (in ``settle`` and ``deal``), which end a
+  turn and start the next. ``step.apply`` itself is inlined by numba into
+  the engine's batch loop only (``core.engine.inlining.in_batch_loop``):
+  inlined into every search call site, a compile grows many times over.
 - v1/v2's ``emit`` and ``gscore`` have one signature (``policy._sigs``),
   as do v3's ``keep3`` and ``push3``: numba otherwise compiles one
   version per combination of literal arguments.

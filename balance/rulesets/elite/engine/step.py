@@ -102,7 +102,7 @@ def end_turn(s, c, check):
     return errors
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def begin(s, c, masks, counts, tr, check):
     """Turns begin from seat Z_CUR's until one asks its turn play (v3: a
     seat the start of its turn put out of play has no play; its duels are
@@ -147,7 +147,7 @@ def deal(s, c, seed, game, masks, counts, tr, on, check):
     return begin(s, c, masks, counts, tr, check)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def settle(s, c, masks, counts, tr, check):
     """After the turn play or its exchange: v1/v2, a revived rogue's
     pending attack opens the next exchange (its first response is the next
@@ -186,18 +186,18 @@ def apply(s, c, code, masks, counts, tr, on, check):
             go = xresp12(s, c, masks, counts, tr, n, k, o, ot)
         if go and xnext(s, c, masks, counts, tr):
             return np.int64(0)
-        return settle(s, c, masks, counts, tr, check)
-    p = Z[Z_CUR]
-    if VARIANT == 3:
-        dmg = play3(s, c, masks, counts, tr, p, n, k, t, o, ot)
     else:
-        dmg = play12(s, c, masks, counts, tr, p, n, k, t, o)
-    if dmg > 0:
-        xopen(Z, p, t, dmg)
-        if xnext(s, c, masks, counts, tr):
-            Z[Z_PHASE] = PH_RESP
-            return np.int64(0)
-    return settle(s, c, masks, counts, tr, check)
+        p = Z[Z_CUR]
+        if VARIANT == 3:
+            dmg = play3(s, c, masks, counts, tr, p, n, k, t, o, ot)
+        else:
+            dmg = play12(s, c, masks, counts, tr, p, n, k, t, o)
+        if dmg > 0:
+            xopen(Z, p, t, dmg)
+            if xnext(s, c, masks, counts, tr):
+                Z[Z_PHASE] = PH_RESP
+                return np.int64(0)
+    return settle(s, c, masks, counts, tr, check)       # the one call site
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
