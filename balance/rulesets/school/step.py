@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from ...core import jit
+from ...core.engine.inlining import in_batch_loop
 from ...core.kernel import ev  # before kernel_cache_begin
 from .base import (draw_to_hand, fate_house, book_all_values, next_seat, pbelow, P_FATE,
                    P_LIMIT, P_MAXC, P_RDRAW, S_DEC, S_INV6, S_INVR, S_SAGE)
@@ -354,7 +355,7 @@ def prior(s, c, code):
     return c.fs[code]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline=in_batch_loop)
 def apply(s, c, code, masks, counts, tr, on, check):
     """The pending decision's seat plays option ``code``; the game goes on to
     the next decision or the end. Returns broken invariants (check mode)."""
