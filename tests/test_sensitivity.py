@@ -176,6 +176,8 @@ def test_the_report_says_what_moves_the_balance(tmp_path):
                  skill_seconds=0)
     md = res["markdown"].read_text()
     assert "## What moves the balance" in md
-    assert (tmp_path / "r" / "sensitivity" / "sensitivity_tornado.png").exists()
+    # its own folder: a `balance sensitivity --out <report>/sensitivity` run is never replaced
+    assert (tmp_path / "r" / "headline_sensitivity" / "sensitivity_tornado.png").exists()
+    assert not (tmp_path / "r" / "sensitivity").exists()
     assert any(f.startswith("Of the headline parameters, target moves the balance most")
                for f in res["findings"]), res["findings"]

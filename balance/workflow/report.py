@@ -147,6 +147,9 @@ def _rates_md(df: pd.DataFrame, name: str) -> pd.DataFrame:
     return t
 
 
+# the folder of the section "What moves the balance" (the headline parameters'
+# sensitivity); `balance sensitivity ... --out <report>/sensitivity` keeps its own
+SENS_DIR = "headline_sensitivity"
 SKILL_GAMES = 2_000        # games a run of the skill section, at most --games
 SKILL_SECONDS = 600.0      # its time budget, which picks the search level
 
@@ -439,8 +442,8 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
                                   store=st, progress=progress)
         except BalanceError:            # no headline value differs from the default
             sens = None
-        if sens is not None:
-            sens.write(w / "sensitivity")
+        if sens is not None:            # not sensitivity/: `balance sensitivity --out` owns that
+            sens.write(w / SENS_DIR)
 
     # --- findings --------------------------------------------------------------
     findings = []
@@ -699,10 +702,10 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
         doc.p(f"Each headline parameter's sweep values played against the default on the "
               f"same seeds ({sweep_games:,} games a value): its largest paired effect on a "
               f"{sens.main}, with 95% intervals Holm-adjusted over every effect of every "
-              f"parameter, largest first; `sensitivity/sensitivity.csv` holds every effect "
+              f"parameter, largest first; `{SENS_DIR}/sensitivity.csv` holds every effect "
               f"(seats, roles, first mover, length, capped share). The same analysis over any "
               f"parameters: `balance sensitivity {ruleset} --params A,B,C`.")
-        doc.img(w / "sensitivity" / "sensitivity_tornado.png", "tornado chart")
+        doc.img(w / SENS_DIR / "sensitivity_tornado.png", "tornado chart")
         doc.code("\n".join(sens.lines()))
     doc.h(2, "Findings under skilled play")
     if sk["policy"] is None:
