@@ -193,8 +193,9 @@ def joins_next(s, c, masks, counts, tr, on):
 def apply(s, c, code, masks, counts, tr, on, check):
     """The pending decision's seat plays option ``code``; the game goes on to
     the next decision or the end. Returns broken invariants (check mode).
-    ``turns_on`` and ``joins_next`` (LLVM-inlined) have one call site each,
-    so the turn is compiled into ``apply`` once."""
+    ``joins_next`` (LLVM-inlined: a call per join decision) and
+    ``turns_on`` (a plain call, once a turn: inlined too, it would be
+    compiled into both ``deal`` and ``apply``) have one call site each."""
     S, Z = s.S, s.Z
     ph = Z[Z_PHASE]
     p = Z[Z_CUR]
