@@ -43,10 +43,10 @@ def test_the_search_counts_reach_the_kernel_as_ints_after_the_rule_ints(name):
     for key, v in given.items():
         assert isinstance(values[key], int)
         assert ip[rules.N_RULE_INTS + rules.PIDX[key]] == v
-    # the float policy vector holds the float policy parameters only
+    # the float policy vector holds the float policy parameters only, one row a seat
     floats = [i.name for i in spec.space.infos.values()
               if i.group == "policy" and i.kind is float]
-    assert len(pp) == len(floats) and not set(COUNTS) & set(floats)
+    assert pp.shape == (spec.players[1], len(floats)) and not set(COUNTS) & set(floats)
 
 
 @pytest.mark.parametrize("name", ["school", "resonance"])

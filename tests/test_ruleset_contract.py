@@ -462,3 +462,27 @@ def test_every_spec_field_is_in_the_docs_table():
     rows = re.findall(r"^\| `(\w+)` \| (yes|no) \|", table, re.M)
     assert len(rows) == len({r[0] for r in rows})
     assert {(f, req == "yes") for f, req in rows} == {(f, req) for f, req, _ in field_docs()}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_float_policy_parameters_reach_the_kernel_one_row_per_seat(name):
+    """The contract of policy variants (core.variants): the second kernel
+    array is the float policy parameters, one C-contiguous row per seat up to
+    the most players; a seat's values change its row and no other. A
+    ruleset without a float policy parameter has nothing to vary."""
+    spec = registry.get(name)
+    values = spec.space.resolve({})
+    codes = np.zeros(spec.n_kinds(values), np.int64)
+    pp = spec.kernel_arrays(values, codes)[1]
+    assert pp.dtype == np.float64 and pp.flags.c_contiguous
+    assert pp.shape[0] == spec.players[1] and (pp == pp[0]).all()
+    floats = [i for i in spec.space.infos.values() if i.group == "policy" and i.kind is float]
+    assert floats, f"{name} declares no float policy parameter"
+    info = floats[0]
+    other = info.bounds[1] if info.default != info.bounds[1] else info.bounds[0]
+    seat = spec.players[0] - 1
+    per = [values] * spec.players[0]
+    per[seat] = {**values, info.name: other}
+    varied = spec.kernel_arrays(values, codes, seat_values=per)[1]
+    changed = np.flatnonzero((varied != pp).any(axis=1))
+    assert changed.tolist() == [seat], (name, info.name, changed)

@@ -605,10 +605,10 @@ def kernel_policy_choice(k: KernelTable, pol: str, p: int, hand: list, seed: int
     k.S[p, L.C_HN] = len(hand)
     for s in range(5):          # the kernel keeps a count of each special kind in hand
         k.S[p, L.C_SPEC + s] = hand.count(5 * k.V + s)
-    pp = to_kernel(SPEC.space.policy(k.values))[1]
     kinds = len(SPEC.card_kinds(k.values))
+    pp = SPEC.kernel_arrays(k.values, np.zeros(kinds, np.int64))[1]   # one row per seat
     ctx = Ctx(policy_ids([pol] * k.P), np.int64(k.P), k.ip, pp, np.zeros(kinds, np.int64),
-              np.zeros(32, np.int64), np.zeros(6, np.int64), np.zeros(64, np.int64),
+              np.zeros((pp.shape[0], 32), np.int64), np.zeros(6, np.int64), np.zeros(64, np.int64),
               np.zeros(64, np.int64), np.zeros(L.NC_MAX, np.int64), np.zeros(L.NC_MAX, np.int64),
               np.int64(k.V), np.int64(5 * k.V))
     policy.fill_special_table(ctx.ip, ctx.pp, ctx.spbest)
@@ -697,6 +697,43 @@ def test_greedy_ties_are_broken_uniformly(name):
     sd = (n * 0.25) ** 0.5
     for o, x in counts.items():
         assert abs(x - n / 2) < 4.5 * sd, (name, counts)
+
+
+# --- per-seat policy parameters ---------------------------------------------------------
+@pytest.mark.parametrize("pols, name, v", [
+    (["greedy"] * 3, "value_gamble", 5.0),          # the seat's special table (spbest)
+    (["patient"] * 3, "min_combo_value", 0.0),      # patient's combo threshold
+])
+def test_float_policy_parameters_are_read_per_seat(pols, name, v):
+    """The float policy parameters reach the kernel one row per seat
+    (``SPEC.kernel_arrays``, ``seat_values``): the same values at every seat
+    play exactly the games of no ``seat_values``; the changed value at every
+    seat plays exactly the games of that value given to all; at one seat
+    only, games neither."""
+    values = DEFAULTS
+    changed = SPEC.space.resolve({name: v})
+    assert changed[name] != values[name]
+    P, n = len(pols), 300
+    ids = policy_ids(pols)
+    pp = SPEC.kernel_arrays(values, np.zeros(SPEC.n_kinds(values), np.int64),
+                            seat_values=[values, changed, values])[1]
+    assert pp.shape[0] == SPEC.players[1] and pp.flags.c_contiguous
+    assert (pp[0] == pp[2]).all() and (pp[0] != pp[1]).sum() == 1
+
+    def tables(vals, seat_values=None):
+        b = SPEC.simulate_range(vals, 5, 0, n, P, ids, seat_values=seat_values)
+        return b.games, b.seats
+
+    def same(a, b):
+        return all(np.array_equal(x, y) for x, y in zip(a, b))
+
+    plain = tables(values)
+    assert same(tables(values, [values] * P), plain)
+    everywhere = tables(changed)
+    assert same(tables(values, [changed] * P), everywhere)
+    assert not same(everywhere, plain)
+    one_seat = tables(values, [values, changed, values])
+    assert not same(one_seat, plain) and not same(one_seat, everywhere)
 
 
 # --- invariants over many games -------------------------------------------------------

@@ -63,7 +63,9 @@ def _options(f, one_game: bool):
         ("players", opt("--players", "-p", default=None, type=WHOLE,
                         help="Number of players.", show_default="the ruleset's minimum")),
         ("policy", opt("--policy", "policies", multiple=True,
-                       help="Policy for all seats, or repeat once per seat in turn order.",
+                       help="Policy for all seats, or repeat once per seat in turn order; a "
+                            "variant changes float policy parameters at its seats only: "
+                            "greedy[five_value=-5,heal_value=2] or greedy@profile.toml.",
                        show_default="the ruleset's first policy")),
         ("set", opt("--set", "assignments", multiple=True, metavar="KEY=VALUE",
                     help="Override a rule or policy parameter (repeatable); see "

@@ -126,12 +126,14 @@ class DaskEngine:
 def _piece(args: tuple, a: int, b: int):
     """On a worker: games [a, b) of one configuration, on one numba thread."""
     import numba
-    name, values, seed, n_players, policy_ids, check, ban, data, summary_only = args
+    name, values, seed, n_players, policy_ids, check, ban, data, summary_only, seat_values = args
     numba.set_num_threads(1)
     spec = registry.get(name)
     kw = {} if ban is None else {"ban": ban}
     if data:
         kw["data"] = data
+    if seat_values is not None:
+        kw["seat_values"] = seat_values
     part = spec.simulate_range(values, seed, a, b, n_players, policy_ids, check, **kw)
     if summary_only:              # reduced here: only the sums travel
         return a, b, registry.fingerprint(name), {

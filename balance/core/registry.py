@@ -62,11 +62,10 @@ def registered(name: str, module: str):
 
 
 def policy_id(spec: RulesetSpec, name: str) -> int:
-    if name not in spec.policies:
-        raise BalanceError(f"unknown policy {name!r} for {spec.name}"
-                           f"{did_you_mean(name, spec.policies)} "
-                           f"(known: {', '.join(spec.policies)})")
-    return spec.policies[name]
+    """The kernel's id of a policy label (a variant ``greedy[...]`` plays
+    greedy's id; ``core.variants`` checks its parameters)."""
+    from .variants import parse
+    return spec.policies[parse(spec, name)[0]]
 
 
 def package(name: str) -> str:

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import cluster, jit, registry, stats, summary
+from . import cluster, jit, registry, stats, summary, variants
 from .cluster import use as use_cluster
 from .errors import BalanceError, did_you_mean, interrupt
 from .io import json_default, json_rows, version
@@ -41,9 +41,7 @@ def resolve_policies(spec, policies, n_players: int) -> list[str]:
         policies = [next(iter(spec.policies))]
     if isinstance(policies, str):
         policies = [policies]
-    policies = list(policies)
-    for p in policies:
-        registry.policy_id(spec, p)
+    policies = [variants.canonical(spec, p) for p in policies]
     if len(policies) == 1:
         return policies * n_players
     if len(policies) != n_players:
@@ -118,7 +116,13 @@ class Setup:
 
     @property
     def policy_ids(self) -> np.ndarray:
-        return np.array([self.spec.policies[p] for p in self.policies], dtype=np.int64)
+        return np.array([self.spec.policies[variants.base(p)] for p in self.policies],
+                        dtype=np.int64)
+
+    @property
+    def seat_values(self) -> list | None:
+        """Each seat's values where a seat plays a policy variant, else None."""
+        return variants.seat_values(self.spec, self.values, self.policies)
 
     def describe(self) -> dict:
         d = {"ruleset": self.spec.name, "version": self.spec.version(self.values),
@@ -340,6 +344,7 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     want_bar = progress is not False and stop - start - done["reused"] > chunk
     ban = s.ban_vector
     searching = any(is_search(p) for p in s.policies)
+    seat_values = s.seat_values
     engine = cluster.current()
     try:
         if store is not None:            # SIGTERM as Ctrl-C: the finished chunks are saved
@@ -353,6 +358,8 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
                 kw = {} if ban is None else {"ban": ban}
                 if s.data:
                     kw["data"] = s.data
+                if seat_values is not None:
+                    kw["seat_values"] = seat_values
                 if not summary_only:
                     kw["out"] = (G[rows], S[rows], M[rows])
                 part = s.spec.simulate_range(s.values, s.seed, a, b, s.n_players,
@@ -367,7 +374,7 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
                 take(a, b, d, False)
         else:
             args = (s.spec.name, s.values, s.seed, s.n_players, s.policy_ids, check, ban,
-                    s.data, summary_only)
+                    s.data, summary_only, seat_values)
             for a, b, d in engine.play(args, todo()):
                 take(a, b, d, True)
                 keep(a, b, d)

@@ -18,7 +18,10 @@ defines ``SPEC = RulesetSpec(...)``, plus one line in
   ``trace_one(seed, game, n_players, policy_ids, *args, games, seats, masks,
   counts, tr) -> number of events`` and ``KERNELS``, {"run": dispatcher,
   "replay": dispatcher} for the first-compile notice (``core.jit``);
-  ``*args`` are the arrays ``spec.kernel_arrays(values, ban)`` returns;
+  ``*args`` are the arrays ``spec.kernel_arrays(values, ban)`` returns
+  (the package's ``kernel_args(values, ban)``, whose second array is the
+  float policy parameters: the kernel gets them one row per seat, so a
+  policy variant plays at its seat only);
 - ``replay.py``: ``format_trace(events, values, n_players, policies)``.
 
 A spec that lacks a required field, or whose fields disagree (a headline
@@ -206,18 +209,35 @@ class RulesetSpec:
                                       if self.data_files else ""))
         return {name: load(given.get(name)) for name, load in self.data_files.items()}
 
-    def kernel_arrays(self, values: dict, codes: np.ndarray, data: dict | None = None) -> tuple:
-        """The arrays the kernel takes after the policy ids, for parameter
-        ``values``, ban ``codes`` (one per card kind) and data tables."""
+    def _package_arrays(self, values: dict, codes: np.ndarray, data: dict | None) -> tuple:
         if self.kernel_args is None:
             return (*self.space.vectors(values), codes)
         if self.data_files:
             return self.kernel_args(values, codes, **(data or self.data()))
         return self.kernel_args(values, codes)
 
-    def _args(self, values, ban, data):
+    def kernel_arrays(self, values: dict, codes: np.ndarray, data: dict | None = None,
+                      seat_values: list | None = None) -> tuple:
+        """The arrays the kernel takes after the policy ids, for parameter
+        ``values``, ban ``codes`` (one per card kind) and data tables.
+
+        The second array, the float policy parameters, reaches the kernel as
+        one row per seat (``spec.players[1]`` rows; seat ``p`` reads row
+        ``p``), so that a policy variant (``greedy[hand_damage_value=16]``)
+        plays at one seat only: ``seat_values`` gives each seat's values
+        (they differ from ``values`` in float policy parameters only);
+        without it every row is ``values``' own."""
+        args = list(self._package_arrays(values, codes, data))
+        rows = [args[1]] * self.players[1]
+        for p, v in enumerate(seat_values or ()):
+            if v is not values and v != values:
+                rows[p] = self._package_arrays(v, codes, data)[1]
+        args[1] = np.ascontiguousarray(np.stack(rows), dtype=np.float64)
+        return tuple(args)
+
+    def _args(self, values, ban, data, seat_values=None):
         nk = self.n_kinds(values)
-        return nk, self.kernel_arrays(values, ban_vector(ban, nk), data)
+        return nk, self.kernel_arrays(values, ban_vector(ban, nk), data, seat_values)
 
     @classmethod
     def from_package(cls, rules, layout, **fields) -> "RulesetSpec":
@@ -236,18 +256,20 @@ class RulesetSpec:
         return cls(**{**base, **fields})
 
     def simulate_range(self, values, seed, start, stop, n_players, policy_ids, check=False,
-                       ban=None, data=None, out=None) -> Batch:
+                       ban=None, data=None, out=None, seat_values=None) -> Batch:
         """Play games [start, stop) of ``seed`` on all threads; ``check``
         counts broken invariants per game; ``ban`` is None or int64[K] of
         ``records.BAN_*`` codes per card kind; ``data`` the loaded data files
         ({name: DataTable}, default: the package's own); ``out``, if given,
         the zero-filled (games, seats, masks) arrays of ``stop - start`` rows
-        to fill (views of a whole run's tables: no copy afterwards)."""
+        to fill (views of a whole run's tables: no copy afterwards);
+        ``seat_values`` each seat's values where policy variants differ
+        (:meth:`kernel_arrays`)."""
         # the threads that run a kernel import numba: here, not at the top,
         # so that declaring a ruleset (and the registry) loads no numba
         from .parallel import run_blocks
         K = self.kernel_module()
-        nk, args = self._args(values, ban, data)
+        nk, args = self._args(values, ban, data, seat_values)
         n = stop - start
         if out is None:
             games, seats, masks, counts = alloc(n, n_players, len(self.game_columns),
@@ -261,11 +283,12 @@ class RulesetSpec:
                    games, seats, masks, counts, errors)
         return Batch(start, games, seats, masks, counts.sum(axis=0), errors)
 
-    def trace_game(self, values, seed, game, n_players, policy_ids, ban=None, data=None):
+    def trace_game(self, values, seed, game, n_players, policy_ids, ban=None, data=None,
+                   seat_values=None):
         """(Batch of game ``game`` alone, its events int64[n, 8]); the trace
         buffer grows until the whole game fits."""
         K = self.kernel_module()
-        nk, args = self._args(values, ban, data)
+        nk, args = self._args(values, ban, data, seat_values)
         size = self.trace_rows
         while True:
             games, seats, masks, counts = alloc(1, n_players, len(self.game_columns),

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core import plots, registry, stats
+from ..core import plots, registry, stats, variants
 from ..core.errors import BalanceError
 from ..core.outdir import Published
 from ..core.runner import check_count, check_players, setup, shares_wins
@@ -65,12 +65,10 @@ def parse_policies(spec, policies) -> list[str]:
     if policies is None or len(policies) == 0:
         pols = default_policies(spec)
     elif isinstance(policies, str):
-        pols = [p.strip() for p in policies.split(",") if p.strip()]
+        pols = variants.split(policies)
     else:
-        pols = [q.strip() for p in policies for q in str(p).split(",") if q.strip()]
-    for p in pols:
-        registry.policy_id(spec, p)
-    pols = list(dict.fromkeys(pols))
+        pols = [q for p in policies for q in variants.split(str(p))]
+    pols = list(dict.fromkeys(variants.canonical(spec, p) for p in pols))
     if len(pols) < 2:
         raise BalanceError(f"matchups need at least two different policies, got {pols}")
     return pols

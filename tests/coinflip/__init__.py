@@ -21,7 +21,10 @@ class Params:
 
 @dataclass(frozen=True)
 class PolicyParams:
-    pass
+    # tests/test_variants.py: a policy "skill" of known effect, read per seat
+    luck: float = param(0.0, doc="the seat's coin lands heads with probability (50 + this)% "
+                                 "(0: the fair coin, and the same flips as without it)",
+                        bounds=(0.0, 40.0), sweep=(0.0, 10.0, 20.0))
 
 
 SPEC = RulesetSpec(
@@ -30,7 +33,7 @@ SPEC = RulesetSpec(
     policy_docs={"steady": "flips once", "bold": "flips twice, scores only on two heads"},
     card_kinds=lambda v: ["tails", "heads"], game_columns=("winner", "turns", "rounds", "end_reason"),
     seat_columns=("heads",), end_reasons=("target", "turn_cap"),
-    kernel=__name__ + ".kernel", kernel_args=lambda v, ban: (SPEC.space.vectors(v)[0],),
+    kernel=__name__ + ".kernel", kernel_args=lambda v, ban: SPEC.space.vectors(v),
     format_trace=lambda ev, v, P, pol: [f"turn {t}: P{p} flips {'heads' if c else 'tails'}, {h} heads"
                                         for _, t, p, c, h, *_ in ev.tolist()],
     compile_time="a few seconds", headline=("target",), docs="tests/coinflip/__init__.py",

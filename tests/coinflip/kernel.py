@@ -13,13 +13,14 @@ NG, NSEAT = 4, 1
 
 
 @njit(cache=True)
-def play(seed, game, pol, ip, grow, srow, masks, counts, tr, on):
+def play(seed, game, pol, ip, pp, grow, srow, masks, counts, tr, on):
     st, Z, P = np.full(1, game_state(seed, game)), np.zeros(4, np.int64), len(pol)
     for t in range(ip[1]):
         p, Z[2] = t % P, t + 1
         for _ in range(1 + pol[p]):          # bold flips twice: both must be heads
-            if p == 0 and ip[2] != 0:        # bias: seat 0 heads with (50 + bias)%
-                c = 1 if below(st, 100) < 50 + ip[2] else 0
+            bias = (ip[2] if p == 0 else 0) + pp[p, 0]     # seat 0's bias, the seat's luck
+            if bias != 0:                    # heads with (50 + bias)%
+                c = 1 if below(st, 100) < 50 + bias else 0
             else:
                 c = below(st, 2)
             counts[0, c] += 1
@@ -38,15 +39,17 @@ def play(seed, game, pol, ip, grow, srow, masks, counts, tr, on):
 
 
 @njit(cache=True, nogil=True)
-def run_batch(b0, b1, seed, start, n, P, pol, ip, check, games, seats, masks, counts, errors):
+def run_batch(b0, b1, seed, start, n, P, pol, ip, pp, check, games, seats, masks, counts,
+              errors):
     tr = np.zeros((1, 8), np.int64)
     for g in range(b0 * BLOCK, min(n, b1 * BLOCK)):
-        play(seed, start + g, pol, ip, games[g], seats[g], masks[g], counts[g // BLOCK], tr, False)
+        play(seed, start + g, pol, ip, pp, games[g], seats[g], masks[g], counts[g // BLOCK], tr,
+             False)
 
 
 @njit(cache=True)
-def trace_one(seed, game, P, pol, ip, games, seats, masks, counts, tr):
-    return play(seed, game, pol, ip, games[0], seats[0], masks[0], counts[0], tr, True)
+def trace_one(seed, game, P, pol, ip, pp, games, seats, masks, counts, tr):
+    return play(seed, game, pol, ip, pp, games[0], seats[0], masks[0], counts[0], tr, True)
 
 
 KERNELS = {"run": run_batch, "replay": trace_one}

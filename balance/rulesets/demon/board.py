@@ -99,10 +99,12 @@ WILD = -99          # scenario scripts: matches any value
 I64 = nt.int64
 A1, A2 = nt.int64[::1], nt.int64[:, ::1]
 F1, U1, U3 = nt.float64[::1], nt.uint64[::1], nt.uint64[:, :, ::1]
+F2 = nt.float64[:, ::1]
 B1 = nt.boolean
-# the engine's tuples (layout.State, layout.Ctx) as numba types them
+# the engine's tuples (layout.State, layout.Ctx) as numba types them; Ctx.pp is
+# float64[2, K]: row p holds seat p's float policy parameters
 STATE = nt.NamedTuple((A2, A1, A2, U1, A2, F1), State)
-CTX = nt.NamedTuple((A1, I64, A1, F1, A1, A1, A2, F1, A2, A1), Ctx)
+CTX = nt.NamedTuple((A1, I64, A1, F2, A1, A1, A2, F1, A2, A1), Ctx)
 # the arguments every game step takes, in this order: the state, the
 # context and the records (masks, counts, trace)
 BASE = (STATE, CTX, U3, A2, A2)
@@ -462,6 +464,8 @@ def jval(S, ip, me, r):
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def face_value(S, ip, pp, me, r, k):
+    """Greedy's value of face card k in ``me``'s row r (``pp``: the
+    deciding seat's row of float policy parameters)."""
     rk = RANK[k]
     if rk == 11:
         return jval(S, ip, me, r)
@@ -491,7 +495,7 @@ def thresholds(S, p, tmp):
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def row_gain(S, pp, pol, p, r, add, tmp):
     """Greedy's value of adding ``add`` power to own row r (``thresholds``
-    computed first)."""
+    computed first; ``pp``: seat p's row of float policy parameters)."""
     s = float(add)
     if tmp[24 + r] == 0 and S[p, C_POW + r] + add > tmp[20 + r]:
         s += pp[Q_WIN]

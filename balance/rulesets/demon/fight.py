@@ -24,8 +24,8 @@ jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_di
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def list_attack(S, Z, ip, pp, rows, sc, tmp, p):
     """Every distinct legal attack of seat p now (rows [key, row, target
-    (-1 direct), mode (0 normal, 1 joker effect)], greedy's score), then
-    "no attack" (the last row)."""
+    (-1 direct), mode (0 normal, 1 joker effect)], greedy's score with seat
+    p's float policy parameters ``pp[p]``), then "no attack" (the last row)."""
     q = 1 - p
     n = 0
     for r in range(3):
@@ -41,7 +41,7 @@ def list_attack(S, Z, ip, pp, rows, sc, tmp, p):
                 setrow(rows, sc, n, key, r, t, 0, 0, 0, float(pw))
                 n += 1
                 if bj:
-                    setrow(rows, sc, n, key, r, t, 1, 0, 0, pw + ip[P_BONUS] - pp[Q_SPEND])
+                    setrow(rows, sc, n, key, r, t, 1, 0, 0, pw + ip[P_BONUS] - pp[p, Q_SPEND])
                     n += 1
                 continue
             m = S[q, C_ROW + t]
@@ -53,7 +53,7 @@ def list_attack(S, Z, ip, pp, rows, sc, tmp, p):
                 n += 1
             if bj:
                 cnt = popc(m)
-                s = -pp[Q_SPEND]
+                s = -pp[p, Q_SPEND]
                 if cnt > 1:
                     high_cands(m, tmp, 8)
                     s += float((S[q, C_POW + t] - RANK[tmp[8]]) * mult + (cnt - 1) * ip[P_PAS])

@@ -12,7 +12,9 @@ Python, and the njit functions over them that do not play: ``copy``, ``reseed``,
   the pending pick's rows as ``step.advance`` listed them for the seat's
   policy (``Z_LISTED``; a cache: ``copy`` does not carry it over).
 - ``Ctx``: the seats' policy ids ``pol``, ``P``, the rule (and search) ints
-  ``ip``, the policy floats ``pp``, the ban codes, the search parameters
+  ``ip``, the policy floats ``pp`` (float64[2, K], ``SPEC.kernel_arrays``:
+  row p is seat p's, read for every choice made on seat p's behalf), the
+  ban codes, the search parameters
   ``sp`` (``core.engine.search_vector``) and the policies' scratch: the
   choice rows ``rows``/``sc`` (the effect choices inside ``apply``), the
   ``script`` (empty in a batch; ``scenario.Table`` writes its own), ``tmp``.
@@ -37,10 +39,16 @@ def new_state(P: int = 2) -> State:
 
 def context(P, pol, ip, pp, ban, script_rows: int = 1) -> Ctx:
     """One thread's context for a batch (its scratch arrays are its own; a
-    script of ``script_rows`` rows, empty: the scenarios write theirs)."""
+    script of ``script_rows`` rows, empty: the scenarios write theirs).
+    ``pp``: the float policy parameters, one row per seat
+    (``SPEC.kernel_arrays``)."""
     slot = {n: N_RULE_INTS + i for n, i in PIDX.items()}
+    pp = np.ascontiguousarray(pp, np.float64)
+    if pp.ndim != 2 or pp.shape[0] != 2:
+        raise ValueError(f"demon: pp must be float64[2, K] (one row per seat, "
+                         f"SPEC.kernel_arrays), not shape {pp.shape}")
     return Ctx(np.ascontiguousarray(np.asarray(pol)[:2], np.int64), np.int64(2),
-               np.ascontiguousarray(ip, np.int64), np.ascontiguousarray(pp, np.float64),
+               np.ascontiguousarray(ip, np.int64), pp,
                np.ascontiguousarray(ban, np.int64),
                engine.search_vector(lambda n, d: ip[slot[n]] if n in slot else d),
                np.zeros((NO, 6), np.int64), np.zeros(NO, np.float64),

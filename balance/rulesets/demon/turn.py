@@ -67,8 +67,11 @@ NG = _NG
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def list_place(S, Z, ip, pp, rows, sc, tmp, p, pl):
     """Every distinct legal placement action of seat p now, then "end"
-    (the last row); scored for policy ``pl`` (``POL_RANDOM``: no scores)."""
+    (the last row); scored for policy ``pl`` (``POL_RANDOM``: no scores)
+    with seat p's float policy parameters (row p of ``pp``, also when it
+    values the opponent's face cards)."""
     q = 1 - p
+    pr = pp[p]
     greedy = pl != POL_RANDOM
     fl = Z[Z_FLAGS]
     hand = S[p, C_HAND] & ~Z[Z_FORBID]
@@ -86,10 +89,10 @@ def list_place(S, Z, ip, pp, rows, sc, tmp, p, pl):
                     s = 0.0
                     if greedy:
                         if occupied(S, p, r):
-                            s = pp[Q_JOKER]
+                            s = pr[Q_JOKER]
                         else:
                             hh = ip[P_HP] - S[p, C_HP]
-                            s = float(min(hh, ip[P_HEAL])) - pp[Q_HEALMIN]
+                            s = float(min(hh, ip[P_HEAL])) - pr[Q_HEALMIN]
                     setrow(rows, sc, n, n, A_BIG, k, r, 0, 0, s)
                     n += 1
         elif k == SMALL:
@@ -97,11 +100,11 @@ def list_place(S, Z, ip, pp, rows, sc, tmp, p, pl):
             if r >= 0:
                 s = 0.0
                 if greedy:
-                    s = pp[Q_SMALL]
+                    s = pr[Q_SMALL]
                     for j in range(2):
                         f = S[q, C_FACE + 2 * r + j]
                         if f >= 0:
-                            s += face_value(S, ip, pp, q, r, f)
+                            s += face_value(S, ip, pr, q, r, f)
                 setrow(rows, sc, n, n, A_SMALL, k, r, 0, 0, s)
                 n += 1
         else:
@@ -110,29 +113,29 @@ def list_place(S, Z, ip, pp, rows, sc, tmp, p, pl):
             if rk <= 10:
                 if su < 3:
                     if not (fl >> su) & 1:
-                        s = row_gain(S, pp, pl, p, su, rk, tmp) if greedy else 0.0
+                        s = row_gain(S, pr, pl, p, su, rk, tmp) if greedy else 0.0
                         setrow(rows, sc, n, n, A_ROW, k, su, 0, 0, s)
                         n += 1
                     if rk >= 3 and not fl & F_SLOT and Z[Z_SOWN + su] != q:
-                        s = pp[Q_SLOT] if Z[Z_SOWN + su] < 0 else -1.0
+                        s = pr[Q_SLOT] if Z[Z_SOWN + su] < 0 else -1.0
                         setrow(rows, sc, n, n, A_SLOT, k, su, 0, 0, s)
                         n += 1
                 else:
                     for r in range(2):
                         if not (fl >> r) & 1:
-                            s = row_gain(S, pp, pl, p, r, rk, tmp) if greedy else 0.0
+                            s = row_gain(S, pr, pl, p, r, rk, tmp) if greedy else 0.0
                             setrow(rows, sc, n, n, A_ROW, k, r, 0, 0, s)
                             n += 1
             elif su < 3:
                 if not (fl >> (5 + su)) & 1:
                     nf = n_faces(S, p, su)
-                    s = face_value(S, ip, pp, p, su, k) if greedy else 0.0
+                    s = face_value(S, ip, pr, p, su, k) if greedy else 0.0
                     if nf < 2:
                         setrow(rows, sc, n, n, A_FACE, k, su, -1, 0, s)
                         n += 1
                     else:
                         for j in range(2):
-                            s2 = s - face_value(S, ip, pp, p, su, S[p, C_FACE + 2 * su + j]) \
+                            s2 = s - face_value(S, ip, pr, p, su, S[p, C_FACE + 2 * su + j]) \
                                 if greedy else 0.0
                             setrow(rows, sc, n, n, A_FACE, k, su, j, 0, s2)
                             n += 1
@@ -147,9 +150,9 @@ def list_place(S, Z, ip, pp, rows, sc, tmp, p, pl):
                         v0 = 0.0
                         v1 = 0.0
                         if greedy:
-                            v0 = sign * face_value(S, ip, pp, side, r, S[side, C_FACE + 2 * r])
+                            v0 = sign * face_value(S, ip, pr, side, r, S[side, C_FACE + 2 * r])
                             if nf == 2:
-                                v1 = sign * face_value(S, ip, pp, side, r,
+                                v1 = sign * face_value(S, ip, pr, side, r,
                                                        S[side, C_FACE + 2 * r + 1])
                         setrow(rows, sc, n, n, A_HEART, k, side * 3 + r, 0, 0, v0)
                         n += 1
@@ -166,7 +169,7 @@ def list_place(S, Z, ip, pp, rows, sc, tmp, p, pl):
                     ka = s_ * 13 + a - 1
                     kb = s_ * 13 + sv - a - 1
                     if (hand >> ka) & 1 and (hand >> kb) & 1:
-                        s = row_gain(S, pp, pl, p, s_, sv, tmp) if greedy else 0.0
+                        s = row_gain(S, pr, pl, p, s_, sv, tmp) if greedy else 0.0
                         setrow(rows, sc, n, n, A_PAIR, ka, s_, kb, 0, s)
                         n += 1
     setrow(rows, sc, n, n, A_END, -1, 0, 0, 0, 0.0)
@@ -182,7 +185,7 @@ def reply(s, c, masks, counts, tr, x, p):
         return
     setrow(rows, sc, 0, 0, 0, 0, 0, 0, 0, 0.0)
     setrow(rows, sc, 1, 1, 1, 0, 0, 0, 0,
-           1.0 if S[x, C_HP] > cost + c.pp[Q_MARGIN] else -1.0)
+           1.0 if S[x, C_HP] > cost + c.pp[x, Q_MARGIN] else -1.0)
     i = choose(s.st, Z, c.pol[x], c.script, rows, sc, 2, D_OPT)
     if rows[i, 1] == 0:
         return
@@ -360,7 +363,7 @@ def k_option(s, c, masks, counts, tr, p, r):
         for v in range(1, 11):
             k = r * 13 + v - 1
             if (avail >> k) & 1:
-                setrow(rows, sc, n, 2, 2, k, 0, 0, 0, v - c.pp[Q_KMIN] + 0.5)
+                setrow(rows, sc, n, 2, 2, k, 0, 0, 0, v - c.pp[p, Q_KMIN] + 0.5)
                 n += 1
     if n == 1:
         return

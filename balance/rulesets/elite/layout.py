@@ -195,7 +195,7 @@ Q_JEV = PIDX["judgment_min_ev"]
 Q_OVER = PIDX["overkill_value"]
 Q_DUEL1 = PIDX["duel_first"]
 Q_FINAL = PIDX["final_blow_value"]
-Q_RUN = N_PFLOAT          # pp[Q_RUN + k]: greedy's value of run k itself (rules.run_values)
+Q_RUN = N_PFLOAT          # pp[p, Q_RUN + k]: seat p's greedy's value of run k itself (rules.run_values)
 
 # --- seat state S[p, C_*] --------------------------------------------------------
 C_HP = 0                  # HP of the character/general in play

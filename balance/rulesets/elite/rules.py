@@ -216,7 +216,7 @@ class PolicyParams:
 
 
 IDX = kernel_index(Params)
-PIDX = kernel_index(PolicyParams)      # float fields: slots of pp; int fields: of the policy ints
+PIDX = kernel_index(PolicyParams)      # float fields: slots of a row of pp; int fields: of the policy ints
 N_PFLOAT = sum(isinstance(f.default, float) for f in fields(PolicyParams))
 
 # search levels (core.search.LEVELS) are ids 3, 4, 5, in LEVELS' order; id 2 is script
@@ -322,7 +322,8 @@ def run_values(pp: np.ndarray, PT: np.ndarray) -> np.ndarray:
     """greedy's value of each run itself, the first term of every option's
     score: + ``five_value`` for a 5, - ``four_value`` for a spent 4, -
     ``card_value`` per card, - ``hand_damage_value`` per point of the
-    cards' damage. The kernels read it at ``pp[len(PIDX) + k]``; it is the
+    cards' damage. The kernels read seat p's at ``pp[p, Q_RUN + k]``
+    (``layout.Q_RUN``: after the float policy parameters); it is the
     same float operations, in the same order, that they once did per
     option, so scores are unchanged (and ``hand_damage_value`` = 0 changes
     no score: x - 0.0 = x)."""

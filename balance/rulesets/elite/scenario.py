@@ -45,7 +45,7 @@ class Table:
     def __init__(self, players: int = 2, params: dict | None = None, policies="greedy",
                  seed: int = 0, game: int = 0, trace: int = 200_000, ban: dict | None = None):
         from ...core.records import ban_vector
-        from . import SPEC, kernel_args
+        from . import SPEC
         from .kernel import engine      # compiled: loaded on first use
         self.values = SPEC.space.resolve(params)
         version = self.values["version"]
@@ -65,7 +65,9 @@ class Table:
             banv = np.zeros(rules.N_KINDS, np.int64)
             for k, mode in ban.items():
                 banv[rules.card_kinds().index(k)] = BAN_CODES[mode]
-        self.ip, self.pp, self.PT, self.PID = kernel_args(self.values, ban_vector(banv, rules.N_KINDS))
+        # pp: the float policy parameters, one row per seat (SPEC.kernel_arrays)
+        self.ip, self.pp, self.PT, self.PID = SPEC.kernel_arrays(self.values,
+                                                                 ban_vector(banv, rules.N_KINDS))
         self.script_rows = np.full((256, 4), -1, np.int64)
         # the game (state.State) and its context (state.Ctx: seats, rules, scratch, script rows)
         self.s = self._run.new_state(players)

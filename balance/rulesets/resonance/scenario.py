@@ -39,7 +39,7 @@ class Table:
     def __init__(self, players: int = 4, params: dict | None = None, policies="counter",
                  seed: int = 0, game: int = 0, cards=None, ban: dict | None = None):
         from ...core.records import BAN_CODES, ban_vector
-        from . import SPEC, kernel_args
+        from . import SPEC
         from . import kernel as K            # compiled: loaded on first use
         from .table import load_cards
         self.K = K
@@ -54,8 +54,9 @@ class Table:
         banv = np.zeros(L.NK, np.int64)
         for k, mode in (ban or {}).items():
             banv[SPEC.card_kinds(self.values).index(k)] = BAN_CODES[mode]
-        self.ip, self.pp, self.ban, self.M = kernel_args(self.values, ban_vector(banv, L.NK),
-                                                         cards=self.cards)
+        # pp: the float policy parameters, one row per seat (seat p reads pp[p])
+        self.ip, self.pp, self.ban, self.M = SPEC.kernel_arrays(
+            self.values, ban_vector(banv, L.NK), {"cards": self.cards})
         self.s = K.new_state(players)           # the game's arrays, named below
         self.S, self.F, self.pile, self.Z, self.MD, self.st, self.ST = self.s
         self.c = K.context(players, self.pol, self.ip, self.pp, self.ban, self.M)

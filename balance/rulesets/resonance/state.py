@@ -10,9 +10,11 @@ over them that do not play: ``copy``, ``reseed``, ``redeal_hidden`` and
   magic deck, ``st`` uint64[1] the game's stream (the deal), ``ST``
   uint64[P] each seat's own stream (its policy's draws).
 - ``Ctx``: the seats' policy ids ``pol``, ``P``, the rule and policy vectors
-  ``ip``/``pp``, the ban codes, the magic-card table ``M``, the search
-  parameters ``sp`` (``core.engine.search_vector``) and the policies'
-  scratch (``W`` the view, ``pool``).
+  ``ip`` (int64[K]) and ``pp`` (float64[players_max, K]: row p is seat
+  p's float policy parameters, ``RulesetSpec.kernel_arrays``), the ban
+  codes, the magic-card table ``M``, the search parameters ``sp``
+  (``core.engine.search_vector``) and the policies' scratch (``W`` the
+  view, ``pool``).
 """
 from collections import namedtuple
 
@@ -38,7 +40,8 @@ def new_state(P: int) -> State:
 
 
 def context(P, pol, ip, pp, ban, M) -> Ctx:
-    """One thread's context for a batch (its scratch arrays are its own)."""
+    """One thread's context for a batch (its scratch arrays are its own);
+    ``pp`` is 2-D, one row per seat."""
     P = int(P)
     slot = {n: N_RULE_INTS + i for n, i in PIDX.items()}
     return Ctx(np.ascontiguousarray(pol[:P], np.int64), np.int64(P), ip, pp, ban, M,

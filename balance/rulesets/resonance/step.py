@@ -138,11 +138,14 @@ def heuristic(s, c, pol):
     S, F, Z = s.S, s.F, s.Z
     ph = Z[Z_PHASE]
     if ph == PH_PLACE:
-        return choose_place(pol, S, F, Z, c.M, s.ST, Z[Z_CUR], c.W, c.ip, c.pp, c.ban)
+        p = Z[Z_CUR]
+        return choose_place(pol, S, F, Z, c.M, s.ST, p, c.W, c.ip, c.pp[p], c.ban)
     if ph == PH_START:
-        return wants_start(pol, S, F, Z, c.M, s.ST, Z[Z_CUR], c.W, c.ip, c.pp)
-    return np.int64(1) if wants_join(pol, S, F, Z, c.M, s.ST, Z[Z_Q], c.W, Z[Z_CARD], c.ip,
-                                     c.pp) else np.int64(0)
+        p = Z[Z_CUR]
+        return wants_start(pol, S, F, Z, c.M, s.ST, p, c.W, c.ip, c.pp[p])
+    q = Z[Z_Q]
+    return np.int64(1) if wants_join(pol, S, F, Z, c.M, s.ST, q, c.W, Z[Z_CARD], c.ip,
+                                     c.pp[q]) else np.int64(0)
 
 
 @njit(cache=True, _nrt=False)
@@ -155,7 +158,8 @@ def prior(s, c, code):
     if ph == PH_PLACE:
         if code < 0:
             return 0.0
-        cc, gvn, gvo, fl = place_terms(S, F, Z, c.M, s.ST, Z[Z_CUR], c.W, c.ip, c.pp)
+        p = Z[Z_CUR]
+        cc, gvn, gvo, fl = place_terms(S, F, Z, c.M, s.ST, p, c.W, c.ip, c.pp[p])
         e, _ = place_value(c.W, c.M, cc, code, gvn, gvo, fl)
         return e
     if (ph == PH_START and code < 0) or (ph == PH_JOIN and code == 0):
@@ -165,7 +169,7 @@ def prior(s, c, code):
     card = Z[Z_REV + code] if ph == PH_START else Z[Z_CARD]
     ps = chance(c.W, c.M, card, np.int64(M_BASE))
     po = chance(c.W, c.M, card, np.int64(M_OVER))
-    return card_ev(c.M, card, ps, po, ph == PH_START, c.ip, c.pp)
+    return card_ev(c.M, card, ps, po, ph == PH_START, c.ip, c.pp[p])
 
 
 @njit(cache=True, _nrt=False, forceinline=True)

@@ -64,7 +64,7 @@ def use_magic(s, c, p, card, masks, counts, tr, on):
                                 break
                             r -= 1
             else:
-                i = dissolve_target(mine, S, F, Z, M, ST, p, c.W, c.ip, c.pp, 1.0)
+                i = dissolve_target(mine, S, F, Z, M, ST, p, c.W, c.ip, c.pp[p], 1.0)
             if i >= 0:
                 dissolve_remove(S, F, Z, p, i, np.int64(1), masks, counts, tr, on)
 
@@ -91,7 +91,7 @@ def resonate(s, c, p, j, force, masks, counts, tr, on):
             yes = ((force >> q) & 1) == 1
         else:
             Z[Z_DEC] += 1
-            yes = wants_join(c.pol[q], S, s.F, Z, c.M, s.ST, q, c.W, card, c.ip, c.pp)
+            yes = wants_join(c.pol[q], S, s.F, Z, c.M, s.ST, q, c.W, card, c.ip, c.pp[q])
         if yes:
             part |= np.int64(1) << q
             nj += 1
@@ -239,7 +239,7 @@ def heuristic_uses(s, c, p, masks, counts, tr, on):
     from hand on a known rune of absolute value >= dissolve_value (keeping
     at least one card). Returns an end reason or -1."""
     S, F, Z, ST = s.S, s.F, s.Z, s.ST
-    M, W, ip, pp = c.M, c.W, c.ip, c.pp
+    M, W, ip, pp = c.M, c.W, c.ip, c.pp[p]         # pp: seat p's row
     mine = c.pol[p]
     P = S.shape[0]
     while True:
@@ -358,12 +358,12 @@ def turn(s, c, p, masks, counts, tr, on):
     e = turn_head(s, c, p, masks, counts, tr, on)
     if e >= 0:
         return e
-    k = choose_place(mine, S, F, Z, c.M, ST, p, c.W, c.ip, c.pp, c.ban)
+    k = choose_place(mine, S, F, Z, c.M, ST, p, c.W, c.ip, c.pp[p], c.ban)
     e = turn_place(s, c, p, k, masks, counts, tr, on)
     if e != -1:
         return e if e >= 0 else np.int64(-1)
     Z[Z_DEC] += 1
-    j = wants_start(mine, S, F, Z, c.M, ST, p, c.W, c.ip, c.pp)
+    j = wants_start(mine, S, F, Z, c.M, ST, p, c.W, c.ip, c.pp[p])
     return turn_resonance(s, c, p, j, masks, counts, tr, on)
 
 

@@ -300,7 +300,7 @@ def discard_down(s, c, p, tr, on):
         i = -1
         if pol == POL_INFORMED:
             for x in range(n):
-                fs[x] = -keep_value(hand[p, x], c.pp)
+                fs[x] = -keep_value(hand[p, x], c.pp[p])
             i = argmax_tie(fs, n, s.pst, p)
         elif pol == POL_SCRIPT:
             k = script_next(c.script, Z, p, np.int64(D_DISCARD))

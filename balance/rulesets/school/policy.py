@@ -65,6 +65,7 @@ def known_house(Z, KN, KF, fate, p, q, F, buf):
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def keep_value(c, pp):
+    """Card c's worth to keep, by a seat's float policy row ``pp`` (1-D)."""
     return pp[Q_JOKER] if is_joker(c) else float(val(c))
 
 
@@ -262,7 +263,8 @@ def informed_spell(s, c, p):
     cards."""
     P, S, hand, fate, B, Z, pile, KN, KF, pst = (c.P, s.S, s.hand, s.fate, s.B, s.Z, s.pile,
                                                  s.KN, s.KF, s.pst)
-    ip, pp, ban, out, fs, ix, buf = c.ip, c.pp, c.ban, c.out, c.fs, c.ix, c.buf
+    ip, ban, out, fs, ix, buf = c.ip, c.ban, c.out, c.fs, c.ix, c.buf
+    pp = c.pp[p]                # seat p's own float policy parameters (its row)
     F = ip[P_FATE]
     out[0] = EF_STOP
     inv = Z[Z_INV]
@@ -582,7 +584,7 @@ def spell_prior(s, c, p, e):
     thresholds; peeks at hands, the deck top or known cards last. A cheaper
     card (its keep value) first among equals."""
     S, hand, fate, B, Z, pile, KN, KF = s.S, s.hand, s.fate, s.B, s.Z, s.pile, s.KN, s.KF
-    pp, buf = c.pp, c.buf
+    pp, buf = c.pp[p], c.buf    # seat p's own float policy parameters (its row)
     F = c.ip[P_FATE]
     eff = e[0]
     x = -50.0

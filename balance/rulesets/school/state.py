@@ -16,8 +16,11 @@ over them that do not play: ``copy``, ``reseed``, ``redeal_hidden`` and
   ``Z`` int64[NZ] the globals, the phase machine and the meeting
   (``layout.Z_*``); ``st`` uint64[1] the game's stream; ``pst`` uint64[P]
   each seat's own stream (its policy's draws).
-- ``Ctx``: the seats' policy ids ``pol``, ``P``, the rule and policy
-  vectors ``ip``/``pp``, the ban codes, the search parameters ``sp``
+- ``Ctx``: the seats' policy ids ``pol``, ``P``, the int vector ``ip``
+  (rule and int policy parameters), the float policy parameters ``pp``
+  float64[players_max, K] one row per seat (seat p's choices, in play and
+  in a search's rollouts, read row ``pp[p]``: ``RulesetSpec.kernel_arrays``),
+  the ban codes, the search parameters ``sp``
   (``core.engine.search_vector``), ``bpol`` (the policy each seat plays
   where it does not search: informed for a search policy), the scenario
   ``script``, and the policies' scratch.
@@ -59,7 +62,9 @@ def base_policies(pol):
 
 def context(P, pol, ip, pp, ban, script=None) -> Ctx:
     """One thread's context for a batch (its scratch arrays are its own);
-    ``script``: the scenario's script rows (scenario.Table), else none."""
+    ``ip``, ``pp``, ``ban`` as ``SPEC.kernel_arrays`` gives them (``pp`` 2-D:
+    one row per seat); ``script``: the scenario's script rows
+    (scenario.Table), else none."""
     P = int(P)
     pol = np.ascontiguousarray(pol[:P], np.int64)
     slot = {n: N_RULE_INTS + i for n, i in PIDX.items()}

@@ -30,24 +30,27 @@ def special_mask(S, p, NB, ban):
 
 @njit(cache=True)
 def fill_special_table(ip, pp, spbest):
-    """spbest[m] = the specials greedy may cast when it holds the kinds in
-    bitmask m, as a bitmask: the kinds of highest ``special_value`` above 0
-    (several on a tie), 0 for none (a table per batch: the values are
-    constants, and a lookup avoids a chain of unpredictable branches every
-    turn). A tie is broken per game from the game's stream
-    (``pick_tied``), never here."""
-    for m in range(32):
-        tied = 0
-        best_sv = 0.0
-        for s in range(5):
-            if (m >> s) & 1:
-                v = special_value(s, ip, pp)
-                if v > best_sv:
-                    best_sv = v
-                    tied = 1 << s
-                elif v == best_sv and v > 0.0:
-                    tied |= 1 << s
-        spbest[m] = tied
+    """spbest[q, m] = the specials greedy at seat q may cast when it holds
+    the kinds in bitmask m, as a bitmask: the kinds of highest
+    ``special_value`` (from q's policy row ``pp[q]``) above 0 (several on a
+    tie), 0 for none (a table per seat and batch: the values are constants,
+    and a lookup avoids a chain of unpredictable branches every turn). A tie
+    is broken per game from the game's stream (``pick_tied``), never here.
+    ``pp`` float64[seats, K], ``spbest`` int64[seats, 32]."""
+    for q in range(pp.shape[0]):
+        row = pp[q]
+        for m in range(32):
+            tied = 0
+            best_sv = 0.0
+            for s in range(5):
+                if (m >> s) & 1:
+                    v = special_value(s, ip, row)
+                    if v > best_sv:
+                        best_sv = v
+                        tied = 1 << s
+                    elif v == best_sv and v > 0.0:
+                        tied |= 1 << s
+            spbest[q, m] = tied
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -273,15 +276,17 @@ def choose_random(st, S, hand, p, P, NB, sizes, acts, ban):
 def choose_greedy(s, c, pol, p):
     """greedy / patient (README, "Policies") for seat p: ``s`` the game's
     ``state.State`` (its stream ``st`` draws the ties), ``c`` the batch's
-    ``state.Ctx`` (rule and policy vectors, bans, the special table
-    ``spbest``, the scratch ``sizes`` and ``acts``). Each choice collects
+    ``state.Ctx`` (rule and policy vectors, bans, the special tables
+    ``spbest``, the scratch ``sizes`` and ``acts``; the float policy
+    parameters and the special table read are seat p's: row ``p`` of
+    ``pp`` and of ``spbest``). Each choice collects
     the options tied for the best score (a bitmask for ``pick_tied``; for
     the placement, the hand indices in ``acts[:n]``) and draws one
     uniformly, a draw only when options tie, in this order: the target,
     then only the choices the action needs: the combo (patient: the kill
     type, then its victim), the special, the steal target, the placement."""
     st, S, hand = s.st, s.S, s.hand
-    P, NB, V, sizes, acts, ip, pp = c.P, c.NB, c.V, c.sizes, c.acts, c.ip, c.pp
+    P, NB, V, sizes, acts, ip, pp = c.P, c.NB, c.V, c.sizes, c.acts, c.ip, c.pp[p]  # p's row
     target = lowest_hp_opponent(st, S, p, P, False)
     # 1. combos
     combo_sizes(S, p, sizes)
@@ -315,7 +320,7 @@ def choose_greedy(s, c, pol, p):
             return A_COMBO, fire, -1
         return A_COMBO, fire, target
     # 2. specials
-    best_s = pick_tied(st, c.spbest[special_mask(S, p, NB, c.ban)])
+    best_s = pick_tied(st, c.spbest[p, special_mask(S, p, NB, c.ban)])
     if best_s >= 0:
         t = target
         if best_s == STEAL:

@@ -8,8 +8,10 @@ functions over them that do not play: ``copy``, ``reseed``,
   (row 0 the deck, top = last; row 1 the discard pile; row 2 the batch's
   unshuffled deck), ``Z`` int64[NZ] the globals and the phase machine
   (``layout.Z_*``), ``st`` uint64[1] the game's stream.
-- ``Ctx``: the seats' policy ids ``pol``, ``P``, the rule and policy
-  vectors ``ip``/``pp``, the ban codes, the special table ``spbest``, the
+- ``Ctx``: the seats' policy ids ``pol``, ``P``, the int rule and policy
+  vector ``ip``, the float policy parameters ``pp`` float64[seats, K] (row
+  p: seat p's, ``RulesetSpec.kernel_arrays``), the ban codes, the special
+  tables ``spbest`` int64[seats, 32] (row p: from ``pp[p]``), the
   search parameters ``sp`` (``core.engine.search_vector``), the policies'
   scratch (``sizes``, ``acts``, ``pool``, ``cnt``) and ``V``/``NB``.
 """
@@ -34,11 +36,15 @@ def new_state(P: int) -> State:
 
 
 def context(P, pol, ip, pp, ban) -> Ctx:
-    """One thread's context for a batch (its scratch arrays are its own)."""
+    """One thread's context for a batch (its scratch arrays are its own);
+    ``pp`` holds one row of float policy parameters per seat."""
     P = int(P)
+    if np.ndim(pp) != 2 or pp.shape[0] < P:
+        raise ValueError("talisman context: pp must be float64[seats >= P, K] "
+                         "(RulesetSpec.kernel_arrays), got shape %s" % (np.shape(pp),))
     V = int(ip[P_V])
     return Ctx(np.ascontiguousarray(pol[:P], np.int64), np.int64(P), ip, pp, ban,
-               np.zeros(32, np.int64),
+               np.zeros((pp.shape[0], 32), np.int64),
                engine.search_vector(lambda n, d: ip[QIDX[n]] if n in QIDX else d),
                np.zeros(SM + 16, np.int64), np.zeros(NC_MAX, np.int64),
                np.zeros(NC_MAX, np.int64), np.zeros(NC_MAX, np.int64),

@@ -36,7 +36,7 @@ jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_di
 
 @njit(cache=True, _nrt=False)
 def prepare(s, c):
-    """Once per batch: the special table and the unshuffled deck."""
+    """Once per batch: the special tables (one per seat) and the unshuffled deck."""
     fill_special_table(c.ip, c.pp, c.spbest)
     fill_deck(c.ip, c.ban, s.pile, s.Z)
 
@@ -126,7 +126,8 @@ def heuristic(s, c, pol):
     S, hand = s.S, s.hand
     p = s.Z[Z_CUR]
     if s.Z[Z_PHASE] == PH_DISCARD:
-        return choose_discard(pol, s.st, S, hand, p, c.NB, c.V, c.sizes, c.acts, c.ip, c.pp)
+        return choose_discard(pol, s.st, S, hand, p, c.NB, c.V, c.sizes, c.acts, c.ip,
+                              c.pp[p])
     if pol == POL_RANDOM:
         kind, arg, tgt = choose_random(s.st, S, hand, p, c.P, c.NB, c.sizes, c.acts, c.ban)
     else:
@@ -145,15 +146,15 @@ def prior(s, c, code):
     sizes = c.sizes
     if s.Z[Z_PHASE] == PH_DISCARD:
         summarize(S, p, sizes)
-        return -keep_score(hand[p, code], c.NB, c.V, S, p, sizes, c.ip, c.pp)
+        return -keep_score(hand[p, code], c.NB, c.V, S, p, sizes, c.ip, c.pp[p])
     combo_sizes_apart(S, p, sizes)
     kind, arg, t = action_parts(code)
     if kind == A_COMBO:
         v = combo_value(S, p, c.P, arg, combo_amount(arg, sizes[arg], c.ip), t if t >= 0 else p,
-                        c.ip, c.pp)
+                        c.ip, c.pp[p])
         tier = 3.0 if v > 0.0 else 0.0
     elif kind == A_CAST:
-        v = special_value(arg, c.ip, c.pp)
+        v = special_value(arg, c.ip, c.pp[p])
         tier = 2.0 if v > 0.0 else 0.0
     elif code == 0:
         v = 0.0

@@ -409,7 +409,7 @@ def decide(s, c, p, dec, inc, a):
     stream (``emit``, ``pick_tied``). The enumerators are inlined by LLVM
     into the one place each is called (``forceinline``)."""
     st, S, Z = s.st, s.S, s.Z
-    ip, pp, PT, PID, acts, script = c.ip, c.pp, c.PT, c.PID, c.acts, c.script
+    ip, pp, PT, PID, acts, script = c.ip, c.pp[p], c.PT, c.PID, c.acts, c.script
     pol = S[p, C_POL]
     g = pol == POL_GREEDY
     if dec == D_RESP:
@@ -755,7 +755,7 @@ def decide3(s, c, p, dec, inc, a):
     ``c.acts``); as :func:`decide` (greedy: a tie is drawn by
     ``pick_tied``)."""
     st, S, Z = s.st, s.S, s.Z
-    ip, pp, PT, PID, acts, script = c.ip, c.pp, c.PT, c.PID, c.acts, c.script
+    ip, pp, PT, PID, acts, script = c.ip, c.pp[p], c.PT, c.PID, c.acts, c.script
     pol = S[p, C_POL]
     g = pol != POL_RANDOM and pol != POL_SCRIPT
     if g:

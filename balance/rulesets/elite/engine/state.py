@@ -6,11 +6,13 @@ that do not play: ``copy``, ``reseed``, ``redeal_hidden``, ``info_key``.
   ``pile`` int64[2, NCAP] (row 0 the play deck, top = last; row 1 the
   discard pile), ``Z`` int64[NZ] the globals, the exchange and the step
   machine (``layout.Z_*``), ``st`` uint64[1] the game's stream.
-- ``Ctx``: the seats' policy ids ``pol``, ``P``, the rule and policy
-  vectors ``ip``/``pp``, the play table ``PT``/``PID``, the search
-  parameters ``sp`` (``core.engine.search_vector``), and the policies'
-  scratch: the option buffer ``acts``, the script rows ``script`` (tests),
-  greedy's scores ``sink`` and the re-deal's pool ``pool``.
+- ``Ctx``: the seats' policy ids ``pol``, ``P``, the rule vector ``ip``,
+  the float policy parameters ``pp`` float64[4, K] (row p: seat p's,
+  ``spec.kernel_arrays``; the policies read the deciding seat's row, the
+  rules code ``pp[q, ...]`` for a choice seat q makes), the play table
+  ``PT``/``PID``, the search parameters ``sp`` (``core.engine.search_vector``),
+  and the policies' scratch: the option buffer ``acts``, the script rows
+  ``script`` (tests), greedy's scores ``sink`` and the re-deal's pool ``pool``.
 """
 from collections import namedtuple
 

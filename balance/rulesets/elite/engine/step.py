@@ -233,8 +233,8 @@ def scored(s, c):
     inc = Z[Z_XI] if resp else np.int64(0)
     a = Z[Z_XA] if resp else np.int64(-1)
     if VARIANT == 3:
-        return options3(S, Z, c.ip, c.pp, c.PT, c.PID, c.acts, p, dec, inc, a, c.sink)
-    return options12(S, Z, c.ip, c.pp, c.PT, c.PID, c.acts, p, dec, inc, a, c.sink)
+        return options3(S, Z, c.ip, c.pp[p], c.PT, c.PID, c.acts, p, dec, inc, a, c.sink)
+    return options12(S, Z, c.ip, c.pp[p], c.PT, c.PID, c.acts, p, dec, inc, a, c.sink)
 
 
 @njit(cache=True, _nrt=False)

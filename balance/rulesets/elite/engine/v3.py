@@ -58,8 +58,9 @@ from . import RULESET, VARIANT
 
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
-# explicit signatures of die3 and hit3 (see core.kernel.ev)
-_U1, _A1, _A2, _F1, _I = nt.uint64[::1], nt.int64[::1], nt.int64[:, ::1], nt.float64[::1], nt.int64
+# explicit signatures of die3 and hit3 (see core.kernel.ev); pp is the float policy
+# parameters one row per seat (``spec.kernel_arrays``): seat p's choices read pp[p]
+_U1, _A1, _A2, _F2, _I = nt.uint64[::1], nt.int64[::1], nt.int64[:, ::1], nt.float64[:, ::1], nt.int64
 
 
 @njit(cache=True, inline="always")
@@ -162,13 +163,14 @@ def mark_rampage(S, Z, tr, PT, PID, p):
         ev(tr, Z, E_RAMP, p, n, 0, 0, 0, 0)
 
 
-@njit(nt.void(_U1, _A2, _A2, _A1, _A2, _A1, _F1, _I, _I, _I), cache=True, _nrt=False,
+@njit(nt.void(_U1, _A2, _A2, _A1, _A2, _A1, _F2, _I, _I, _I), cache=True, _nrt=False,
       no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def die3(st, S, pile, Z, tr, ip, pp, t, killer, cause):
     """v3 lethal damage to t: the leopard dodges it, which is not a death
     (contract: it neither revives nor ends a joint attack); else t dies: the
     storm god, then the pouch (unless the policy duels at once); else t
-    waits for a duel."""
+    waits for a duel. Whether to duel at once is t's policy's choice: its
+    row of the per-seat policy parameters, ``pp[t, Q_DUEL1]``."""
     if S[t, C_LEO] > 0:
         S[t, C_LEO] -= 1
         Z[Z_DODGE] += 1
@@ -189,9 +191,9 @@ def die3(st, S, pile, Z, tr, ip, pp, t, killer, cause):
     skip = False
     if S[t, C_STORM] > 0 or S[t, C_POUCH] > 0:
         if S[t, C_POL] == POL_SCRIPT:
-            skip = pp[Q_DUEL1] >= 0.5
+            skip = pp[t, Q_DUEL1] >= 0.5
         else:
-            skip = chance(st, pp[Q_DUEL1])
+            skip = chance(st, pp[t, Q_DUEL1])
     if not skip and S[t, C_STORM] > 0:
         S[t, C_STORM] -= 1
         S[t, C_STORMU] += 1
@@ -261,7 +263,7 @@ def incoming3(S, Z, tr, ip, t, amount):
     return amount
 
 
-@njit(nt.void(_U1, _A2, _A2, _A1, _A2, _A1, _F1, _I, _I, _I, _I, nt.boolean), cache=True,
+@njit(nt.void(_U1, _A2, _A2, _A1, _A2, _A1, _F2, _I, _I, _I, _I, nt.boolean), cache=True,
       _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def hit3(st, S, pile, Z, tr, ip, pp, t, src, amount, cause, raw):
     """One damage instance (``raw``: the passive defences apply to it)."""
@@ -335,7 +337,7 @@ def draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
 def choose_four(st, S, pp, PID, p):
     """The 4 p spends (a reflect block, a thaw, the end of bloodthirst, a
     steal), -1 if none: random, uniformly over the suits it holds; greedy,
-    the one it values least (the highest run value ``pp[Q_RUN + k]``, what
+    the one it values least (the highest run value ``pp[p, Q_RUN + k]``, what
     playing it costs; by default every 4 costs the same), ties uniformly
     from the game's stream; script (tests), the first suit ♠♥♣♦ it holds."""
     pol = S[p, C_POL]
@@ -346,7 +348,7 @@ def choose_four(st, S, pp, PID, p):
         if S[p, C_H + s * 9 + R_4] > 0:
             if pol == POL_SCRIPT:
                 return s * 9 + R_4
-            v = 0.0 if pol == POL_RANDOM else pp[Q_RUN + PID[s, R_4, R_4]]
+            v = 0.0 if pol == POL_RANDOM else pp[p, Q_RUN + PID[s, R_4, R_4]]
             if v > best:
                 best = v
                 tied = 1 << s
