@@ -23,7 +23,7 @@ def replay(ruleset: str, game: int, seed: int = 0, players=None, policies=None,
                        policies=policies, params=params)
 
 _WORKFLOW = ("sweep", "compare", "cards", "matchups", "run_precise", "report", "ladder",
-             "sensitivity")
+             "sensitivity", "tune")
 __all__ += list(_WORKFLOW)
 
 

@@ -1,17 +1,20 @@
 """Policy variants (balance/core/variants.py): a policy with its own float
-parameters at one seat.
+parameters at one seat, and tuning them (balance/workflow/policy_tune.py).
 
 On the throwaway coin flip (tests/coinflip) a seat's ``luck`` moves its own
 coin exactly as the rule parameter ``bias`` moves seat 0's, so a variant at
 seat 0 must play the very games of that bias: the per-seat rows reach the
 kernel at the right seat, or the tables differ."""
 import pytest
+from click.testing import CliRunner
 
 from test_sensitivity import coin, seat0_wins  # noqa: F401
 
+from balance.cli import cli
 from balance.core import registry, variants
 from balance.core.errors import BalanceError
 from balance.core.runner import simulate
+from balance.workflow.tune import tune
 
 
 def test_labels_are_canonical_and_checked():
@@ -79,3 +82,40 @@ def test_a_variant_plays_at_its_seat_only(coin):
 def pd_equal(a, b):
     import pandas.testing as pdt
     pdt.assert_frame_equal(a, b, check_dtype=False, check_categorical=False)
+
+
+def test_policy_tune_finds_the_luckiest_variant_and_resumes(coin, tmp_path):
+    """--objective policy:steady=max over luck=0..20 against its own
+    defaults: the answer sits near the top of the box and beats the
+    defaults head to head at 95% (a seat with luck L wins more, exactly);
+    the profile it writes plays the same variant; a re-run plays no game."""
+    kw = dict(games=6000, seed=2, players=2, objective="policy:steady=max", field="steady",
+              trials=12, trial_games=6000, min_games=2000, out=tmp_path / "t", progress=False)
+    res = tune("coin", ["luck=0..20"], **kw)
+    assert res.best["luck"] >= 12, res.lines()
+    assert res.beats_defaults, res.lines()
+    h = res.head_to_head()
+    assert h["advantage_low"] > 0 and h["games"] == 2 * 6000
+    text = "\n".join(res.lines())
+    assert "beats steady's defaults head to head with 95% confidence" in text
+    prof = tmp_path / "t" / "tuned.toml"
+    assert prof.exists() and (tmp_path / "t" / "tune.md").exists()
+    assert variants.canonical(registry.get("coin"), f"steady@{prof}") == res.label
+    assert "--objective policy:steady=max" in (tmp_path / "t" / "tune.md").read_text()
+    assert res.played > 0
+    again = tune("coin", ["luck=0..20"], **kw)
+    assert again.played == 0 and again.best == res.best
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--vary", "luck"], "a policy parameter; tune varies rule parameters"),
+    (["--vary", "bias", "--objective", "policy:steady=max"], "a rule parameter"),
+    (["--vary", "luck", "--objective", "policy:stedy=max"], "unknown policy 'stedy'"),
+    (["--vary", "luck", "--objective", "policy:steady=max", "--policy", "bold"],
+     "--policy does not apply"),
+    (["--vary", "bias", "--field", "bold"], "--field applies to --objective policy:NAME=max"),
+])
+def test_policy_tune_bad_input_is_one_line(coin, args, says):
+    r = CliRunner().invoke(cli, ["tune", "coin", *args, "--games", "100"])
+    assert r.exit_code == 2, r.output
+    assert says in r.output and "Traceback" not in r.output

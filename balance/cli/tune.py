@@ -10,15 +10,22 @@ from .workflow import rate_option, say_written, summary_option
 @click.command("tune")
 @click.argument("ruleset")
 @click.option("--vary", "vary", multiple=True, required=True, metavar="NAME[=LO..HI]",
-              help="Rule parameter to tune and its range (repeatable); NAME alone uses its "
+              help="Rule parameter to tune and its range (repeatable; a policy's float "
+                   "parameter with --objective policy:NAME=max); NAME alone uses its "
                    "declared sweep range. Whole numbers stay whole; a parameter whose sweep "
                    "values span decades is searched on a log axis.")
 @click.option("--objective", "objectives", multiple=True, metavar="OBJECTIVE",
               help="roles-fair, seats-fair, first-mover=RATE, length=TURNS, role:NAME=RATE, "
                    "seat:N=RATE or policy:NAME=RATE (RATE a number or 'fair'); repeat for a "
-                   "Pareto front.", show_default="roles-fair where the ruleset has roles, "
+                   "Pareto front; policy:NAME=max tunes that policy's own parameters for "
+                   "the largest advantage over --field.", show_default="roles-fair where the ruleset has roles, "
                                                  "else seats-fair")
 @rate_option
+@click.option("--field", default=None, metavar="A,B",
+              help="With --objective policy:NAME=max: the policies the variant meets, each at "
+                   "every other seat, the variant at each seat in turn (NAME itself: its "
+                   "defaults, head to head).",
+              show_default="the ruleset's heuristics")
 @click.option("--trials", default=30, type=WHOLE, help="Trials of the optimiser.")
 @click.option("--trial-games", default=None, type=WHOLE,
               help="Games a trial plays at most (the promising ones).", show_default="--games")
@@ -42,8 +49,8 @@ from .workflow import rate_option, say_written, summary_option
                    "resumes.", show_default="out/RULESET/tune")
 @summary_option
 @pass_run
-def command(ruleset, run, vary, objectives, rate, trials, trial_games, min_games, tolerance,
-            recheck_policy, recheck_games, out, summary_only):
+def command(ruleset, run, vary, objectives, rate, field, trials, trial_games, min_games,
+            tolerance, recheck_policy, recheck_games, out, summary_only):
     """Search rule parameters for the setting closest to an objective (optuna TPE,
     successive halving on paired seeds); the answer is played again at --games on a
     fresh seed beside the defaults."""
@@ -52,6 +59,7 @@ def command(ruleset, run, vary, objectives, rate, trials, trial_games, min_games
     res = tune(ruleset, list(vary), objective=list(objectives) or None, rate=rate,
                trials=trials, trial_games=trial_games, min_games=min_games,
                tolerance=tolerance, recheck_policy=recheck_policy,
-               recheck_games=recheck_games, out=out, summary_only=summary_only, **run)
+               recheck_games=recheck_games, out=out, summary_only=summary_only, field=field,
+               **run)
     click.echo("\n".join(res.lines()))
     say_written(res.files, out)

@@ -11,16 +11,19 @@ ruleset through the registry (no per-ruleset code).
 >>> balance.report("talisman", out="reports/talisman", games=100_000)
 >>> balance.ladder("talisman", games=2_000)          # skill ladder, ratings, depth
 >>> balance.sensitivity("elite", "v3", players=4, policies=["greedy"])  # which numbers matter
+>>> balance.tune("talisman", ["hp=10..40"], objective="seats-fair")     # which values balance
+>>> balance.tune("elite", ["hand_damage_value"], players=4, params={"version": 3},
+...              objective="policy:greedy=max")                          # a stronger greedy
 """
 # imported on first use: a command that needs one helper of this package
 # (``balance run`` prints with ``outcome.text_table``) must not pull in
 # matplotlib, statsmodels and every workflow (0.75 s at start-up)
 _WHERE = {"run_precise": "adaptive", "cards": "cards", "compare": "compare", "ladder": "ladder",
           "matchups": "matchups", "report": "report", "sweep": "sweep",
-          "sensitivity": "sensitivity"}
+          "sensitivity": "sensitivity", "tune": "tune"}
 
 __all__ = ["sweep", "compare", "cards", "matchups", "run_precise", "report", "ladder",
-           "sensitivity"]
+           "sensitivity", "tune"]
 
 
 def function(name: str):

@@ -50,130 +50,17 @@ import pandas as pd
 from ..core import plots, registry, summary
 from ..core.errors import BalanceError
 from ..core.outdir import Published
-from ..core.params import coerce, unknown_key_error
 from ..core.runner import MAX_SEED, check_count, setup
 from ..core.stats import share_fair_of
-from .outcome import Pieces, main_group, open_store, play_outcome, say, text_table
-from .sums import by_pieces, point_sums
-from .sweep import piece_sums, point_summary
+from .outcome import Pieces, main_group, open_store, say, text_table
+from .sweep import point_summary
+from .trials import (ETA, MIN_GAMES, REPEATS, RUNGS, Axis, Player, plain, resolve_axes,
+                     rungs_of)
 
-ETA = 3                 # successive halving: a third of a rung goes on, with 3x the games
-RUNGS = 4               # rungs of a trial by default: trial_games / 27, / 9, / 3, trial_games
-MIN_GAMES = 1_000       # ... but a first rung of at least this many games (a rate +/-3 points)
 FRONT_MAX = 5           # Pareto points played again at the full --games
-REPEATS = 5             # the sampler is asked at most this many times --trials
 SAMPLER = ("optuna TPE sampler (multivariate, seeded); single objective: successive-halving "
            f"pruner (ASHA, reduction factor {ETA}) on rungs of games; several objectives: "
            "no pruning (optuna prunes single-objective studies only)")
-
-
-# --- the box ------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Axis:
-    """One varied parameter: its type, range and scale ('linear', 'log', or
-    'log1p' for a log axis whose range starts at 0: searched as log(x + 1))."""
-    name: str
-    kind: type
-    low: object
-    high: object
-    scale: str
-
-    def suggest(self, trial):
-        if self.kind is bool:
-            return trial.suggest_categorical(self.name, [False, True])
-        if self.scale == "log1p":
-            if self.kind is int:
-                return trial.suggest_int(self.name + "+1", self.low + 1, self.high + 1,
-                                         log=True) - 1
-            return trial.suggest_float(self.name + "+1", self.low + 1, self.high + 1,
-                                       log=True) - 1
-        suggest = trial.suggest_int if self.kind is int else trial.suggest_float
-        return suggest(self.name, self.low, self.high, log=self.scale == "log")
-
-    def text(self) -> str:
-        if self.kind is bool:
-            return f"{self.name} in {{false, true}}"
-        scale = {"linear": "", "log": ", log axis", "log1p": ", log axis (of value + 1)"}
-        kind = "whole numbers" if self.kind is int else "real"
-        return f"{self.name}={self.low}..{self.high} ({kind}{scale[self.scale]})"
-
-    @property
-    def log(self) -> bool:
-        return self.scale != "linear"
-
-
-def parse_vary(text: str) -> tuple[str, str | None, str | None]:
-    """``NAME=LO..HI`` -> (name, lo, hi); ``NAME`` -> (name, None, None)."""
-    text = text.strip()
-    if "=" not in text:
-        if not text:
-            raise BalanceError("--vary needs NAME=LO..HI or NAME")
-        return text, None, None
-    name, rng = (x.strip() for x in text.split("=", 1))
-    if not name or ".." not in rng:
-        raise BalanceError(f"--vary {text!r}: expected NAME=LO..HI (e.g. hp=10..40) or NAME "
-                           f"alone for its declared sweep range")
-    lo, hi = (x.strip() for x in rng.split("..", 1))
-    if not lo or not hi:
-        raise BalanceError(f"--vary {text!r}: expected NAME=LO..HI with both ends")
-    return name, lo, hi
-
-
-def declared_log(info) -> bool:
-    """Does the parameter declare a log axis: sweep values spanning two
-    decades or more (``plots.axis_scale``, the sweeps' own rule)?"""
-    return len(info.sweep) >= 2 and plots.axis_scale(info.sweep) != "linear"
-
-
-def resolve_axes(spec, vary) -> list[Axis]:
-    """Validate ``vary`` ([``NAME=LO..HI``, ...], or {name: (lo, hi) | None})
-    against the declared rule parameters."""
-    if not vary:
-        raise BalanceError("tune needs at least one --vary NAME=LO..HI (or NAME)")
-    if isinstance(vary, dict):
-        items = [(k, *(v if v is not None else (None, None))) for k, v in vary.items()]
-    else:
-        items = [parse_vary(v) if isinstance(v, str) else tuple(v) for v in vary]
-    axes, seen = [], set()
-    for name, lo, hi in items:
-        if name not in spec.space.infos:
-            raise unknown_key_error(name, spec.space.infos)
-        info = spec.space.infos[name]
-        if info.group != "rule":
-            raise BalanceError(f"--vary {name}: a policy parameter; tune varies rule "
-                               f"parameters (tuning the policies is not built yet)")
-        if name in seen:
-            raise BalanceError(f"--vary {name} is given twice; give it once")
-        seen.add(name)
-        if info.kind is bool or info.choices is not None:
-            if lo is not None:
-                raise BalanceError(f"--vary {name}={lo}..{hi}: {name} is "
-                                   f"{info.describe_range()}; give --vary {name} alone")
-            if info.choices is not None:
-                raise BalanceError(f"--vary {name}: a parameter of listed choices is not "
-                                   f"tuned (sweep it instead)")
-            axes.append(Axis(name, bool, False, True, "linear"))
-            continue
-        if lo is None:
-            vals = list(info.sweep) + [info.default]
-            if len(info.sweep) < 2:
-                if info.bounds is None or None in info.bounds:
-                    raise BalanceError(f"--vary {name}: it declares no sweep range; give "
-                                       f"--vary {name}=LO..HI")
-                vals = list(info.bounds)
-            lo, hi = min(vals), max(vals)
-        try:
-            lo, hi = coerce(info, lo), coerce(info, hi)
-        except BalanceError as e:
-            raise BalanceError(f"--vary {name}={lo}..{hi}: {e}") from None
-        if not lo < hi:
-            raise BalanceError(f"--vary {name}={lo}..{hi}: LO must be below HI")
-        scale = "linear"
-        if declared_log(info) and lo >= 0:
-            scale = "log" if lo > 0 else "log1p"
-        axes.append(Axis(name, info.kind, lo, hi, scale))
-    return axes
 
 
 # --- objectives -----------------------------------------------------------------
@@ -344,54 +231,6 @@ def with_rate(table: pd.DataFrame, rate: str) -> pd.DataFrame:
                                                     t["sole_ci_high"])
     t["fair_share"] = fair_share(t)
     return t
-
-
-# --- playing ------------------------------------------------------------------
-
-def rungs_of(trial_games: int, min_games: int) -> list[int]:
-    """The game counts a trial is judged at: trial_games / 3^k for k = K..0,
-    the smallest at least min_games (27,000 and 1,000: 1,000, 3,000, 9,000,
-    27,000)."""
-    out = [trial_games]
-    while out[0] // ETA >= min_games:
-        out.insert(0, out[0] // ETA)
-    return out
-
-
-class Player:
-    """Plays game ranges of a setup through the workflow's store exactly as
-    a sweep point (``sweep``: outcome pieces, or ``sweep-sums`` pieces with
-    ``--summary-only``), and counts what it played on a ``Pieces`` bar."""
-
-    def __init__(self, store, pieces: Pieces, summary_only: bool):
-        self.store, self.pieces, self.summary_only = store, pieces, summary_only
-        self.memo: dict = {}            # pieces already played in this process
-        self.played = 0                 # games played here (not from the store or memo)
-        self.fresh = 0                  # pieces not from the memo (played or from the store)
-
-    def sums(self, s, a: int, b: int, label: str, bar: bool = False) -> dict:
-        """The sums of games [a, b) of ``s``; ``bar``: a bar of its own for a
-        long piece (the answer's and the re-check's runs), beside the tune's."""
-        key = (json.dumps(s.describe(), sort_keys=True, default=str), a, b)
-        if key in self.memo:
-            return self.memo[key]
-        self.fresh += 1
-        if self.summary_only:
-            def reduce(x, y):
-                self.played += y - x
-                return piece_sums(s, x, y)
-            agg = by_pieces(self.store, "sweep-sums", [s], a, b, reduce, self.pieces, label)
-        else:
-            self.pieces.start(label)
-            misses = self.store.misses
-            agg = point_sums(play_outcome(s, a, b, self.store, label=label,
-                                          progress=None if bar and self.pieces.progress is
-                                          not False else False))
-            self.played += (b - a) if self.store.misses > misses else 0
-            agg["first_wins"] = agg["seat_wins"][0]          # seat 0 moves first here
-            self.pieces.update(b - a)
-        self.memo[key] = agg            # a trial the sampler proposes again plays nothing
-        return agg
 
 
 # --- the result -------------------------------------------------------------------
@@ -742,7 +581,7 @@ def tune(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, p
          trial_games: int | None = None, min_games: int | None = None,
          tolerance: float | None = None, recheck_policy: str | None = None,
          recheck_games: int | None = None, out=None, progress: bool | None = None,
-         store=None, summary_only: bool = False) -> TuneResult:
+         store=None, summary_only: bool = False, field=None):
     """Search the box ``vary`` for the rule parameters that minimise
     ``objective`` (see the module doc).
 
@@ -762,12 +601,30 @@ def tune(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, p
     and the defaults again with that policy at every seat
     (``recheck_games``, default min(games, 2000), fewer where the budget
     asks).
+
+    ``objective='policy:NAME=max'`` tunes the policy's own float parameters
+    instead (``policy_tune.tune_policy``: the variant with the largest
+    advantage over ``field``), and returns its ``PolicyTuneResult``.
     """
     try:
         import optuna
     except ImportError:
         raise BalanceError("tune needs optuna: python3 -m pip install 'optuna>=3'") from None
     spec = registry.get(ruleset)
+    from .policy_tune import objective_policy, tune_policy
+    name = objective_policy(spec, objective)
+    if name is not None:
+        for flag, given in (("--policy", policies), ("--rate sole", rate != "win"),
+                            ("--tolerance", tolerance is not None),
+                            ("--recheck-policy", recheck_policy is not None)):
+            if given:
+                raise BalanceError(f"{flag} does not apply to --objective policy:{name}=max "
+                                   f"(the lineups are the candidate against --field)")
+        return tune_policy(ruleset, vary, games, seed, players, params, policy=name,
+                           field=field, trials=trials, trial_games=trial_games,
+                           min_games=min_games, out=out, progress=progress, store=store)
+    if field is not None:
+        raise BalanceError("--field applies to --objective policy:NAME=max only")
     params = dict(params or {})
     games = check_count("games", games)
     trials = check_count("--trials", trials)
@@ -884,7 +741,7 @@ def tune(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, p
         else:
             done = table[table["state"] == "complete"]
             chosen = done.nsmallest(1, "objective") if len(done) else table.nsmallest(1, "objective")
-        best = [{"trial": int(r["trial"]), "params": {a.name: _plain(r[a.name]) for a in axes}}
+        best = [{"trial": int(r["trial"]), "params": {a.name: plain(r[a.name]) for a in axes}}
                 for _, r in chosen.iterrows()]
         say(f"tune {ruleset}: best trial{'s' if len(best) > 1 else ''} "
             + "; ".join(", ".join(f"{k}={v}" for k, v in b["params"].items()) for b in best)
@@ -921,11 +778,6 @@ def tune(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, p
     if out is not None:
         res.save(out)
     return res
-
-
-def _plain(v):
-    """A numpy scalar as the Python value a --set takes."""
-    return v.item() if hasattr(v, "item") else v
 
 
 def _row(n, values, games, res, t, group, state, pareto) -> dict:
