@@ -398,6 +398,17 @@ def pick_tied(st, Z):
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def seat_row(c, p):
+    """Make ``c.prow`` seat p's float policy parameters (the 1-D vector
+    greedy reads): row p of ``c.pp``, copied when the seats' rows differ
+    and another seat's row is there (``state.context``)."""
+    if c.pvar and c.pseat[0] != p:
+        for k in range(c.prow.shape[0]):
+            c.prow[k] = c.pp[p, k]
+        c.pseat[0] = p
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def decide(s, c, p, dec, inc, a):
     """One decision of p (D_TURN, D_RESP against ``inc`` from a, D_REVIVE)
     in game ``s`` (``state.State``), with ``c``'s rule and policy vectors,
@@ -409,7 +420,8 @@ def decide(s, c, p, dec, inc, a):
     stream (``emit``, ``pick_tied``). The enumerators are inlined by LLVM
     into the one place each is called (``forceinline``)."""
     st, S, Z = s.st, s.S, s.Z
-    ip, pp, PT, PID, acts, script = c.ip, c.pp[p], c.PT, c.PID, c.acts, c.script
+    seat_row(c, p)
+    ip, pp, PT, PID, acts, script = c.ip, c.prow, c.PT, c.PID, c.acts, c.script
     pol = S[p, C_POL]
     g = pol == POL_GREEDY
     if dec == D_RESP:
@@ -755,7 +767,8 @@ def decide3(s, c, p, dec, inc, a):
     ``c.acts``); as :func:`decide` (greedy: a tie is drawn by
     ``pick_tied``)."""
     st, S, Z = s.st, s.S, s.Z
-    ip, pp, PT, PID, acts, script = c.ip, c.pp[p], c.PT, c.PID, c.acts, c.script
+    seat_row(c, p)
+    ip, pp, PT, PID, acts, script = c.ip, c.prow, c.PT, c.PID, c.acts, c.script
     pol = S[p, C_POL]
     g = pol != POL_RANDOM and pol != POL_SCRIPT
     if g:

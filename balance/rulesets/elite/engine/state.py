@@ -12,7 +12,9 @@ that do not play: ``copy``, ``reseed``, ``redeal_hidden``, ``info_key``.
   rules code ``pp[q, ...]`` for a choice seat q makes), the play table
   ``PT``/``PID``, the search parameters ``sp`` (``core.engine.search_vector``),
   and the policies' scratch: the option buffer ``acts``, the script rows
-  ``script`` (tests), greedy's scores ``sink`` and the re-deal's pool ``pool``.
+  ``script`` (tests), greedy's scores ``sink``, the re-deal's pool ``pool``,
+  and the deciding seat's row of ``pp`` (``prow``, ``pseat``, ``pvar``: see
+  :func:`context`).
 """
 from collections import namedtuple
 
@@ -28,7 +30,7 @@ from ..rules import PIDX
 from . import RULESET, VARIANT
 
 State = namedtuple("State", "S pile Z st")
-Ctx = namedtuple("Ctx", "pol P ip pp PT PID sp acts script sink pool")
+Ctx = namedtuple("Ctx", "pol P ip pp PT PID sp acts script sink pool prow pseat pvar")
 
 PK = NCAP                 # pool[PK + kind]: hidden cards per kind; pool[PI + ident]: v2 generals
 PI = NCAP + 36
@@ -41,13 +43,21 @@ def new_state(P: int) -> State:
 
 
 def context(P, pol, ip, pp, PT, PID, script=None) -> Ctx:
-    """One thread's context for a batch (its scratch arrays are its own)."""
+    """One thread's context for a batch (its scratch arrays are its own).
+    ``prow`` holds one seat's row of ``pp`` (seat ``pseat[0]``), the 1-D
+    vector greedy reads (``policy.seat_row``); ``pvar``: the rows differ (a
+    policy variant plays), so the row is copied when the deciding seat
+    changes; else ``prow`` is every seat's and never copied (reading a row
+    view of the 2-D ``pp`` in the greedy path cost elite v3 greedy about
+    1.3x, A/B in docs/performance.md)."""
     P = int(P)
+    pp = np.ascontiguousarray(pp, np.float64)
     return Ctx(np.ascontiguousarray(np.asarray(pol)[:P], np.int64), np.int64(P), ip, pp, PT, PID,
                engine.search_vector(lambda n, d: ip[P_POL + PIDX[n]] if n in PIDX else d),
                np.zeros((MAXA, 4), np.int64),
                np.full((1, 4), -1, np.int64) if script is None else script,
-               np.zeros(MAXA, np.float64), np.zeros(NCAP + 64, np.int64))
+               np.zeros(MAXA, np.float64), np.zeros(NCAP + 64, np.int64),
+               pp[0].copy(), np.zeros(1, np.int64), np.bool_((pp[:P] != pp[0]).any()))
 
 
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)

@@ -48,7 +48,7 @@ from .duel import resolve_duels
 from .exchange import xnext, xopen, xresp3, xresp12
 from .game import check_state, first_seat, init_game
 from .game import finish as records
-from .policy import decide, decide3, options3, options12
+from .policy import decide, decide3, options3, options12, seat_row
 from .state import copy, info_key, redeal_hidden, reseed  # noqa: F401  (the step interface)
 from .turn import advance, play3, play12, pre3, pre12, sides_left, winner_of
 from . import RULESET, VARIANT
@@ -232,9 +232,10 @@ def scored(s, c):
     dec = np.int64(D_RESP) if resp else np.int64(D_TURN)
     inc = Z[Z_XI] if resp else np.int64(0)
     a = Z[Z_XA] if resp else np.int64(-1)
+    seat_row(c, p)
     if VARIANT == 3:
-        return options3(S, Z, c.ip, c.pp[p], c.PT, c.PID, c.acts, p, dec, inc, a, c.sink)
-    return options12(S, Z, c.ip, c.pp[p], c.PT, c.PID, c.acts, p, dec, inc, a, c.sink)
+        return options3(S, Z, c.ip, c.prow, c.PT, c.PID, c.acts, p, dec, inc, a, c.sink)
+    return options12(S, Z, c.ip, c.prow, c.PT, c.PID, c.acts, p, dec, inc, a, c.sink)
 
 
 @njit(cache=True, _nrt=False)
