@@ -5,6 +5,12 @@
     python scripts/bench.py --games 200000  # games per kernel measurement
     python scripts/bench.py --ruleset elite # kernel speeds of one ruleset only
     python scripts/bench.py --checkpoint    # checkpoint cost (3,000,000 games, 3 rounds)
+    python scripts/bench.py --quick --log   # and add the figures to the performance log
+
+With ``--log`` the kernel and search figures are also written to the dated
+performance log: ``reports/bench/<date>-<commit>.json`` (the machine, its
+load, numba's version, every figure) and the table of all entries,
+``reports/bench/README.md``, written again from them.
 
 Figures printed:
 - games/s, ns per player-turn (one turn of one seat) and ns per decision
@@ -528,6 +534,56 @@ def compile_figures():
                   f"(target: neither)")
 
 
+LOG_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                       "reports", "bench")
+
+
+def write_log(rows: list, nthreads: int) -> str:
+    """One dated JSON entry of the performance log, and its table again."""
+    import datetime
+    import json
+    import platform
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True, cwd=os.path.dirname(LOG_DIR)).stdout.strip() or "unknown"
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True,
+                           cwd=os.path.dirname(LOG_DIR)).stdout.strip() != ""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    entry = {"date": now.isoformat(timespec="seconds"), "commit": commit + ("+" if dirty else ""),
+             "balance": balance.__version__, "numba": numba.__version__,
+             "python": platform.python_version(), "cpus": os.cpu_count(),
+             "numba_threads": nthreads, "load_1min": os.getloadavg()[0], "figures": rows}
+    os.makedirs(LOG_DIR, exist_ok=True)
+    path = os.path.join(LOG_DIR, f"{now:%Y-%m-%d-%H%M}-{commit}.json")
+    with open(path, "w") as f:
+        json.dump(entry, f, indent=1)
+    entries = []
+    for fn in sorted(os.listdir(LOG_DIR)):
+        if fn.endswith(".json"):
+            with open(os.path.join(LOG_DIR, fn)) as f:
+                entries.append(json.load(f))
+    lines = ["# Performance log", "",
+             "Written by `python scripts/bench.py --quick --log` (one JSON file per run: the "
+             "machine, its load and every figure); ns per decision on one thread, the unit "
+             "every ruleset compares in. The machines are shared: compare within one run.", "",
+             "| date | commit | load | configuration | ns/decision (1 thread) | games/s (1 thread) |",
+             "|---|---|---|---|---|---|"]
+    for e in entries:
+        for r in e["figures"]:
+            if r.get("kind") == "kernel":
+                lines.append(f"| {e['date'][:16]} | {e['commit']} | {e['load_1min']:.1f} | "
+                             f"{r['label']} | {r['ns_per_decision']:.1f} | "
+                             f"{r['games_per_s']:,.0f} |")
+            elif r.get("kind") == "search":
+                lines.append(f"| {e['date'][:16]} | {e['commit']} | {e['load_1min']:.1f} | "
+                             f"{r['label']} (rollout decision, x heuristic's) | "
+                             f"{r['ns_per_rollout_decision']:.0f} "
+                             f"({r['ratio_to_heuristic']:.2f}x) | - |")
+    with open(os.path.join(LOG_DIR, "README.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200_000, help="games per kernel measurement")
@@ -551,6 +607,9 @@ def main():
     ap.add_argument("--checkpoint-games", type=int, default=3_000_000,
                     help="games of the --checkpoint run")
     ap.add_argument("--rounds", type=int, default=3, help="rounds of the --checkpoint runs")
+    ap.add_argument("--log", action="store_true",
+                    help="add the kernel and search figures to reports/bench/ (the dated "
+                         "performance log and its table)")
     args = ap.parse_args()
     nthreads = numba.config.NUMBA_NUM_THREADS
     print(f"balance {balance.__version__}, numba {numba.__version__}, {os.cpu_count()} cpus, "
@@ -571,7 +630,7 @@ def main():
     if args.checkpoint:
         checkpoint_cost(args.checkpoint_games, args.rounds)
         return
-    per_decision, options = {}, {}
+    per_decision, options, log = {}, {}, []
     for name in args.ruleset or registry.names():
         spec = registry.get(name)
         for cfg in spec.bench:
@@ -584,6 +643,9 @@ def main():
                 print(f"{cfg['label']:<28} {t:>7} {r[0]:>12,.0f} {r[1]:>9.1f} {r[3]:>10.1f}"
                       f" {r[4]:>9.1f} {r[1] / r[4]:>10.2f}")
             print(f"{'':<28} scaling 1 -> {nthreads} threads: {rn[0] / r1[0]:.2f}x")
+            log.append({"kind": "kernel", "label": cfg["label"], "games": g,
+                        "games_per_s": r1[0], "ns_per_turn": r1[1], "ns_per_decision": r1[4],
+                        "games_per_s_all_threads": rn[0]})
         sp = None if args.no_search else search_speed(name)
         if sp is not None:
             print(f"{name} search (default budget), {sp['players']} players, one search seat "
@@ -596,6 +658,11 @@ def main():
                   f"{sp['ns_rollout']:.0f} ns per rollout decision vs {sp['ns_plain']:.0f} ns per "
                   f"{sp['heuristic']} decision in whole games: "
                   f"{sp['ns_rollout'] / sp['ns_plain']:.2f}x (target: within 1.5x)")
+            log.append({"kind": "search", "label": f"{name} search vs {sp['heuristic']}",
+                        "ms_per_game": sp["ms_per_game"],
+                        "ns_per_rollout_decision": sp["ns_rollout"],
+                        "ns_per_heuristic_decision": sp["ns_plain"],
+                        "ratio_to_heuristic": sp["ns_rollout"] / sp["ns_plain"]})
     base = per_decision.get("talisman 2p greedy")
     if base:
         legal = talisman_legal_actions()
@@ -611,6 +678,8 @@ def main():
                       f"thread (target: at most 2.5x){opt}")
     if "talisman" in (args.ruleset or registry.names()) and not args.no_search:
         talisman_search()
+    if args.log:
+        print(f"performance log: {write_log(log, nthreads)} and {LOG_DIR}/README.md")
     if args.quick or args.ruleset:
         return
 
