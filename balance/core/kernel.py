@@ -6,6 +6,7 @@ here is frozen into the rulesets' kernels, so this file is part of every
 ruleset's fingerprint (``registry.fingerprint``)."""
 import numpy as np
 from numba import njit
+from balance.core.compiled import ir_inlined_nrt
 from numba import types as nt
 
 from .layout import Z_TR, Z_TURN
@@ -36,7 +37,7 @@ def ev(tr, Z, etype, seat, a, b, c, d, e):
         Z[Z_TR] = k + 1
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def setbit(masks, p, which, kind):
     """Mark card kind ``kind`` as drawn (which=0) or played (1) by seat p."""
     masks[p, which, kind >> 6] |= np.uint64(1) << np.uint64(kind & 63)

@@ -14,7 +14,7 @@ Integers below ``n`` use Lemire's multiply-shift on the top 32 bits
 (bias below n / 2**32, irrelevant for card games).
 """
 import numpy as np
-from numba import njit
+from balance.core.compiled import allocating, ir_inlined_nrt
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -25,41 +25,41 @@ _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def mix64(z):
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def mix_into(h, x):
     """Hash the int ``x`` into the uint64 hash ``h`` (the rulesets'
     information-set keys, ``info_key`` of the step interface)."""
     return mix64(h ^ (np.uint64(x) + GAMMA))
 
 
-@njit(cache=True)
+@allocating
 def game_state(seed, game):
     """Initial stream state of game ``game`` of run seed ``seed``."""
     return mix64(mix64(np.uint64(seed) + GAMMA) + np.uint64(game) * GAMMA)
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def next_u64(st):
     s = st[0] + GAMMA
     st[0] = s
     return mix64(s)
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def below(st, n):
     """Uniform integer in [0, n), n >= 1 and < 2**32."""
     r = next_u64(st) >> _S32
     return np.int64((r * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True)
+@allocating
 def shuffle(st, a, n):
     """Fisher-Yates shuffle of a[:n] in place."""
     for i in range(n - 1, 0, -1):

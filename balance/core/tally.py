@@ -7,7 +7,7 @@ whatever the order.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from balance.core.compiled import allocating
 
 from .jit import skip_blas_probe
 
@@ -20,7 +20,7 @@ for _i in range(64):
     _DEBRUIJN[(((1 << _i) * int(_DB)) % (1 << 64)) >> 58] = _i
 
 
-@njit(cache=True)
+@allocating
 def mask_counts(masks, won, n_kinds):
     """(seats, wins) int64[2, n_kinds]: seats whose drawn (0) / played (1)
     mask holds each kind, and how many of those seats won; one pass,
@@ -43,7 +43,7 @@ def mask_counts(masks, won, n_kinds):
     return seats, wins
 
 
-@njit(cache=True)
+@allocating
 def _kind_row(masks, g, which, out):
     """out[k] = how many seats of game g have kind k in mask ``which``."""
     out[:] = 0
@@ -57,7 +57,7 @@ def _kind_row(masks, g, which, out):
                 x ^= low
 
 
-@njit(cache=True)
+@allocating
 def paired_kind_moments(masks_a, masks_b, which, ia, ib):
     """int64[5, K] over the same games of two runs, for kinds k whose index
     is ia[k] in run A and ib[k] in run B (-1: not in that run), with x and y

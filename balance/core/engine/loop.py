@@ -6,6 +6,7 @@ traced game ``trace_game`` both play ``play_game``, inlined, so nothing
 compiled on its own sits between them and the ruleset's step functions."""
 import numpy as np
 from numba import njit
+from balance.core.compiled import compiled, ir_inlined
 
 from .. import jit
 from ..layout import Z_TR, Z_TURN
@@ -16,7 +17,7 @@ from .search import choose, search_key, search_work  # noqa: F401
 jit.kernel_cache_begin(RULESET, CACHE)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def play_game(seed, game, c, s, masks, counts, tr, grow, srow, on, check, sw):
     """One game into its records ``grow``/``srow``; returns the broken
     invariants found (check mode). ``sw``: the search scratch, or None when
@@ -48,7 +49,7 @@ def play_blocks(b0, b1, seed, start, n_games, c, check, games, seats, masks, cou
                                   seats[g], False, check, sw)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def trace_game(seed, game, c, s, games, seats, masks, counts, tr, sw):
     """One game with its event trace in ``tr``; returns the trace length."""
     R.prepare(s, c)
@@ -57,7 +58,7 @@ def trace_game(seed, game, c, s, games, seats, masks, counts, tr, sw):
     return s.Z[Z_TR]
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def position(seed, game, c, s, stop, masks, counts, tr):
     """Game ``game`` played by every seat's heuristic (a search seat plays
     the heuristic ``R.heuristic`` gives its id) up to the first decision
@@ -74,7 +75,7 @@ def position(seed, game, c, s, stop, masks, counts, tr):
     return -1, nd
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def decide(seed, game, c, s, pol, nd, sw):
     """The option search policy ``pol`` chooses for the seat to decide in
     ``s``, the game's decision ``nd``; ``s`` is not changed."""

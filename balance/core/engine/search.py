@@ -40,7 +40,7 @@ of ``TABLE`` edges cleared by a generation stamp.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from balance.core.compiled import compiled, ir_inlined
 
 from .. import jit
 from ..layout import Z_TURN
@@ -79,7 +79,7 @@ def search_work(new_state, masks_shape, counts_shape):
              np.zeros(4, np.int64))
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def search_key(seed, game, p, nd):
     """The root of seat p's search streams at the game's decision ``nd``."""
     return game_state(mix64(game_state(seed, game) ^ SALT), p * 4294967296 + nd)
@@ -88,13 +88,13 @@ def search_key(seed, game, p, nd):
 if hasattr(R, "standing"):
     standing = R.standing
 else:
-    @njit(cache=True, _nrt=False, inline="always")
+    @ir_inlined
     def standing(s, c):
         """A ruleset without ``standing``: every seat (a stopped rollout is a draw)."""
         return np.int64(0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def share(s, c, p):
     """p's share of the game's point (see the module docstring)."""
     w = R.winners(s, c) if R.done(s, c) else standing(s, c)
@@ -108,7 +108,7 @@ def share(s, c, p):
     return (1.0 / k) if (w >> p) & 1 else 0.0
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def rollout(s, c, rpol, stop, sw):
     """Play on with heuristic ``rpol`` at every seat, untraced and
     unchecked, until the end or turn ``stop``."""
@@ -120,7 +120,7 @@ def rollout(s, c, rpol, stop, sw):
     sw.stats[2] += k
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def flat(s, c, p, kind, num, den, key, sw):
     """Determinized flat Monte Carlo's option for seat p."""
     cand = sw.cand
@@ -177,7 +177,7 @@ def flat(s, c, p, kind, num, den, key, sw):
     return cand[best]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def edge(sw, gen, h):
     """The table slot of edge key ``h`` (inserted when new; -1: full)."""
     m = TABLE - 1
@@ -196,12 +196,12 @@ def edge(sw, gen, h):
     return np.int64(-1)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def edge_key(ik, code):
     return mix64(ik ^ (np.uint64(code + 1) * np.uint64(0x9E3779B97F4A7C15)))
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def ismcts(s, c, p, key, sw):
     """Information-set MCTS's option for seat p."""
     cand = sw.cand
@@ -281,7 +281,7 @@ def ismcts(s, c, p, key, sw):
     return cand[best]
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def choose(s, c, p, pol, key, sw):
     """Search policy ``pol``'s option for seat p (``key``: ``search_key``)."""
     if KIND[pol] == K_ISMCTS:

@@ -6,6 +6,7 @@ attack) and ``turn`` (placement, the turn, the game) import from here."""
 
 import numpy as np
 from numba import njit
+from balance.core.compiled import inlined, ir_inlined_nrt
 from numba import types as nt
 
 from ...core import jit
@@ -115,12 +116,12 @@ def sig(*extra, ret=nt.void):
 
 
 # --- small helpers ---------------------------------------------------------
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def bit(k):
     return np.int64(1) << np.int64(k)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def popc(x):
     n = 0
     while x != 0:
@@ -129,43 +130,43 @@ def popc(x):
     return n
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def ctz(low):
     """The index of the single set bit of ``low`` (a power of two)."""
     return CTZ[(np.uint64(low) * DEBRUIJN) >> S58]
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def occupied(S, q, r):
     return S[q, C_ROW + r] != 0 or S[q, C_BJ] == r
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def face_active(S, q, r, rank):
     k = r * 13 + rank - 1
     return ((S[q, C_FACE + 2 * r] == k and S[q, C_FACT + 2 * r] == 1)
             or (S[q, C_FACE + 2 * r + 1] == k and S[q, C_FACT + 2 * r + 1] == 1))
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def n_faces(S, q, r):
     return np.int64(S[q, C_FACE + 2 * r] >= 0) + np.int64(S[q, C_FACE + 2 * r + 1] >= 0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def played(masks, counts, q, k):
     setbit(masks, q, 1, k)
     counts[1, k] += 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def check_end(S, Z):
     if S[0, C_HP] <= 0 or S[1, C_HP] <= 0:
         Z[Z_DONE] = 1
     return Z[Z_DONE] != 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def low_cands(m, out, o):
     """The normal cards of lowest value in mask m, into out[o:], how many."""
     for v in range(10):
@@ -180,7 +181,7 @@ def low_cands(m, out, o):
     return 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def high_cands(m, out, o):
     for v in range(9, -1, -1):
         n = 0
@@ -194,7 +195,7 @@ def high_cands(m, out, o):
     return 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def targets(S, q, r, out):
     """The opposing rows (-1: the player) own row r may target, by the
     attack table, in out[0:n]; returns n (0: cannot attack)."""
@@ -237,7 +238,7 @@ def hurt(S, Z, tr, q, amount, cause):
         ev(tr, Z, E_HP, q, -amount, S[q, C_HP], cause, 0, 0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def heal(S, Z, tr, q, amount, hpmax):
     h = hpmax - S[q, C_HP]
     if amount < h:
@@ -319,7 +320,7 @@ def joker_gone(S, Z, tr, q, faces):
             face_gone(S, Z, tr, q, r, 0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def to_row(S, q, r, k):
     S[q, C_ROW + r] |= bit(k)
     S[q, C_POW + r] += RANK[k]
@@ -345,7 +346,7 @@ def script_pick(Z, script, rows, n, dtype):
     return -1
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def pick_i(st, pol, rows, sc, n):
     """Index of the row of rows[:n] that heuristic ``pol`` picks: ``random``
     a group uniformly, then a row of it uniformly; the others the best
@@ -388,7 +389,7 @@ def pick_i(st, pol, rows, sc, n):
     return best
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def choose_i(st, Z, pol, script, rows, sc, n, dtype):
     """Index of the chosen row among rows[:n] (n >= 1). A decision (the
     unit of the speed figures: a placement or attack choice) is counted
@@ -412,7 +413,7 @@ def choose(st, Z, pol, script, rows, sc, n, dtype):
     return choose_i(st, Z, pol, script, rows, sc, n, dtype)
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def setrow(rows, sc, n, key, a, b, c, d, e, score):
     rows[n, 0] = key
     rows[n, 1] = a
@@ -437,7 +438,7 @@ def pick_card(s, c, x, o, n):
 
 
 # --- heuristics' values -----------------------------------------------------------
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def lowest_value(m):
     for v in range(10):
         if (m >> v) & 1 or (m >> (13 + v)) & 1 or (m >> (26 + v)) & 1 or (m >> (39 + v)) & 1:
@@ -462,7 +463,7 @@ def jval(S, ip, me, r):
     return 0.0
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def face_value(S, ip, pp, me, r, k):
     """Greedy's value of face card k in ``me``'s row r (``pp``: the
     deciding seat's row of float policy parameters)."""
@@ -474,7 +475,7 @@ def face_value(S, ip, pp, me, r, k):
     return pp[Q_K] + 0.5 * S[me, C_KPTS + r]
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def thresholds(S, p, tmp):
     """tmp[20 + r]: the power own row r must exceed to attack some target
     normally (-1: a direct attack; 1 << 40: no target); tmp[24 + r]: 1 when
@@ -492,7 +493,7 @@ def thresholds(S, p, tmp):
         tmp[24 + r] = 1 if occupied(S, p, r) and S[p, C_POW + r] > thr else 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def row_gain(S, pp, pol, p, r, add, tmp):
     """Greedy's value of adding ``add`` power to own row r (``thresholds``
     computed first; ``pp``: seat p's row of float policy parameters)."""

@@ -4,6 +4,7 @@ into the scenario turn; the step machine (``step``) lists the attacks and
 plays the chosen one with ``attack_choice``."""
 
 from numba import njit
+from balance.core.compiled import inlined
 from numba import types as nt
 
 from ...core import jit
@@ -21,7 +22,7 @@ from .layout import (C_BJ, C_DECKM, C_DECKN, C_HAND, C_POW, C_ROW, D_ATTACK, D_O
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 # --- attack --------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def list_attack(S, Z, ip, pp, rows, sc, tmp, p):
     """Every distinct legal attack of seat p now (rows [key, row, target
     (-1 direct), mode (0 normal, 1 joker effect)], greedy's score with seat
@@ -280,7 +281,7 @@ def attack(s, c, masks, counts, tr, p, r, t, mode):
         check_end(S, Z)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def no_first_attack(Z, tr, p):
     """True (and the trace says so) in the first player's first turn."""
     if Z[Z_FIRST]:
@@ -290,7 +291,7 @@ def no_first_attack(Z, tr, p):
     return False
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def attack_choice(s, c, masks, counts, tr, p, r, t, mode, n):
     """Carry out the attack row (r, t, mode) chosen among n (r < 0: none)."""
     if r < 0:
@@ -300,7 +301,7 @@ def attack_choice(s, c, masks, counts, tr, p, r, t, mode, n):
     attack(s, c, masks, counts, tr, p, r, t, mode)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def attack_phase(s, c, masks, counts, tr, p):
     Z, rows = s.Z, c.rows
     if no_first_attack(Z, tr, p):

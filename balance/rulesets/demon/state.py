@@ -22,7 +22,7 @@ Python, and the njit functions over them that do not play: ``copy``, ``reseed``,
 Every game step takes them (``turn``'s docstring: the arguments).
 """
 import numpy as np
-from numba import njit
+from balance.core.compiled import compiled
 
 from ...core import engine, jit
 from ...core.rng import mix_into, shuffle
@@ -58,7 +58,7 @@ def context(P, pol, ip, pp, ban, script_rows: int = 1) -> Ctx:
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def copy(a, b):
     """State ``a`` into ``b`` (the decks up to their counts, the unshuffled
     deck up to its size: the check-mode invariants read it; not the listed
@@ -76,14 +76,14 @@ def copy(a, b):
     b.st[0] = a.st[0]
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def reseed(s, x):
     """A new stream for the game (its only one: the policies draw from it
     too), from ``x`` (a rollout's)."""
     s.st[0] = x
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def redeal_hidden(s, c, p, rng):
     """Everything seat p cannot see dealt again from ``rng``: the
     opponent's hand and deck from the cards they hold together (the hand
@@ -125,7 +125,7 @@ def redeal_hidden(s, c, p, rng):
         pile[p, i] = tmp[i]
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def info_key(s, c, p):
     """A hash of what seat p can see: the globals (the board's extra slots,
     this turn's flags, the counters, the phase machine; not the trace's),

@@ -39,6 +39,7 @@ stays a plain call.
 """
 import numpy as np
 from numba import njit
+from balance.core.compiled import compiled, inlined_callable, ir_inlined
 
 from ...core import jit
 from ...core.engine.inlining import in_batch_loop
@@ -61,34 +62,34 @@ ST_BEGIN, ST_PLACE, ST_ATTACK, ST_CLOSE = 0, 1, 2, 3
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def prepare(s, c):
     """Once per batch: the unshuffled deck and the forbidden cards."""
     fill_deck(c.ban, s.pile, s.Z)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def done(s, c):
     return s.Z[Z_END] >= 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def seat(s, c):
     return s.Z[Z_CUR]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def place_code(rows, i):
     return (rows[i, 1] | ((rows[i, 2] + 1) << 3) | (rows[i, 3] << 9)
             | ((rows[i, 4] + 1) << 12))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def attack_code(rows, i):
     return (rows[i, 1] + 1) | ((rows[i, 2] + 1) << 2) | (rows[i, 3] << 4)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def listed(s, c, pl):
     """The pending pick's rows in ``s.rows``/``s.sc`` (placement rows scored
     for policy ``pl``; attack rows score the same for every policy), listed
@@ -107,21 +108,21 @@ def listed(s, c, pl):
     return n
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def code_of(s, i):
     if s.Z[Z_PHASE] == PH_PLACE:
         return place_code(s.rows, i)
     return attack_code(s.rows, i)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def end_game(S, Z, e):
     w, end = outcome(S, e)
     Z[Z_END] = end
     Z[Z_WIN] = w
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def advance(s, c, stage, masks, counts, tr, on, check):
     """Play seat Z_CUR's turn on from ``stage`` (ST_*), and the turns after
     it, until a pick with two or more rows (``Z_PHASE`` set) or the end.
@@ -178,7 +179,7 @@ def advance(s, c, stage, masks, counts, tr, on, check):
             stage = ST_PLACE
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def deal(s, c, seed, game, masks, counts, tr, on, check):
     """A new game (``turn.start``: both decks shuffled, the opening hands),
     played on to its first decision."""
@@ -193,7 +194,7 @@ def deal(s, c, seed, game, masks, counts, tr, on, check):
     return advance(s, c, np.int64(ST_BEGIN), masks, counts, tr, on, check)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def options(s, c, rows):
     """The pending pick's distinct legal rows as codes (the last: end
     placement, or no attack), at most ``len(rows)`` (the end kept)."""
@@ -206,7 +207,7 @@ def options(s, c, rows):
     return m
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def heuristic(s, c, pol):
     """Heuristic ``pol``'s option (random, greedy, defensive; a search id
     picks as greedy does), drawing from the game's stream as ``choose``."""
@@ -214,7 +215,7 @@ def heuristic(s, c, pol):
     return code_of(s, pick_i(s.st, pol, s.rows, s.sc, n))
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def prior(s, c, code):
     """greedy's score of an option (the search's top-k)."""
     n = listed(s, c, np.int64(POL_GREEDY))
@@ -247,13 +248,13 @@ def apply(s, c, code, masks, counts, tr, on, check):
     return advance(s, c, np.int64(stage), masks, counts, tr, on, check)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def winners(s, c):
     w = s.Z[Z_WIN]
     return (np.int64(1) << w) if w >= 0 else np.int64(0)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def finish(s, c, tr, on, grow, srow):
     """The game's records (``turn.finish``)."""
     Z = s.Z

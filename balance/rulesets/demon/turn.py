@@ -32,6 +32,7 @@ in a fixed order from the game's own stream (``core/rng.py``).
 """
 import numpy as np
 from numba import njit
+from balance.core.compiled import allocating, inlined, internal
 from numba import types as nt
 
 from ...core import jit
@@ -64,7 +65,7 @@ jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_di
 NG = _NG
 
 # --- placement ---------------------------------------------------------------------
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def list_place(S, Z, ip, pp, rows, sc, tmp, p, pl):
     """Every distinct legal placement action of seat p now, then "end"
     (the last row); scored for policy ``pl`` (``POL_RANDOM``: no scores)
@@ -200,7 +201,7 @@ def reply(s, c, masks, counts, tr, x, p):
     joker_gone(S, Z, tr, p, True)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def apply_place(s, c, masks, counts, tr, p, t, k, a, b):
     """Seat p plays placement row (t, k, a, b) (``list_place``)."""
     S, Z, ip = s.S, s.Z, c.ip
@@ -281,7 +282,7 @@ def apply_place(s, c, masks, counts, tr, p, t, k, a, b):
     check_end(S, Z)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def placement(s, c, masks, counts, tr, p):
     """Seat p's placement picks, one ``choose`` each, until "end placement"
     or the game's end (the scenario turn)."""
@@ -298,7 +299,7 @@ def placement(s, c, masks, counts, tr, p):
 
 
 # --- turn start: activation, J, K -------------------------------------------------------
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def activate(S, Z, tr, p):
     n = 0
     for j in range(6):
@@ -388,7 +389,7 @@ def k_option(s, c, masks, counts, tr, p, r):
 
 
 # --- preparation and draw -------------------------------------------------------------
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def keep_score(k, forbid):
     if (forbid >> k) & 1:
         return -1
@@ -402,7 +403,7 @@ def keep_score(k, forbid):
     return rk
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def prepare(s, c, tr, p):
     """Preparation: with hand_trigger cards or more, discard down to
     hand_keep (to the graveyard, no passive)."""
@@ -451,7 +452,7 @@ def prepare(s, c, tr, p):
             ev(tr, Z, E_DISCARD, p, k, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def draw(S, Z, pile, masks, counts, tr, p, deal):
     n = S[p, C_DECKN]
     if n == 0:
@@ -471,7 +472,7 @@ def draw(S, Z, pile, masks, counts, tr, p, deal):
 
 
 # --- a turn and a game ------------------------------------------------------------------
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def begin(s, c, masks, counts, tr, p):
     """Start of p's turn: its face and extra-zone cards become active, its
     J effects fire (rows 1 to 3), then its K options (rows 1 to 3)."""
@@ -508,7 +509,7 @@ def board_events(S, Z, tr):
         ev(tr, Z, E_BSLOT, Z[Z_SOWN + s], s, Z[Z_SCARD + s], Z[Z_SACT + s], 0, 0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def front(s, c, masks, counts, tr, p):
     """The turn up to placement: its start (``begin``), then, unless that
     ended the game, preparation and the draw."""
@@ -520,7 +521,7 @@ def front(s, c, masks, counts, tr, p):
                 break
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def turn(s, c, masks, counts, tr, p):
     """One turn of seat p (the scenario tests; ``step`` plays the same
     parts one decision at a time)."""
@@ -671,7 +672,7 @@ def finish(S, Z, tr, winner, end, turns, rounds, grow, srow):
             srow[q, j] = S[q, C_STATS + j]
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def turn_head(S, Z, tr, cur, turns):
     """Before turn number ``turns`` (seat cur's): the turn's globals."""
     Z[Z_TURN] = turns
@@ -682,7 +683,7 @@ def turn_head(S, Z, tr, cur, turns):
            popc(S[cur, C_HAND]), 0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def turn_tail(Z, stale):
     """After a turn: END_HP when an HP check ended the game, END_STALE after
     ``stale`` turns in a row without an HP change, else -1 (play on)."""
@@ -697,7 +698,7 @@ def turn_tail(Z, stale):
     return -1
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def outcome(S, end):
     """(winner or -1, end reason) of a game that ended for ``end``."""
     if end == END_HP:
@@ -707,7 +708,7 @@ def outcome(S, end):
     return -1, end
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def play_on(s, c, masks, counts, tr, cur, turns, check, grow, srow):
     """Play from the start of seat cur's turn (after ``turns`` turns) to the
     end of the game; returns the number of broken invariants (check mode).
@@ -739,7 +740,7 @@ M_DEAL, M_TURN, M_BEGIN, M_PLACE, M_ATTACK, M_CHECK, M_TARGETS, M_LIST, M_PICK, 
     M_FILL, M_ALIST, M_APICK = range(13)
 
 
-@njit(cache=True)
+@allocating
 def entry(mode, a, b, seed, game, s, c, masks, counts, tr, grow, srow):
     """Scenario entry: mode M_* on seat a (b: a row, or a turn count) of
     state ``s`` under context ``c`` (``scenario.Table``: one row buffer

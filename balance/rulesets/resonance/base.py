@@ -10,7 +10,7 @@ search policy in ``search``.
 import math
 
 import numpy as np
-from numba import njit
+from balance.core.compiled import compiled, ir_inlined
 
 from ...core import jit
 from ...core.kernel import BAN_FORBID, BAN_REMOVE, ev, setbit  # before kernel_cache_begin
@@ -91,7 +91,7 @@ KEEP = np.array([[3.0, 4.0, 1.0, 0.0] * 3 + [2.0],          # counter
 
 
 # --- per-seat random streams ------------------------------------------------
-@njit(cache=True, _nrt=False)
+@compiled
 def rb(ST, p, n):
     """Uniform integer in [0, n) from seat p's stream."""
     s = ST[p] + GAMMA
@@ -99,7 +99,7 @@ def rb(ST, p, n):
     return np.int64(((mix64(s) >> _S32) * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def ru(ST, p):
     """Uniform float in [0, 1) from seat p's stream."""
     s = ST[p] + GAMMA
@@ -108,7 +108,7 @@ def ru(ST, p):
 
 
 # --- zones ---------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@compiled
 def draw1(S, pile, Z, p, masks, counts, tr, on, why):
     """Seat p draws the top rune-deck card; an empty deck sets Z_DRY (the
     game ends once the action resolves) and returns -1."""
@@ -128,14 +128,14 @@ def draw1(S, pile, Z, p, masks, counts, tr, on, why):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def hand_to_discard(S, Z, p, k):
     S[p, C_H + k] -= 1
     S[p, C_HN] -= 1
     Z[Z_DISC + k] += 1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def reveal(Z, MD, slot, tr, on):
     if Z[Z_MD] == 0:
         if Z[Z_DRYM] == 0 and on:
@@ -151,7 +151,7 @@ def reveal(Z, MD, slot, tr, on):
         ev(tr, Z, E_REVEAL, -1, c, slot, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def next_in(S, p, P):
     q = p
     for _ in range(P):
@@ -161,7 +161,7 @@ def next_in(S, p, P):
     return p
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def placeable(S, p, ban):
     n = 0
     for k in range(12):
@@ -171,7 +171,7 @@ def placeable(S, p, ban):
 
 
 # --- a seat's view --------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@compiled
 def view(S, F, Z, p, W):
     """What seat p may know, summarized per colour in W: W[c] the sum of the
     field runes it knows, W[3 + c] the expected sum of the runes it does not
@@ -253,7 +253,7 @@ def view(S, F, Z, p, W):
             W[6 + c] = 0.0
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def term(m, sd, need):
     """P(colour total >= need): exact when nothing is unknown, else the
     normal tail with a continuity correction (logistic approximation of the
@@ -268,7 +268,7 @@ def term(m, sd, need):
     return 1.0 / (1.0 + math.exp(-x))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def card_terms(W, M, card):
     """Per-colour success and overdraft chances of ``card`` in W[10..15];
     returns (P(success), P(overdraft))."""
@@ -285,7 +285,7 @@ def card_terms(W, M, card):
     return ps, po
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def chance(W, M, card, col):
     """P(every colour >= the requirement in columns col..col+2 of the card)
     (``col`` = M_BASE: success, M_OVER: overdraft); stops at the first 0."""
@@ -297,7 +297,7 @@ def chance(W, M, card, col):
     return pr
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def shifted(W, M, card, sc, sv):
     """(P(success), P(overdraft)) once a rune of value sv is added to colour
     sc (after ``card_terms`` for this card)."""
@@ -314,7 +314,7 @@ def shifted(W, M, card, sc, sv):
     return ps, po
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def effect_value(e, n, pp):
     if e == EF_GAIN or e == EF_DRAW:
         return 1.0 * n
@@ -323,7 +323,7 @@ def effect_value(e, n, pp):
     return n * pp[Q_HIT]
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def card_ev(M, card, ps, po, initiator, ip, pp):
     """Expected points of taking part (the initiator also takes the card)."""
     gain = M[card, M_PTS] * 1.0 if initiator else 0.0
@@ -333,7 +333,7 @@ def card_ev(M, card, ps, po, initiator, ip, pp):
 
 
 # --- actions --------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@compiled
 def place(S, F, Z, p, k, masks, counts, tr, on):
     S[p, C_H + k] -= 1
     S[p, C_HN] -= 1
@@ -353,7 +353,7 @@ def place(S, F, Z, p, k, masks, counts, tr, on):
         ev(tr, Z, E_PLACE, p, k, i, col, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def peek(S, F, Z, p, i, by_magic, tr, on):
     F[F_KNOW, i] |= np.int64(1) << p
     S[p, C_PEEKS] += 1
@@ -361,7 +361,7 @@ def peek(S, F, Z, p, i, by_magic, tr, on):
         ev(tr, Z, E_PEEK, p, i, F[F_KIND, i], F[F_OWNER, i], by_magic, 0)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def dissolve_remove(S, F, Z, p, i, by_magic, masks, counts, tr, on):
     """A face-down field rune (slot i) goes to the discard pile; by a hand
     dissolve card (by_magic 0) the card is discarded too."""
@@ -377,7 +377,7 @@ def dissolve_remove(S, F, Z, p, i, by_magic, masks, counts, tr, on):
         counts[1, DISSOLVE] += 1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def dissolve_redraw(S, pile, Z, p, masks, counts, tr, on):
     """A dissolve card is discarded to draw 1 card."""
     hand_to_discard(S, Z, p, np.int64(DISSOLVE))
@@ -391,7 +391,7 @@ def dissolve_redraw(S, pile, Z, p, masks, counts, tr, on):
 
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def usable(S, M, p, u):
     """The lowest magic card of p with use effect u not yet spent, or -1."""
     free = S[p, C_OWN] & ~S[p, C_USED]
@@ -403,7 +403,7 @@ def usable(S, M, p, u):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def check_end(S, Z, ip, P, tr, on):
     """Put out every seat left without cards, then the end reason (the
     contract's order when several hold) or -1."""
@@ -430,7 +430,7 @@ def check_end(S, Z, ip, P, tr, on):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def hand_state(S, Z, P, tr):
     """Trace rows: every seat's markers, hand size, magic points, then its hand."""
     for q in range(P):
@@ -445,7 +445,7 @@ def hand_state(S, Z, P, tr):
 
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def broken_invariants(S, F, Z, MD, ip, P):
     """Check mode: rune cards conserved across deck, discard pile, hands and
     field; markers supply + held = markers; magic cards conserved; hands
@@ -489,7 +489,7 @@ def broken_invariants(S, F, Z, MD, ip, P):
     return bad
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def fill_deck(ip, ban, pile, Z):
     """The unshuffled rune deck (per batch): removed kinds left out."""
     n = 0
@@ -504,7 +504,7 @@ def fill_deck(ip, ban, pile, Z):
     Z[Z_NC] = n
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def start(s, c, seed, game, masks, counts, tr, on):
     """Deal game ``game`` of ``seed`` into ``s`` (a ``state.State``; the
     batch's unshuffled deck already in ``pile[1]``) by the rules in ``c.ip``
@@ -545,7 +545,7 @@ def start(s, c, seed, game, masks, counts, tr, on):
     reveal(Z, MD, np.int64(1), tr, on)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def winners(S, P, end):
     """Bitmask of the winners: highest score (markers + magic points + cards
     in hand), ties to magic points, then shared; none in a capped game."""
@@ -564,7 +564,7 @@ def winners(S, P, end):
     return mask
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def finish(S, Z, M, tr, on, P, end, turns, grow, srow):
     """Scores, the winners (``winners``), the records."""
     mask = winners(S, P, end)

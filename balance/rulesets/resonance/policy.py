@@ -3,7 +3,7 @@ saboteur): the target card, the placement, the peek, the dissolve target,
 the discards, starting and joining. Each reads only its seat's view
 (``base.view``) and draws its randomness from its seat's stream."""
 import numpy as np
-from numba import njit
+from balance.core.compiled import compiled, ir_inlined
 
 from ...core import jit
 from ...core.kernel import BAN_FORBID, ev  # before kernel_cache_begin
@@ -16,7 +16,7 @@ from .rules import KIND_COLOUR, KIND_VALUE
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def target_card(S, Z, M, ST, p, W, ip, pp):
     """The revealed slot with the best expected points as initiator (ties
     uniform); W must hold p's view."""
@@ -45,7 +45,7 @@ def target_card(S, Z, M, ST, p, W, ip, pp):
 
 
 # --- choices --------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def place_terms(S, F, Z, M, ST, p, W, ip, pp):
     """Counter's placement: p's view in W, its target card (``target_card``)
     and card_ev's terms that do not depend on the rune: (card, points +
@@ -59,7 +59,7 @@ def place_terms(S, F, Z, M, ST, p, W, ip, pp):
     return card, gvn, gvo, ip[P_FAIL]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def place_value(W, M, card, k, gvn, gvo, fl):
     """(counter's value of placing a rune of kind k, the target's P(success)
     after it): card_ev's expression (after ``place_terms``)."""
@@ -67,7 +67,7 @@ def place_value(W, M, card, k, gvn, gvo, fl):
     return (ps - po) * gvn + po * gvo - (1.0 - ps) * fl, ps
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def choose_place(pol, S, F, Z, M, ST, p, W, ip, pp, ban):
     """The rune kind seat p places, or -1 (nothing placeable)."""
     n = placeable(S, p, ban)
@@ -125,7 +125,7 @@ def choose_place(pol, S, F, Z, M, ST, p, W, ip, pp, ban):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def choose_peek(pol, S, F, Z, ST, p, P):
     """A field slot of another seat's face-down rune, or -1."""
     bit = np.int64(1) << p
@@ -175,7 +175,7 @@ def choose_peek(pol, S, F, Z, ST, p, P):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def dissolve_target(pol, S, F, Z, M, ST, p, W, ip, pp, minv):
     """A known field rune worth removing for p, of absolute value >= minv,
     or -1. Counter (and a saboteur that hopes): the most negative rune in a
@@ -228,7 +228,7 @@ def dissolve_target(pol, S, F, Z, M, ST, p, W, ip, pp, minv):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def discard_n(pol, S, Z, ST, p, n, why, tr, on):
     """Seat p discards n cards of its choice (all it has when fewer):
     random: a uniform subset; counter/saboteur: lowest keep score first,
@@ -269,7 +269,7 @@ def discard_n(pol, S, Z, ST, p, n, why, tr, on):
             ev(tr, Z, E_DISCARD, p, k, why, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def wants_start(pol, S, F, Z, M, ST, p, W, ip, pp):
     """The revealed slot seat p starts a resonance on, or -1 (the caller
     counts the decision)."""
@@ -306,7 +306,7 @@ def wants_start(pol, S, F, Z, M, ST, p, W, ip, pp):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def wants_join(pol, S, F, Z, M, ST, q, W, card, ip, pp):
     """Whether seat q joins a resonance on ``card`` (the caller counts the
     decision)."""

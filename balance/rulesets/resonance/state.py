@@ -19,7 +19,7 @@ over them that do not play: ``copy``, ``reseed``, ``redeal_hidden`` and
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from balance.core.compiled import compiled
 
 from ...core import engine, jit
 from ...core.kernel import BAN_FORBID
@@ -52,7 +52,7 @@ def context(P, pol, ip, pp, ban, M) -> Ctx:
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def copy(a, b):
     """State ``a`` into ``b`` (the live parts; not the unshuffled deck)."""
     for q in range(a.S.shape[0]):
@@ -71,7 +71,7 @@ def copy(a, b):
     b.st[0] = a.st[0]
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def reseed(s, x):
     """New streams for the game and every seat, from ``x`` (a rollout's)."""
     s.st[0] = x
@@ -79,7 +79,7 @@ def reseed(s, x):
         s.ST[q] = mix64(x ^ (np.uint64(q + 1) * SEAT_MIX))
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def determinize(p, ban, S, F, pile, Z, MD, sub, pool):
     """Deal anew, in place, everything seat p cannot see, from its
     substream: the cards of the rune deck, the other hands and the field
@@ -145,13 +145,13 @@ def determinize(p, ban, S, F, pile, Z, MD, sub, pool):
     shuffle(sub, MD, n)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def redeal_hidden(s, c, p, rng):
     """Everything seat p cannot see dealt again from ``rng`` (``determinize``)."""
     determinize(p, c.ban, s.S, s.F, s.pile, s.Z, s.MD, rng, c.pool)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def info_key(s, c, p):
     """A hash of what seat p can see: the globals (public counts, revealed
     cards, the discard pile, the phase machine), its own hand, every seat's

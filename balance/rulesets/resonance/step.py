@@ -17,6 +17,7 @@ plain policies' games are unchanged.
 """
 import numpy as np
 from numba import njit
+from balance.core.compiled import compiled, inlined_callable, ir_inlined
 
 from ...core import jit
 from ...core.engine.inlining import in_batch_loop
@@ -38,23 +39,23 @@ ROLLOUT = np.array([POL_COUNTER, POL_RANDOM], np.int64)   # search_rollout_polic
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def prepare(s, c):
     """Once per batch: the unshuffled rune deck."""
     fill_deck(c.ip, c.ban, s.pile, s.Z)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def done(s, c):
     return s.Z[Z_END] >= 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def seat(s, c):
     return s.Z[Z_Q] if s.Z[Z_PHASE] == PH_JOIN else s.Z[Z_CUR]
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def turns_on(s, c, e, first, masks, counts, tr, on, check):
     """A turn ended with ``e`` (an end reason, or -1; ``first``: none was
     played yet): the check-mode invariants, the end, or the next seat's
@@ -83,7 +84,7 @@ def turns_on(s, c, e, first, masks, counts, tr, on, check):
             return errors
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def deal(s, c, seed, game, masks, counts, tr, on, check):
     """A new game (``base.start``), played on to its first decision."""
     S, Z = s.S, s.Z
@@ -101,7 +102,7 @@ def deal(s, c, seed, game, masks, counts, tr, on, check):
     return errors + turns_on(s, c, np.int64(-1), True, masks, counts, tr, on, check)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def options(s, c, rows):
     """The pending decision's options into ``rows``: each placeable rune
     kind (or -1 alone), -1 then each revealed slot, or 0 and 1."""
@@ -131,7 +132,7 @@ def options(s, c, rows):
     return np.int64(2)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def heuristic(s, c, pol):
     """Heuristic ``pol``'s option (random, counter, saboteur; a search id
     plays counter), from the seat's own stream."""
@@ -148,7 +149,7 @@ def heuristic(s, c, pol):
                                      c.pp[q]) else np.int64(0)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def prior(s, c, code):
     """counter's score of an option (the search's top-k): the placement's
     value for its target card; starting or joining, the card's expected
@@ -172,7 +173,7 @@ def prior(s, c, code):
     return card_ev(c.M, card, ps, po, ph == PH_START, c.ip, c.pp[p])
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def joins_next(s, c, masks, counts, tr, on):
     """Ask the next seat still in after the initiator (returns -2: its join
     decision is pending), or, when every one of the P - 1 was asked,
@@ -240,12 +241,12 @@ def apply(s, c, code, masks, counts, tr, on, check):
     return turns_on(s, c, e, False, masks, counts, tr, on, check)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def winners(s, c):
     return winners_of(s.S, s.S.shape[0], s.Z[Z_END])
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def finish(s, c, tr, on, grow, srow):
     """The game's records (``base.finish``)."""
     records(s.S, s.Z, c.M, tr, on, s.S.shape[0], s.Z[Z_END], s.Z[Z_TURN], grow, srow)

@@ -5,7 +5,7 @@ and peek; ``turn_resonance``), which ``turn`` chains with the policies'
 choices and the search policy (``search``) chains with its own; then
 ``run_turns`` and ``play_from``, the game loop."""
 import numpy as np
-from numba import njit
+from balance.core.compiled import compiled, ir_inlined
 
 from ...core import jit
 from ...core.kernel import BAN_FORBID, ev  # before kernel_cache_begin
@@ -26,7 +26,7 @@ from .rules import KIND_COLOUR, KIND_VALUE
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def use_magic(s, c, p, card, masks, counts, tr, on):
     """Seat p spends magic card ``card``'s use effect (once): DRAW n cards;
     PEEK n runes (its peek choice, fewer when none is left to see);
@@ -70,7 +70,7 @@ def use_magic(s, c, p, card, masks, counts, tr, on):
 
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def resonate(s, c, p, j, force, masks, counts, tr, on):
     """Seat p starts a resonance on revealed slot j. The others still in,
     in turn order, join or not (``force`` >= 0: a mask of joining seats,
@@ -101,7 +101,7 @@ def resonate(s, c, p, j, force, masks, counts, tr, on):
     return res_close(s, c, p, card, part, nj, masks, counts, tr, on)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def res_open(S, Z, p, j, tr, on):
     """A resonance starts on revealed slot j: the other card is discarded,
     both slots emptied. Returns the card."""
@@ -120,7 +120,7 @@ def res_open(S, Z, p, j, tr, on):
     return card
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def res_close(s, c, p, card, part, nj, masks, counts, tr, on):
     """The joins are made (``part`` the participants' mask, ``nj`` how many
     joined): the field is revealed, the outcome applies, the field is
@@ -232,7 +232,7 @@ def res_close(s, c, p, card, part, nj, masks, counts, tr, on):
 
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def heuristic_uses(s, c, p, masks, counts, tr, on):
     """Counter/saboteur, before placing: spend DRAW magic cards, a DISSOLVE
     magic card when a known rune is worth removing, and one dissolve card
@@ -266,7 +266,7 @@ def heuristic_uses(s, c, p, masks, counts, tr, on):
     return -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def turn_head(s, c, p, masks, counts, tr, on):
     """Seat p's personal phase up to the placement: the draw, (counter,
     saboteur) magic-card and dissolve uses, a forced dissolve redraw.
@@ -294,7 +294,7 @@ def turn_head(s, c, p, masks, counts, tr, on):
     return np.int64(-1)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def turn_place(s, c, p, k, masks, counts, tr, on):
     """Seat p places rune kind k (-1: nothing to place), then peeks, then
     (counter, saboteur) spends its PEEK magic cards. Returns an end reason,
@@ -325,7 +325,7 @@ def turn_place(s, c, p, k, masks, counts, tr, on):
     return np.int64(-1)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def turn_resonance(s, c, p, j, masks, counts, tr, on):
     """Seat p's resonance phase: it starts on revealed slot j (-1: it does
     not). Returns an end reason or -1; Z[Z_NEXT] = p after a success with p
@@ -338,7 +338,7 @@ def turn_resonance(s, c, p, j, masks, counts, tr, on):
     return after_resonance(s.S, s.Z, c.ip, p, out, tr, on)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def after_resonance(S, Z, ip, p, out, tr, on):
     """The end check after seat p's resonance (outcome ``out``), and who
     plays next: p after a success with p still in."""
@@ -348,7 +348,7 @@ def after_resonance(S, Z, ip, p, out, tr, on):
     return e
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def turn(s, c, p, masks, counts, tr, on):
     """Seat p's personal phase (draw, magic and dissolve uses, place, peek)
     then its resonance phase. The end is checked after every action.
@@ -367,7 +367,7 @@ def turn(s, c, p, masks, counts, tr, on):
     return turn_resonance(s, c, p, j, masks, counts, tr, on)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def run_turns(s, c, masks, counts, tr, on, check, cur, turns):
     """Whole turns from seat ``cur``'s (``turns`` already played) to an end
     or the turn cap. Returns (end reason, turns played, broken invariants
@@ -391,7 +391,7 @@ def run_turns(s, c, masks, counts, tr, on, check, cur, turns):
     return end, turns, errors
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def play_from(s, c, masks, counts, tr, on, check, cur, turns, grow, srow):
     """Play from seat ``cur``'s turn (``turns`` already played) to the end;
     fill the records. Returns the broken invariants found (check mode)."""

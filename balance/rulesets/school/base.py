@@ -2,7 +2,7 @@
 tables, small helpers and the zones (deck, discard pile, hands). The game
 state these functions read is described in ``kernel``."""
 import numpy as np
-from numba import njit
+from balance.core.compiled import compiled, internal
 
 from ...core import jit
 from ...core.kernel import ev, setbit  # before kernel_cache_begin
@@ -97,7 +97,7 @@ HOUSE_WB = np.array([MUGGLE, PRIEST, WIZ, MAG], np.int64)         # index white 
 
 
 # --- small helpers --------------------------------------------------------
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def seat_stream(seed, game, p):
     """Seed of seat p's policy stream in game ``game`` of ``seed``."""
     return mix64(game_state(seed, game) ^ (np.uint64(p + 1) * np.uint64(0xD1B54A32D192ED03)))
@@ -106,7 +106,7 @@ def seat_stream(seed, game, p):
 _S32 = np.uint64(32)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def pbelow(pst, p, n):
     """Uniform integer in [0, n) from seat p's policy stream (``core.rng.below``
     on pst[p])."""
@@ -116,35 +116,35 @@ def pbelow(pst, p, n):
     return np.int64((r * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def val(c):
     return CVAL[c]
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def is_joker(c):
     return CSUIT[c] == 4
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def house_of_card(c, ip):
     """The pile a (non-joker) card enters by its suit."""
     return ip[P_HOS + CSUIT[c]]
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def vbit(c):
     """Bit of card c's value (jokers match nothing: 0)."""
     return CBIT[c]
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def next_seat(p, P):
     q = p + 1
     return 0 if q == P else q
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def update_up(B, Z, b):
     m = 0
     for j in range(Z[Z_BN + b]):
@@ -153,7 +153,7 @@ def update_up(B, Z, b):
     Z[Z_UP + b] = m
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def book_all_values(B, Z, b):
     """Bitmask of the values of every card of book b (hidden included)."""
     m = 0
@@ -162,7 +162,7 @@ def book_all_values(B, Z, b):
     return m
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def pile_total(pile, Z, h):
     t = 0
     for j in range(Z[Z_PN + h]):
@@ -172,7 +172,7 @@ def pile_total(pile, Z, h):
 
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def margin(T0, T1, T2, T3, hm):
     """Total of house hm minus the best other house's."""
     t = T0 if hm == 0 else (T1 if hm == 1 else (T2 if hm == 2 else T3))
@@ -188,7 +188,7 @@ def margin(T0, T1, T2, T3, hm):
     return t - best
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def fate_house(KN, p, wm, bm):
     """Seat p's house if the books' values were wm (white) and bm (black):
     a fate card is white when its value bit is in wm (KN[p, KN_FATE] holds
@@ -198,7 +198,7 @@ def fate_house(KN, p, wm, bm):
 
 
 # --- zones ---------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@compiled
 def draw_card(st, cards, Z, tr, on):
     """The top card of the deck (reshuffling the discard pile into it when
     it is empty), or -1 when both are empty."""
@@ -218,13 +218,13 @@ def draw_card(st, cards, Z, tr, on):
     return cards[0, Z[Z_DECK]]
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def to_discard(cards, Z, c):
     cards[1, Z[Z_DISC]] = c
     Z[Z_DISC] += 1
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def to_hand(S, hand, p, c, masks, counts):
     hand[p, S[p, C_HN]] = c
     S[p, C_HN] += 1
@@ -233,7 +233,7 @@ def to_hand(S, hand, p, c, masks, counts):
     counts[0, k] += 1
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def take(S, hand, p, i):
     """Remove and return hand[p, i], keeping the order of the others."""
     c = hand[p, i]
@@ -244,7 +244,7 @@ def take(S, hand, p, i):
     return c
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def hand_index(S, hand, p, c):
     for i in range(S[p, C_HN]):
         if hand[p, i] == c:
@@ -252,7 +252,7 @@ def hand_index(S, hand, p, c):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def draw_to_hand(st, S, hand, cards, Z, p, masks, counts, tr, on):
     c = draw_card(st, cards, Z, tr, on)
     if c >= 0:

@@ -8,7 +8,7 @@ takes the game's ``State`` ``s`` and the table's ``Ctx`` ``c``
 (``state``); the policies' choices (``policy``) keep their array
 arguments."""
 import numpy as np
-from numba import njit
+from balance.core.compiled import compiled, internal, ir_inlined
 
 from ...core import jit
 from ...core.kernel import BAN_FORBID, BAN_REMOVE, ev, setbit  # before kernel_cache_begin
@@ -34,7 +34,7 @@ jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_di
 
 
 # --- the deck and the deal ----------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@compiled
 def fill_deck(s, c):
     """The unshuffled deck in cards[2, :n], n in Z[Z_NC] (once per batch)."""
     d = c.ip[P_DECKS]
@@ -48,7 +48,7 @@ def fill_deck(s, c):
     s.Z[Z_NC] = n
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def init_game(s, c, seed, game, masks, counts, tr, on):
     """Reset, shuffle, deal (each seat in turn: hand cards, then fate cards),
     set the books (white: face up, then hidden; black likewise), pick the
@@ -123,7 +123,7 @@ def init_game(s, c, seed, game, masks, counts, tr, on):
 
 
 # --- spells: the effects -------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def cast(s, c, p, masks, counts, tr, on):
     """Cast entry c.out[0:4] of seat p: the spell card goes to the discard
     pile first, then the effect resolves."""
@@ -196,7 +196,7 @@ def cast(s, c, p, masks, counts, tr, on):
 
 
 # --- the score area and the meeting -------------------------------------------
-@njit(cache=True, _nrt=False)
+@compiled
 def to_score(s, c, x, sage, tr, on):
     """Card x enters the score area: its suit's pile, a joker the pile the
     sage picks (its own policy: ``c.bpol``); the cloaked pile discards it."""
@@ -219,7 +219,7 @@ def to_score(s, c, x, sage, tr, on):
         ev(tr, Z, E_SCORE, sage, x, h, np.int64(dropped), 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def meeting_open(s, c, r, sage, tr, on):
     """The sage's meeting begins: rounds 1 and 3 add a white spell, 2 and 4
     a black one (``meeting_cards`` turned from the deck into the options
@@ -250,7 +250,7 @@ def meeting_open(s, c, r, sage, tr, on):
     return kind, n
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def meeting_end(s, c, kind, sage, n, win, tr, on):
     """Option ``win`` carries: a card turned enters the book face up (the
     others the score area), or a deleted spell goes to the score area;
@@ -287,7 +287,7 @@ def meeting_end(s, c, kind, sage, n, win, tr, on):
 
 
 # --- a turn -------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def discard_down(s, c, p, tr, on):
     """Seat p discards one card at a time down to the hand limit, each
     chosen by its own policy (``c.bpol``: informed its lowest keep value,
@@ -316,7 +316,7 @@ def discard_down(s, c, p, tr, on):
             ev(tr, Z, E_DISCARD, p, x, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def can_cast(p, S, hand, Z, ban):
     """Seat p holds a card that casts a spell (a castable card always gives
     an entry: a black one draw; a white one a fate peek, since at least one
@@ -330,7 +330,7 @@ def can_cast(p, S, hand, Z, ban):
 
 
 # --- the round's checks, the trace's state rows, the end --------------------------------
-@njit(cache=True, _nrt=False)
+@compiled
 def show_state(B, Z, pile, tr, x):
     """Trace rows: both books and the score piles (x: 4 ints of scratch)."""
     for b in range(2):
@@ -352,7 +352,7 @@ def show_state(B, Z, pile, tr, x):
     ev(tr, Z, E_PILES, -1, Z[Z_PT], Z[Z_PT + 1], Z[Z_PT + 2], Z[Z_PT + 3], Z[Z_CLOAK])
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def broken_invariants(s, c, r):
     """Check mode: every card of the deck is in exactly one zone; each
     book's face-up value mask matches its cards; each pile's running total
@@ -401,7 +401,7 @@ def broken_invariants(s, c, r):
     return errors
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def records(s, c, grow, srow, tr, on):
     """After round 6: the highest pile(s) win; houses from the fate cards
     and the final books (face up and hidden); members of a winning house win

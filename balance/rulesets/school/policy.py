@@ -5,7 +5,7 @@ spell entries as option codes (``spell_code``, ``spell_codes``) and
 informed's priorities (``spell_prior``, the search's top k). Each reads only what the
 choosing seat may know (``kernel``'s docstring lists it)."""
 import numpy as np
-from numba import njit
+from balance.core.compiled import compiled, internal, ir_inlined
 
 from ...core import jit
 from ...core.kernel import BAN_FORBID  # before kernel_cache_begin
@@ -19,7 +19,7 @@ from .layout import (BCAP, C_HN, D_NAME, D_SPELL, EF_DRAW, EF_PEEK_BOOK, EF_PEEK
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 # --- policies: the script queue (scenario tests) --------------------------------
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def script_next(script, Z, p, dtype):
     """The next script row if it is for seat p and decision ``dtype`` (it is
     consumed), else -1 (the scripted seat then decides at random)."""
@@ -30,7 +30,7 @@ def script_next(script, Z, p, dtype):
     return -1
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def believed_masks(Z, KN, p, out):
     """out[0], out[1]: the values seat p knows in the white / black book
     (face-up cards and the hidden ones it peeked)."""
@@ -38,13 +38,13 @@ def believed_masks(Z, KN, p, out):
     out[1] = Z[Z_UP + 1] | KN[p, KN_MASK + 1]
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def my_house(Z, KN, p, buf):
     believed_masks(Z, KN, p, buf)
     return fate_house(KN, p, buf[0], buf[1])
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def known_house(Z, KN, KF, fate, p, q, F, buf):
     """The house seat p believes q is in from q's fate cards it has seen
     (-1 when it has seen none)."""
@@ -63,13 +63,13 @@ def known_house(Z, KN, KF, fate, p, q, F, buf):
     return HOUSE_WB[w + 2 * b]
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def keep_value(c, pp):
     """Card c's worth to keep, by a seat's float policy row ``pp`` (1-D)."""
     return pp[Q_JOKER] if is_joker(c) else float(val(c))
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def argmax_tie(scores, n, pst, p):
     """Index of the highest of scores[:n]; ties uniform from seat p's stream."""
     best = scores[0]
@@ -94,7 +94,7 @@ def argmax_tie(scores, n, pst, p):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def choose_house(pol, p, Z, KN, pst, script, dtype, buf):
     """A house for a joker (sage) or the cloak (invisible)."""
     if pol == POL_INFORMED:
@@ -106,7 +106,7 @@ def choose_house(pol, p, Z, KN, pst, script, dtype, buf):
     return pbelow(pst, p, np.int64(4))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def choose_invisible(s, c, pol, p):
     """The seat sage p names invisible: informed the seat with the most
     cards it does not know to be an ally (ties uniform), random uniform."""
@@ -134,7 +134,7 @@ def choose_invisible(s, c, pol, p):
 
 
 # --- spells: the legal list ---------------------------------------------
-@njit(cache=True, _nrt=False)
+@compiled
 def spell_list(p, P, S, hand, B, Z, pile, ip, ban, F, pick, out):
     """The contract's list of distinct spells seat p can cast now, one entry
     per (hand card used, effect, target), in a fixed order. pick < 0: return
@@ -235,7 +235,7 @@ def spell_list(p, P, S, hand, B, Z, pile, ip, ban, F, pick, out):
     return n
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def cheapest(p, S, hand, Z, color, avoid, pp, ban, pst, fs, ix):
     """Hand index of the lowest keep-value card casting ``color`` (0 white,
     1 black), not index ``avoid``; ties uniform; -1 when none."""
@@ -254,7 +254,7 @@ def cheapest(p, S, hand, Z, color, avoid, pp, ban, pst, fs, ix):
     return ix[argmax_tie(fs, n, pst, p)]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def informed_spell(s, c, p):
     """The informed policy's next spell (c.out[0:4]); out[0] = EF_STOP to
     stop. Order: peek an unknown hidden spell; the best swap (margin gain
@@ -374,7 +374,7 @@ def informed_spell(s, c, p):
         out[3] = -1
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def fate_index(pol, p, q, F, KF, pst, fs, ix):
     """Which of seat q's fate cards seat p's fate peek looks at (a choice of
     its own, made when the spell is cast, right after the spell was
@@ -392,7 +392,7 @@ def fate_index(pol, p, q, F, KF, pst, fs, ix):
     return pbelow(pst, p, F)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def script_spell(p, P, S, hand, B, Z, pile, ip, ban, F, script, out):
     """A scripted spell (scenario tests): the row's (effect, card cast, a, b)
     must be a listed entry (a swap's a = the given card's id); returns 0, or
@@ -422,7 +422,7 @@ def script_spell(p, P, S, hand, B, Z, pile, ip, ban, F, script, out):
     return 2
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def vote_scores(p, kind, opts, n, B, Z, KN, ip, fs, buf):
     """The informed voter's score of each option: the margin of the house it
     would then be in over the best other house, with the cards that reach
@@ -475,7 +475,7 @@ def vote_scores(p, kind, opts, n, B, Z, KN, ip, fs, buf):
         fs[o] = float(margin(t0, t1, t2, t3, fate_house(KN, p, wm, bm)))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def choose_vote(s, c, pol, p, tied, dtype):
     """Seat p's vote (dtype D_VOTE) or the sage's tie break (D_TIE) among
     the meeting's options (Z[Z_OPT:], Z[Z_NOPT] of them) where tied[o] ==
@@ -509,7 +509,7 @@ def choose_vote(s, c, pol, p, tied, dtype):
 
 
 # --- the step interface's option list and the search's prior ------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def spell_code(eff, i, a, b):
     """The option code of spell entry (effect, hand index of the cast card,
     a, b): 0 for stop (``step.spell_parts`` reads it back)."""
@@ -518,7 +518,7 @@ def spell_code(eff, i, a, b):
     return eff + 8 * (i + 256 * ((a + 1) + 256 * (b + 1)))
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def spell_codes(p, P, S, hand, B, Z, pile, ip, ban, rows, n):
     """Every entry of ``spell_list`` (in its order) as option codes into
     rows[n:], as many as rows holds; returns the new n. A fate peek's card
@@ -574,7 +574,7 @@ def spell_codes(p, P, S, hand, B, Z, pile, ip, ban, rows, n):
     return n
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def spell_prior(s, c, p, e):
     """Informed's priorities as a score of entry e (effect, hand index, a, b),
     for search_top_k: an unknown hidden spell's peek; a swap raising its

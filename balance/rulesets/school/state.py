@@ -28,7 +28,7 @@ over them that do not play: ``copy``, ``reseed``, ``redeal_hidden`` and
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from balance.core.compiled import compiled
 
 from ...core import engine, jit
 from ...core.rng import mix64, mix_into, next_u64, shuffle
@@ -79,7 +79,7 @@ def context(P, pol, ip, pp, ban, script=None) -> Ctx:
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def copy(a, b):
     """State ``a`` into ``b``: the parts in use (the unshuffled deck too:
     check mode reads it)."""
@@ -116,7 +116,7 @@ def copy(a, b):
     b.st[0] = a.st[0]
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def reseed(s, x):
     """New streams for the game and every seat, from ``x`` (a rollout's)."""
     s.st[0] = x
@@ -124,7 +124,7 @@ def reseed(s, x):
         s.pst[q] = mix64(x ^ (np.uint64(q + 1) * SEAT_MIX))
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def redeal_hidden(s, c, p, rng):
     """Deal anew, in place, from ``rng``, every card seat p cannot see: the
     other seats' hands, the fate cards it has not peeked, the hidden spells
@@ -217,7 +217,7 @@ def redeal_hidden(s, c, p, rng):
                 Z[Z_VOTE + q] = choose_vote(s, c, c.bpol[q], q, tied, np.int64(D_VOTE))
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def info_key(s, c, p):
     """A hash of what seat p can see: the globals and the phase machine
     (not the votes the others cast in a vote still going on), every seat's

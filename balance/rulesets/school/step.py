@@ -26,6 +26,7 @@ policies' games are unchanged.
 """
 import numpy as np
 from numba import njit
+from balance.core.compiled import compiled, inlined_callable, ir_inlined
 
 from ...core import jit
 from ...core.engine.inlining import in_batch_loop
@@ -53,23 +54,23 @@ ROLLOUT = np.array([POL_INFORMED, POL_RANDOM], np.int64)   # search_rollout_poli
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def prepare(s, c):
     """Once per batch: the unshuffled deck."""
     fill_deck(s, c)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def done(s, c):
     return s.Z[Z_OVER] != 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def seat(s, c):
     return s.Z[Z_SEAT]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def spell_parts(code, out):
     """An option code of PH_SPELL back into out[0:4] (``policy.spell_code``)."""
     if code == 0:
@@ -86,7 +87,7 @@ def spell_parts(code, out):
     out[3] = x // 256 - 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def advance(s, c, stage, masks, counts, tr, on, check):
     """Play on from ``stage`` to the next decision (Z_PHASE, Z_SEAT) or the
     end (Z_OVER); check mode counts broken invariants in Z_ERR. A stage in
@@ -238,7 +239,7 @@ def advance(s, c, stage, masks, counts, tr, on, check):
             return
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def deal(s, c, seed, game, masks, counts, tr, on, check):
     """A new game (``play.init_game``), played on to its first decision."""
     init_game(s, c, seed, game, masks, counts, tr, on)
@@ -250,7 +251,7 @@ def deal(s, c, seed, game, masks, counts, tr, on, check):
     return Z[Z_ERR]
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def options(s, c, rows):
     """The pending decision's options into ``rows``: every other seat, every
     house, stop then every spell entry (``policy.spell_codes``; as many as
@@ -283,13 +284,13 @@ def options(s, c, rows):
     return np.int64(n)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def base(pol):
     """A search policy's heuristic: informed."""
     return POL_INFORMED if pol >= POL_SEARCH_FAST and pol <= POL_ISMCTS else pol
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def heuristic(s, c, pol):
     """Heuristic ``pol``'s option (random, informed, a scenario's script; a
     search id plays informed), from the seat's own stream."""
@@ -328,7 +329,7 @@ def heuristic(s, c, pol):
     return choose_house(pol, p, Z, KN, s.pst, c.script, np.int64(D_CLOAK), c.buf)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def prior(s, c, code):
     """informed's score of an option (the search's top-k): a spell entry's
     ``policy.spell_prior`` (stop above every entry: it is always searched);
@@ -419,7 +420,7 @@ def apply(s, c, code, masks, counts, tr, on, check):
     return Z[Z_ERR] - e0
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def winners(s, c):
     """The winning seats' mask: the members of the houses whose pile is
     highest, from the fate cards and the final books (0: a winning house
@@ -435,13 +436,13 @@ def winners(s, c):
     return w
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def finish(s, c, tr, on, grow, srow):
     """The game's records (``play.records``)."""
     records(s, c, grow, srow, tr, on)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def play_stages(s, c, stage, halt, masks, counts, tr, on, check):
     """Scenario tests (``scenario.Table``): play from ``stage``, every
     decision by the seat's heuristic (``c.pol``), until play halts before a

@@ -4,6 +4,7 @@ tables and tallies, and the zones (draw, hand, discard, damage, turn order,
 ties). See ``kernel`` for the state and the speed notes."""
 import numpy as np
 from numba import njit
+from balance.core.compiled import inlined, inlined_callable
 from numba import types as nt
 
 from ...core import jit
@@ -102,7 +103,7 @@ ELEM = np.array([[c // max(V, 1) for c in range(64)] for V in range(13)], np.int
 VAL0 = np.array([[c % max(V, 1) for c in range(64)] for V in range(13)], np.int64)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def combo_sizes(S, p, buf):
     """buf[t] = the combo's size for each type (0 = not available):
     flush/generating/overcoming: cards in the run; four symbols: sum of the
@@ -126,7 +127,7 @@ def combo_sizes(S, p, buf):
     buf[5] = buf[SM + 11]
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def combo_types(S, p):
     """Bit t set when p's array offers combo type t (the types that
     ``combo_sizes`` gives a size > 0, without computing the sizes)."""
@@ -149,7 +150,7 @@ def combo_types(S, p):
 
 
 # --- zones ---------------------------------------------------------------
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def draw(st, S, hand, pile, Z, p, masks, counts, tr, on, deal):
     if Z[Z_DECK] == 0:
         if Z[Z_DISC] == 0:
@@ -172,13 +173,13 @@ def draw(st, S, hand, pile, Z, p, masks, counts, tr, on, deal):
     return c
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def to_discard(pile, Z, c):
     pile[1, Z[Z_DISC]] = c
     Z[Z_DISC] += 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def to_hand(S, hand, p, c):
     hand[p, S[p, C_HN]] = c
     S[p, C_HN] += 1
@@ -186,14 +187,14 @@ def to_hand(S, hand, p, c):
     S[p, C_SPEC + k if k >= 0 else C_JUNK] += 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def empty_hand(S, p):
     S[p, C_HN] = 0
     for k in range(5):
         S[p, C_SPEC + k] = 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def take_from_hand(S, hand, p, i):
     """Remove and return hand[p, i], keeping the order of the others."""
     c = hand[p, i]
@@ -206,7 +207,7 @@ def take_from_hand(S, hand, p, i):
     return c
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def array_to_discard(S, pile, Z, p, V):
     n = 0
     for e in range(5):
@@ -220,7 +221,7 @@ def array_to_discard(S, pile, Z, p, V):
     return n
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def damage(S, Z, tr, on, src, t, amount):
     """One damage instance: a guard absorbs it whole."""
     if amount <= 0:
@@ -236,7 +237,7 @@ def damage(S, Z, tr, on, src, t, amount):
         ev(tr, Z, E_DAMAGE, t, amount, 0, S[t, C_HP], src, 0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def next_alive(S, p, P):
     q = p + 1
     if q == P:
@@ -248,7 +249,7 @@ def next_alive(S, p, P):
     return q
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def pick_tied(st, tied):
     """A heuristic's tie-break: ``tied`` has bit i set for each option i
     scoring the best; returns the lowest set bit when there is one, else
@@ -270,7 +271,7 @@ def pick_tied(st, tied):
     return i
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def lowest_hp_opponent(st, S, p, P, need_cards):
     """The living opponent with the lowest HP (with ``need_cards``: among
     those holding cards), ties broken at random (``pick_tied``), or -1."""
@@ -289,7 +290,7 @@ def lowest_hp_opponent(st, S, p, P, need_cards):
 
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def summarize(S, p, sm):
     """Summary of p's array in sm[SM:], from which placement_score evaluates
     a candidate card in a few operations: +0 longest flush run, +1 present

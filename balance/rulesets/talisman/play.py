@@ -9,6 +9,7 @@ over ``policy``) are the step module's.
 vector ``ip``, ``V``, ``NB`` and the policies' scratch ``sizes``)."""
 import numpy as np
 from numba import njit
+from balance.core.compiled import allocating, inlined
 from numba import types as nt
 
 from ...core import jit
@@ -30,7 +31,7 @@ jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_di
 
 
 # --- one game ------------------------------------------------------------
-@njit(cache=True)
+@allocating
 def fill_deck(ip, ban, pile, Z):
     """The unshuffled deck in pile[2, :n], n in Z[Z_NC] (once per batch)."""
     NB = 5 * ip[P_V]
@@ -105,7 +106,7 @@ def start(st, S, hand, pile, Z, masks, counts, tr, on, ip, P):
             draw(st, S, hand, pile, Z, p, masks, counts, tr, on, True)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def cast(s, c, masks, counts, tr, on, p, special, tgt):
     """p casts ``special`` (at seat tgt for thunder and steal): the card
     goes to the discard pile, then its effect resolves. ``s``, ``c``: the
@@ -153,7 +154,7 @@ def cast(s, c, masks, counts, tr, on, p, special, tgt):
             draw(st, S, hand, pile, Z, p, masks, counts, tr, on, False)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def fire(s, c, tr, on, check, p, ct, tgt):
     """p fires combo type ct (at seat tgt for generating, overcoming and
     chaos), then p's array goes to the discard pile. Returns the number of
@@ -197,7 +198,7 @@ def fire(s, c, tr, on, check, p, ct, tgt):
     return errors
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def resolve(s, c, masks, counts, tr, on, check, p, kind, arg, tgt):
     """Carry out p's action (kind, arg, tgt); returns the number of broken
     invariants found (check mode)."""
@@ -220,7 +221,7 @@ def resolve(s, c, masks, counts, tr, on, check, p, kind, arg, tgt):
     return 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def end_turn(s, c, masks, counts, tr, on, check, p, kind, arg, tgt):
     """The end of p's turn: resolve the chosen action (``c.sizes`` holds p's
     combo sizes when it is a combo). ``s``, ``c``: the game's
@@ -237,7 +238,7 @@ def end_turn(s, c, masks, counts, tr, on, check, p, kind, arg, tgt):
     return errors
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def eliminate(S, hand, pile, Z, tr, on, P, V):
     """Put out, in seat order, every seat still in at HP <= 0: its hand
     (in order) then its array go to the discard pile, its guards and

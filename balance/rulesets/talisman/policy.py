@@ -2,7 +2,7 @@
 special table, the option list, scores, placement and the discard (README,
 "Policies")."""
 import numpy as np
-from numba import njit
+from balance.core.compiled import allocating, inlined, inlined_callable
 
 from ...core import jit
 from ...core.kernel import BAN_FORBID  # before kernel_cache_begin
@@ -19,7 +19,7 @@ jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_di
 
 
 # --- policies ------------------------------------------------------------
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def special_mask(S, p, NB, ban):
     """Bit s set when p holds special s and it may be played."""
     m = 0
@@ -28,7 +28,7 @@ def special_mask(S, p, NB, ban):
     return m
 
 
-@njit(cache=True)
+@allocating
 def fill_special_table(ip, pp, spbest):
     """spbest[q, m] = the specials greedy at seat q may cast when it holds
     the kinds in bitmask m, as a bitmask: the kinds of highest
@@ -53,7 +53,7 @@ def fill_special_table(ip, pp, spbest):
             spbest[q, m] = tied
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def has_special(S, hand, p, s, NB):
     for i in range(S[p, C_HN]):
         if hand[p, i] == NB + s:
@@ -61,7 +61,7 @@ def has_special(S, hand, p, s, NB):
     return -1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def combo_amount(ct, size, ip):
     if ct == FLUSH:
         return size * ip[P_FLUSH]
@@ -74,7 +74,7 @@ def combo_amount(ct, size, ip):
     return size * ip[P_CHAOS]
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def heal_room(S, p, ip):
     cap = ip[P_CAP]
     if cap == 0:
@@ -83,7 +83,7 @@ def heal_room(S, p, ip):
     return r if r > 0 else 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def combo_value(S, p, P, ct, amount, target, ip, pp):
     """Greedy's immediate value of a combo (damage counts 1 per point)."""
     if ct == FLUSH:
@@ -100,7 +100,7 @@ def combo_value(S, p, P, ct, amount, target, ip, pp):
     return float(amount)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def victims(S, p, P, amount):
     """Bitmask of the opponents a combo of this damage would put out now
     (unguarded, HP <= damage)."""
@@ -111,7 +111,7 @@ def victims(S, p, P, amount):
     return m
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def placement_score(S, p, card, V, sm, ip):
     """Combo types available after placing ``card`` (x1000) + the best combo
     amount then; ``sm`` is p's array summary (``summarize``)."""
@@ -173,7 +173,7 @@ def placement_score(S, p, card, V, sm, ip):
     return n * 1000 + best
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def special_value(s, ip, pp):
     if s == THUNDER:
         return float(ip[P_THUNDER])
@@ -186,7 +186,7 @@ def special_value(s, ip, pp):
     return pp[Q_GAMBLE]
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def keep_score(c, NB, V, S, p, sm, ip, pp):
     """Greedy's discard order: lowest score goes first."""
     if c >= NB:
@@ -194,7 +194,7 @@ def keep_score(c, NB, V, S, p, sm, ip, pp):
     return float(placement_score(S, p, c, V, sm, ip))
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def choose_discard(pol, st, S, hand, p, NB, V, sizes, acts, ip, pp):
     n = S[p, C_HN]
     if pol == POL_RANDOM:
@@ -212,7 +212,7 @@ def choose_discard(pol, st, S, hand, p, NB, V, sizes, acts, ip, pp):
     return acts[below(st, ntied) if ntied > 1 else 0]
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def list_actions(S, hand, p, P, NB, acts, ban):
     """The distinct legal actions of p in ``acts[:n]``, returns n (0: only
     passing is legal), in this order: place each basic card (hand order),
@@ -254,13 +254,13 @@ def list_actions(S, hand, p, P, NB, acts, ban):
     return na
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def action_parts(a):
     """(kind, arg, target) of an action coded by ``list_actions``."""
     return a >> 12, (a >> 4) & 255, (a & 15) - 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def choose_random(st, S, hand, p, P, NB, sizes, acts, ban):
     """Uniform over the distinct legal actions (``list_actions``)."""
     na = list_actions(S, hand, p, P, NB, acts, ban)
@@ -272,7 +272,7 @@ def choose_random(st, S, hand, p, P, NB, sizes, acts, ban):
     return action_parts(a)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def choose_greedy(s, c, pol, p):
     """greedy / patient (README, "Policies") for seat p: ``s`` the game's
     ``state.State`` (its stream ``st`` draws the ties), ``c`` the batch's

@@ -18,7 +18,7 @@ functions over them that do not play: ``copy``, ``reseed``,
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from balance.core.compiled import compiled
 
 from ...core import engine, jit
 from ...core.rng import mix_into, shuffle
@@ -54,7 +54,7 @@ def context(P, pol, ip, pp, ban) -> Ctx:
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def copy(a, b):
     """State ``a`` into ``b`` (the cards in use only; not the unshuffled deck)."""
     for q in range(a.S.shape[0]):
@@ -71,13 +71,13 @@ def copy(a, b):
     b.st[0] = a.st[0]
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def reseed(s, x):
     """A new game stream from ``x`` (a rollout's)."""
     s.st[0] = x
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def redeal_hidden(s, c, p, rng):
     """Deal again, from ``rng``, what seat p cannot see: the opponents'
     hands and the deck are pooled in card-id order (their real places are
@@ -115,7 +115,7 @@ def redeal_hidden(s, c, p, rng):
         k += 1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def info_key(s, c, p):
     """A hash of what seat p can see: the phase machine, its own hand (in
     order), every seat's public columns (HP, guards, skips, hand size,

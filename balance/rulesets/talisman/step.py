@@ -11,7 +11,7 @@ number of the game comes from ``State.st`` in the order the rules need it
 is the game the heuristics played before the engine.
 """
 import numpy as np
-from numba import njit
+from balance.core.compiled import compiled, inlined_callable, ir_inlined
 
 from ...core import jit
 from ...core.kernel import ev  # before kernel_cache_begin
@@ -34,24 +34,24 @@ ROLLOUT = np.array([POL_GREEDY, POL_RANDOM], np.int64)   # search_rollout_policy
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def prepare(s, c):
     """Once per batch: the special tables (one per seat) and the unshuffled deck."""
     fill_special_table(c.ip, c.pp, c.spbest)
     fill_deck(c.ip, c.ban, s.pile, s.Z)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def done(s, c):
     return s.Z[Z_END] >= 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def seat(s, c):
     return s.Z[Z_CUR]
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def begin(s, c, masks, counts, tr, on, check):
     """Turns begin from seat Z_CUR's until one asks a decision (after its
     draw) or the turn cap ends the game. Returns broken invariants."""
@@ -83,7 +83,7 @@ def begin(s, c, masks, counts, tr, on, check):
         return errors
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def deal(s, c, seed, game, masks, counts, tr, on, check):
     """A new game (``play.start``), played on to its first decision."""
     s.st[0] = game_state(seed, game)
@@ -97,13 +97,13 @@ def deal(s, c, seed, game, masks, counts, tr, on, check):
     return begin(s, c, masks, counts, tr, on, check)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def code_of(kind, arg, tgt):
     """An action's option code (``policy.action_parts`` reads it back)."""
     return kind * 4096 + arg * 16 + tgt + 1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def options(s, c, rows):
     """The options of the pending decision into ``rows``: every hand index
     (a discard: copies of a special are kept apart, since which one goes
@@ -119,7 +119,7 @@ def options(s, c, rows):
     return n + 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def heuristic(s, c, pol):
     """Heuristic ``pol``'s option (random, greedy, patient; any other id
     plays greedy), drawing its ties from the game's stream."""
@@ -135,7 +135,7 @@ def heuristic(s, c, pol):
     return code_of(kind, arg, tgt)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def prior(s, c, code):
     """greedy's immediate score of an option, in greedy's order of
     preference: a combo of value > 0, a special of value > 0, a placement,
@@ -168,7 +168,7 @@ def prior(s, c, code):
     return sc
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def apply(s, c, code, masks, counts, tr, on, check):
     """Seat Z_CUR plays option ``code``, then the game goes on to the next
     decision or the end. Returns broken invariants (check mode)."""
@@ -201,7 +201,7 @@ def apply(s, c, code, masks, counts, tr, on, check):
     return errors + begin(s, c, masks, counts, tr, on, check)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def winners(s, c):
     """The winners' mask: the seat left standing (0: none, or the cap)."""
     w = np.int64(0)
@@ -212,7 +212,7 @@ def winners(s, c):
     return w
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def finish(s, c, tr, on, grow, srow):
     """The game's records (``play.finish``)."""
     Z = s.Z

@@ -7,7 +7,7 @@ Damage is int64 and saturates at ``SAT`` = 2**62 (``sat_mul``,
 < 2**31 (``LIM31``).
 """
 import numpy as np
-from numba import njit
+from balance.core.compiled import internal, ir_inlined_nrt
 
 from ....core import jit
 from ....core.kernel import ev, setbit  # before kernel_cache_begin: cached with core
@@ -56,7 +56,7 @@ SAT = np.int64(1) << np.int64(62)
 LIM31 = np.int64(1) << np.int64(31)     # a, b < LIM31: a x b < SAT
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def sat_mul(a, b):
     """a x b for a, b >= 0, saturating at SAT = 2**62 (0 when a or b <= 0)."""
     if a < LIM31 and b < LIM31:
@@ -70,7 +70,7 @@ def sat_mul(a, b):
     return r if r < SAT else SAT
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def sat_add(a, b):
     """a + b for 0 <= a, b <= SAT, saturating at SAT."""
     if a >= SAT - b:
@@ -78,7 +78,7 @@ def sat_add(a, b):
     return a + b
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def draws_after_play(hand_left, fives, ip):
     """Cards drawn after a play: ``five_draw`` per 5 played, plus ``refill``
     when the play emptied the hand (General 5(2): 5 + 5 = 10, 5 + 10 = 15)."""
@@ -88,7 +88,7 @@ def draws_after_play(hand_left, fives, ip):
     return n
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def add_card(S, p, kind):
     if S[p, C_H + kind] == 0:
         S[p, C_M + kind // 9] |= np.int64(1) << (kind % 9)
@@ -96,7 +96,7 @@ def add_card(S, p, kind):
     S[p, C_HN] += 1
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def draw(st, S, pile, Z, tr, masks, counts, p, deal):
     if Z[Z_DECK] == 0:
         n = Z[Z_DISC]
@@ -119,14 +119,14 @@ def draw(st, S, pile, Z, tr, masks, counts, p, deal):
     return c
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def draw_n(st, S, pile, Z, tr, masks, counts, p, n):
     for _ in range(n):
         if draw(st, S, pile, Z, tr, masks, counts, p, np.int64(0)) < 0:
             break
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def remove_play(S, pile, Z, masks, counts, p, PT, k):
     """Move the cards of run k from p's hand to the discard pile."""
     s = PT[k, T_SUIT]
@@ -142,7 +142,7 @@ def remove_play(S, pile, Z, masks, counts, p, PT, k):
     S[p, C_HN] -= PT[k, T_LEN]
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def discard_hand(S, pile, Z, p):
     for kind in range(36):
         c = S[p, C_H + kind]
@@ -155,12 +155,12 @@ def discard_hand(S, pile, Z, p):
     S[p, C_HN] = 0
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def enemy(S, p, q):
     return p != q and S[p, C_TEAM] != S[q, C_TEAM]
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def push(acts, n, k, t, o, ot):
     acts[n, 0] = k
     acts[n, 1] = t
@@ -169,25 +169,25 @@ def push(acts, n, k, t, o, ot):
     return n + 1
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def run_bits(lo, hi):
     return ((np.int64(1) << (hi + 1)) - 1) ^ ((np.int64(1) << lo) - 1)
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def run_walk(PT, PID):
     """(adj, runs per suit) for ``RUNS``: the 6 and the J are adjacent when
     the run 6J exists."""
     return np.int64(1 if PID[0, R_6, R_6 + 1] >= 0 else 0), PT.shape[0] // 4
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def forbidden(Z, PT, s, k):
     """Run k (of suit s) holds a forbidden card kind (ban code 2)."""
     return Z[Z_FM + s] & run_bits(PT[k, T_LO], PT[k, T_HI]) != 0
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def ban_fallback(Z, f, args):
     """The ban fallback of every decision: ``f(*args, fb)`` lists the
     options without forbidden cards (ban code 2, ``fb``); if every option
@@ -204,7 +204,7 @@ def ban_fallback(Z, f, args):
     return n
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def script_pick(Z, acts, script, n):
     """Tests: the next script row must match an enumerated option exactly."""
     r = Z[Z_SP]
@@ -218,7 +218,7 @@ def script_pick(Z, acts, script, n):
     return 0
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def heal_self(S, Z, tr, p, heal):
     h = min(heal, S[p, C_MAXHP] - S[p, C_HP])
     if h > 0:
@@ -228,7 +228,7 @@ def heal_self(S, Z, tr, p, heal):
             ev(tr, Z, E_HEAL, p, h, S[p, C_HP], 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def chance(st, q):
     """True with probability q (draws a number only when 0 < q < 1)."""
     if q >= 1.0:

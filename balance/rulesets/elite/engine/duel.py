@@ -12,7 +12,7 @@ a duelist's play and draws (``duel_play``, ``duel_after``) the arrays they
 use.
 """
 import numpy as np
-from numba import njit
+from balance.core.compiled import inlined, internal
 
 from ....core import jit
 from ....core.kernel import ev  # before kernel_cache_begin: cached with core
@@ -31,7 +31,7 @@ from . import RULESET, VARIANT
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def duel_play(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     """The top card of p's pile (refilled when empty), or -1."""
     if S[p, C_DQN] == 0:
@@ -46,7 +46,7 @@ def duel_play(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     return c
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def duel_after(st, S, pile, Z, tr, masks, counts, ip, pp, p, c):
     """The draws after a duel play, one draw as after any play: ``five_draw``
     for a 5, + ``refill`` if it emptied the pile (``draw_n3`` puts them at
@@ -55,7 +55,7 @@ def duel_after(st, S, pile, Z, tr, masks, counts, ip, pp, p, c):
             draws_after_play(S[p, C_DQN], np.int64(1 if c % 9 == R_5 else 0), ip))
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def duel(s, c, masks, counts, tr, x, y):
     """大冒险 between x (in play) and y (waiting after its death). Returns the
     winner. No skills, shields or multipliers; each plays the top card of
@@ -209,7 +209,7 @@ def duel(s, c, masks, counts, tr, x, y):
     return w
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def resolve_duels(s, c, masks, counts, tr):
     """Duel queue: largest waiting character first duels its killer (or the
     next living seat after it); the winner duels the next-largest, ..."""

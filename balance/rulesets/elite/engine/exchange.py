@@ -24,7 +24,7 @@ decisions use), then the card zones ``masks``/``counts`` and the trace
 ``tr``, as the step machine does.
 """
 import numpy as np
-from numba import njit
+from balance.core.compiled import inlined, internal
 
 from ....core import jit
 from ....core.kernel import ev  # before kernel_cache_begin: cached with core
@@ -52,7 +52,7 @@ from . import RULESET, VARIANT
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def hit(s, c, masks, counts, tr, t, src, amount):
     """One damage instance from src to t (exchange damage)."""
     S, Z = s.S, s.Z
@@ -75,7 +75,7 @@ def hit(s, c, masks, counts, tr, t, src, amount):
         die(s, c, masks, counts, tr, t, src, np.int64(0))
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def die(s, c, masks, counts, tr, t, killer, judg):
     """t's character or general has HP <= 0 (or max HP <= 0)."""
     st, S, pile, Z = s.st, s.S, s.pile, s.Z
@@ -154,7 +154,7 @@ def die(s, c, masks, counts, tr, t, killer, judg):
         eliminate(S, pile, Z, tr, t)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def judgment(s, c, masks, counts, tr, p):
     """天神的审判: turn the top card of the play deck; every active general of
     its suit loses judgment_damage HP and max HP. Returns a bitmask of the
@@ -204,7 +204,7 @@ def judgment(s, c, masks, counts, tr, p):
     return died
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def xopen(Z, a, d, inc):
     """An exchange opens: d defends against ``inc`` damage sent by a. Its
     state lives in Z (``Z_XA``, ``Z_XD``, ``Z_XI``, ``Z_XS``), so the chain
@@ -216,7 +216,7 @@ def xopen(Z, a, d, inc):
     Z[Z_XS] = 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def xdone(Z):
     """The exchange is over: its responses are counted. Returns False."""
     steps = Z[Z_XS]
@@ -227,7 +227,7 @@ def xdone(Z):
     return False
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def xhit(s, c, masks, counts, tr, t, src, amount, raw):
     """One damage instance of the exchange, from src to t: v3 ``hit3``
     (passives apply when ``raw``), v1/v2 ``hit``."""
@@ -239,7 +239,7 @@ def xhit(s, c, masks, counts, tr, t, src, amount, raw):
         hit(s, c, masks, counts, tr, t, src, amount)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def xod(s, c, masks, counts, tr, a, d, inc, inc_eff, od):
     """The OD rule after d's response: OD < 0, d loses |OD| and the chain
     ends; OD = 0, it ends; OD > 0, OD goes back to a, who responds next.
@@ -258,7 +258,7 @@ def xod(s, c, masks, counts, tr, a, d, inc, inc_eff, od):
     return True
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def xnoresp(s, c, masks, counts, tr, a, d, inc):
     """d has no response: it takes the incoming damage and the chain ends."""
     Z = s.Z
@@ -268,7 +268,7 @@ def xnoresp(s, c, masks, counts, tr, a, d, inc):
     return xdone(Z)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def xnext(s, c, masks, counts, tr):
     """The top of the OD chain: True when the defender ``Z[Z_XD]`` responds
     now (the response is counted); False when the exchange is over (a side
@@ -305,7 +305,7 @@ def xnext(s, c, masks, counts, tr):
     return True
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def xresp12(s, c, masks, counts, tr, n, k, o, ot):
     """v1/v2: the defender plays its response (run k, option o onto ot; n =
     0: it has none and takes the damage). OD = response damage + response
@@ -382,7 +382,7 @@ def xresp12(s, c, masks, counts, tr, n, k, o, ot):
     return xod(s, c, masks, counts, tr, a, d, inc, inc_eff, sat_add(dmg, heal) - inc_eff)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def xresp3(s, c, masks, counts, tr, n, k, o, ot):
     """v3: the defender's response, as ``xresp12`` with v3's defences:
     passives on each incoming instance (Glutton ignore, King Kong halving),
@@ -424,7 +424,7 @@ def xresp3(s, c, masks, counts, tr, n, k, o, ot):
     return xod(s, c, masks, counts, tr, a, d, inc, inc_eff, sat_add(dmg, heal) - inc_eff)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def exchange(s, c, masks, counts, tr, a, d, inc):
     """伤害抵消 OD chain, played whole with every defender's heuristic
     (the scenarios' ``entry`` and a turn played whole, ``turn.turn``; the
@@ -445,7 +445,7 @@ def exchange(s, c, masks, counts, tr, a, d, inc):
     return Z[Z_XS]
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def resolve_pending(s, c, masks, counts, tr):
     """A revived rogue's 5 that carries damage attacks after the exchange
     (v3: the duel queue)."""

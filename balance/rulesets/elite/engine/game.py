@@ -6,7 +6,7 @@ Judgment, a hit, a duel, ...). The game loop is the engine's
 (``core.engine.loop``, bound in ``run``).
 """
 import numpy as np
-from numba import njit
+from balance.core.compiled import compiled, internal
 
 from ....core import jit
 from ....core.kernel import ev  # before kernel_cache_begin: cached with core
@@ -45,7 +45,7 @@ from . import RULESET, VARIANT
 
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def check_state(S, Z):
     """Broken invariants now: cards conserved, hand counts and masks
     consistent, HP in (0, max HP] for characters in play."""
@@ -80,7 +80,7 @@ def check_state(S, Z):
     return err
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def init_game(s, c, seed, game, masks, counts, tr, on):
     """Deal game ``game`` of ``seed`` into ``s`` (``state.State``) for
     ``c``'s seats, policies and rules (``state.Ctx``: ``P``, ``pol``,
@@ -170,7 +170,7 @@ def init_game(s, c, seed, game, masks, counts, tr, on):
             draw(st, S, pile, Z, tr, masks, counts, p, np.int64(1))
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def first_seat(S, Z):
     top = 0
     for q in range(1, Z[Z_P]):
@@ -179,7 +179,7 @@ def first_seat(S, Z):
     return top
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def finish(S, Z, tr, end, turns, grow, srow):
     P = Z[Z_P]
     teams = Z[Z_TEAMS] == 1
@@ -263,7 +263,7 @@ def finish(S, Z, tr, end, turns, grow, srow):
         ev(tr, Z, E_END, winner, end, turns, Z[Z_ROUNDS], last, 0)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def entry(mode, s, c, seed, game, masks, counts, tr, grow, a, b, dmg):
     """The tests' and scenarios' steps on game ``s`` (``state.State``) with
     ``c``'s seats, rules, policies and script rows (``state.Ctx``), by

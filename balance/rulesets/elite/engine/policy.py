@@ -19,6 +19,7 @@ from collections import namedtuple
 import numpy as np
 from llvmlite import ir
 from numba import njit
+from balance.core.compiled import inlined, internal, ir_inlined_nrt
 from numba import types as nbt
 from numba.extending import intrinsic
 
@@ -74,7 +75,7 @@ def _sigs(variant, *sigs):
 
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def judgment_ev(S, Z, ip, pp, p):
     """Greedy's expected value of a Judgment by p, from public information
     only (the active generals): enemy HP lost and kills minus its own side's,
@@ -115,7 +116,7 @@ _EXP1 = np.int64(1023) << np.int64(52)          # the exponent bits of 1.0
 _FRAC = (np.int64(1) << np.int64(52)) - np.int64(1)
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def log2_above(x):
     """A float >= np.log2(x) for finite x >= 1, within 0.11 of it, without a
     libm call: x = y 2**e with 1 <= y < 2 (read from its bits), and log2 is
@@ -127,7 +128,7 @@ def log2_above(x):
     return e + 0.5849625007211562 + (y - 1.5) * 0.9617966939259756 + 1e-9
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def last_life(S, Z, t):
     """v3: a death of t now is a duel with its killer (no storm god, pouch or
     leopard left; not a zombie, whose death is no duel) while 3 or more seats
@@ -140,7 +141,7 @@ def last_life(S, Z, t):
     return n >= 3
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def hit_bound(S, Z, pp, t, amount, ub):
     """Greedy's value of sending ``amount`` at t: damage up to its HP, a kill
     bonus (+ rank in v2) and ``overkill_value`` per doubling beyond its HP
@@ -170,7 +171,7 @@ def hit_bound(S, Z, pp, t, amount, ub):
     return float(amount), False
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def hit_value(S, Z, pp, t, amount):
     """Greedy's exact value of sending ``amount`` at t (``hit_bound``)."""
     return hit_bound(S, Z, pp, t, amount, False)[0]
@@ -226,7 +227,7 @@ def gscore(S, Z, pp, PT, decision, terms, opt, ub):
     return s, bnd
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def greedy_ctx(S, Z, ip, pp, p, g):
     """What greedy's scores of p's options share: multiplier, Judgment
     value, HP, room to heal, immunity."""
@@ -272,7 +273,7 @@ def emit(S, Z, pp, PT, acts, n, bs, nt, g, decision, terms, opt):
     return n + 1, bs, nt
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, g, fb):
     """Options of a turn (D_TURN) or of a rogue's revive (D_REVIVE, runs
     with a 5): each distinct run x each legal target when it deals damage
@@ -321,7 +322,7 @@ def enum_plays_f(S, Z, ip, pp, PT, PID, acts, p, dec, g, fb):
     return n
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, g, fb):
     """Options of defender d against ``inc`` sent by a: each distinct run,
     plus for that run each skill it allows (Judgment, a frame onto each
@@ -375,19 +376,19 @@ def enum_resp_f(S, Z, ip, pp, PT, PID, acts, d, a, inc, g, fb):
     return n
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def enum_plays(S, Z, ip, pp, PT, PID, acts, p, dec, g):
     """Options of a turn or revive (``g``: greedy, see ``emit``)."""
     return ban_fallback(Z, enum_plays_f, (S, Z, ip, pp, PT, PID, acts, p, dec, g))
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def enum_resp(S, Z, ip, pp, PT, PID, acts, d, a, inc, g):
     """Response options of d against ``inc`` from a."""
     return ban_fallback(Z, enum_resp_f, (S, Z, ip, pp, PT, PID, acts, d, a, inc, g))
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def pick_tied(st, Z):
     """greedy's tie-break (rules README, "Ties in a heuristic"): the options
     tied for the best score are acts[:Z[Z_TIES]], listed in enumeration
@@ -397,7 +398,7 @@ def pick_tied(st, Z):
     return below(st, nt) if nt > 1 else np.int64(0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def seat_row(c, p):
     """Make ``c.prow`` seat p's float policy parameters (the 1-D vector
     greedy reads): row p of ``c.pp``, copied when the seats' rows differ
@@ -408,7 +409,7 @@ def seat_row(c, p):
         c.pseat[0] = p
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def decide(s, c, p, dec, inc, a):
     """One decision of p (D_TURN, D_RESP against ``inc`` from a, D_REVIVE)
     in game ``s`` (``state.State``), with ``c``'s rule and policy vectors,
@@ -446,7 +447,7 @@ def push3(acts, n, k, t, o, ot):
     return n
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def enum3(S, Z, ip, PT, PID, acts, p, dec, inc, fb):
     """v3 options. Turn (D_TURN): each distinct run x each legal target when
     it deals damage (the joint-attack target only, when there is one), x
@@ -505,13 +506,13 @@ def enum3(S, Z, ip, PT, PID, acts, p, dec, inc, fb):
     return n
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def enum_v3(S, Z, ip, PT, PID, acts, p, dec, inc):
     """v3 options (random and script policies), with the ban fallback."""
     return ban_fallback(Z, enum3, (S, Z, ip, PT, PID, acts, p, dec, inc))
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def est_incoming(S, ip, t, amount):
     """Greedy: what t would really take of ``amount`` (public passives)."""
     if amount <= 0 or not skill_on(S, t):
@@ -523,7 +524,7 @@ def est_incoming(S, ip, t, amount):
     return amount
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def run_base(pp, k):
     """greedy's value of run k itself: + a 5, - a spent 4, - its cards
     (the first term of every v3 option score)."""
@@ -559,7 +560,7 @@ def keep3(acts, n, bs, nt, sc, k, t, o, ot, sink):
     return n + 1, bs, nt
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def common3(sc, dec, ht, cadd, c):
     """greedy3_f: the terms every option of a run and target shares, added
     after the option's own term (turn: heal; a hit or the OD bounce)."""
@@ -570,7 +571,7 @@ def common3(sc, dec, ht, cadd, c):
     return sc
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def od_term3(S, Z, ip, pp, a, od, hp, ub):
     """greedy3_f: the value of OD ``od`` after a response (v3): a loss (all of
     the HP: -(1e12 + HP)), or the bounce at the sender a with its public
@@ -587,7 +588,7 @@ def od_term3(S, Z, ip, pp, a, od, hp, ub):
     return False, 0.0, False
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, decision, sink, fb):
     """greedy for v3, enumeration and scoring in one pass: the options of
     p's ``decision`` (a ``Decision``) that ``enum3`` lists, in the same
@@ -722,7 +723,7 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, decision, sink, fb):
     return n
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a):
     """greedy for v3: the best-scoring options in acts[:Z[Z_TIES]]
     (forbidden cards skipped unless that leaves none); returns the number
@@ -731,7 +732,7 @@ def greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a):
                                        None))
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def options3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a, sink):
     """v3: every option of p's decision ``dec`` (a turn, or a response to
     ``inc`` from a: enum3's options, in its order) in acts, greedy's score
@@ -741,7 +742,7 @@ def options3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a, sink):
                                        sink))
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def options12(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a, sink):
     """v1/v2: every option of p's decision ``dec`` (random's list: a turn
     ``enum_plays``, a response to ``inc`` from a ``enum_resp``) in acts,
@@ -761,7 +762,7 @@ def options12(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a, sink):
     return n
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def decide3(s, c, p, dec, inc, a):
     """A v3 decision: (number of options, index of the chosen one in
     ``c.acts``); as :func:`decide` (greedy: a tie is drawn by

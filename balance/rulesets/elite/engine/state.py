@@ -19,7 +19,7 @@ that do not play: ``copy``, ``reseed``, ``redeal_hidden``, ``info_key``.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from balance.core.compiled import compiled
 
 from ....core import engine, jit
 from ....core.rng import below, mix_into, shuffle
@@ -63,7 +63,7 @@ def context(P, pol, ip, pp, PT, PID, script=None) -> Ctx:
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def copy(a, b):
     """State ``a`` into ``b``: the seat slots before the duel pile (which a
     duel writes before it reads), the piles as far as they hold cards, Z,
@@ -80,13 +80,13 @@ def copy(a, b):
     b.st[0] = a.st[0]
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def reseed(s, x):
     """A new game stream from ``x`` (a rollout's)."""
     s.st[0] = x
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def redeal_hidden(s, c, p, rng):
     """Deal again, from ``rng``, what seat p cannot see, consistently with
     what it sees: the other seats' hands (their counts kept; cards a
@@ -166,7 +166,7 @@ def redeal_hidden(s, c, p, rng):
                     j += 1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def info_key(s, c, p):
     """A hash of what seat p can see: the globals and the step machine
     (not the trace, the mine's position unless p buried it, nor the

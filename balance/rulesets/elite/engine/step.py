@@ -34,6 +34,7 @@ identical tables for every configuration without a search seat).
 """
 import numpy as np
 from numba import njit
+from balance.core.compiled import compiled, inlined, inlined_callable, internal, ir_inlined
 
 from ....core import jit
 from ....core.engine.inlining import in_batch_loop
@@ -59,35 +60,35 @@ PASS = 0
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def code_of(k, t, o, ot):
     """An option's code: run k, target t, option o onto ot (``parts``)."""
     return 1 + k * 4096 + o * 256 + (t + 1) * 16 + (ot + 1)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def parts(code):
     x = code - 1
     return x // 4096, (x // 16) % 16 - 1, (x // 256) % 16, x % 16 - 1
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def prepare(s, c):
     """Nothing to prepare: every game builds its own deck (``game.init_game``)."""
     return None
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def done(s, c):
     return s.Z[Z_END] >= 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def seat(s, c):
     return s.Z[Z_XD] if s.Z[Z_PHASE] == PH_RESP else s.Z[Z_CUR]
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def end_turn(s, c, check):
     """Z_CUR's turn is over: the invariants (check mode), the sides left
     (the game may end), the next seat. Returns broken invariants (and, at
@@ -102,7 +103,7 @@ def end_turn(s, c, check):
     return errors
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def begin(s, c, masks, counts, tr, check):
     """Turns begin from seat Z_CUR's until one asks its turn play (v3: a
     seat the start of its turn put out of play has no play; its duels are
@@ -134,7 +135,7 @@ def begin(s, c, masks, counts, tr, check):
             return errors
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def deal(s, c, seed, game, masks, counts, tr, on, check):
     """A new game (``game.init_game``), played on to its first decision."""
     Z = s.Z
@@ -147,7 +148,7 @@ def deal(s, c, seed, game, masks, counts, tr, on, check):
     return begin(s, c, masks, counts, tr, check)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def settle(s, c, masks, counts, tr, check):
     """After the turn play or its exchange: v1/v2, a revived rogue's
     pending attack opens the next exchange (its first response is the next
@@ -200,7 +201,7 @@ def apply(s, c, code, masks, counts, tr, on, check):
     return settle(s, c, masks, counts, tr, check)       # the one call site
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def heuristic(s, c, pol):
     """Heuristic ``pol``'s option (random, greedy, the tests' script; a
     search id plays greedy), drawing from the game's stream as the turn
@@ -222,7 +223,7 @@ def heuristic(s, c, pol):
     return code_of(acts[i, 0], acts[i, 1], acts[i, 2], acts[i, 3])
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def scored(s, c):
     """Every option of the pending decision in ``c.acts``, greedy's score
     of each in ``c.sink``; returns their number."""
@@ -238,7 +239,7 @@ def scored(s, c):
     return options12(S, Z, c.ip, c.prow, c.PT, c.PID, c.acts, p, dec, inc, a, c.sink)
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def options(s, c, rows):
     """The options of the pending decision into ``rows`` (random's list:
     every distinct run x its targets and options); ``PASS`` alone when the
@@ -253,7 +254,7 @@ def options(s, c, rows):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def prior(s, c, code):
     """greedy's score of option ``code`` (v1/v2 ``gscore``, v3
     ``greedy3_f``'s)."""
@@ -265,7 +266,7 @@ def prior(s, c, code):
     return -1e300
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inlined_callable
 def side_mask(S, w):
     """The mask of every seat of side ``w`` (0 for no side, -1)."""
     m = np.int64(0)
@@ -276,7 +277,7 @@ def side_mask(S, w):
     return m
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@ir_inlined
 def winners(s, c):
     """The winners' mask: every seat of the winning side (a v2 team, a v3
     zombie with its 10); 0 while the game is on, or for a draw."""
@@ -286,7 +287,7 @@ def winners(s, c):
     return side_mask(S, winner_of(S, Z, Z[Z_END])[0])
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def standing(s, c):
     """The seats a rollout stopped before the end shares its point among
     (``core.engine.search``): v1/v3 the seats still in the game (a seat
@@ -302,7 +303,7 @@ def standing(s, c):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@compiled
 def finish(s, c, tr, on, grow, srow):
     """The game's records (``game.finish``)."""
     Z = s.Z

@@ -13,7 +13,7 @@ context ``c`` (``state.Ctx``), then ``masks``, ``counts`` and ``tr``, as
 arrays it uses.
 """
 import numpy as np
-from numba import njit
+from balance.core.compiled import inlined, internal, ir_inlined_nrt
 
 from ....core import jit
 from ....core.kernel import ev  # before kernel_cache_begin: cached with core
@@ -32,7 +32,7 @@ from . import RULESET, VARIANT
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def turn(s, c, masks, counts, tr, p):
     """One turn of seat p in any version: a round of each effect on p ends
     as it starts (v1/v2 ``v12.rounds_end``; v3 in ``v3.turn_start3``), then
@@ -47,7 +47,7 @@ def turn(s, c, masks, counts, tr, p):
         play_turn(s, c, masks, counts, tr, p)
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def pre12(st, S, pile, Z, tr, masks, counts, ip, p):
     """v1/v2: the start of p's turn up to its play decision: a round of each
     effect on p ends (``v12.rounds_end``), an empty hand refills."""
@@ -56,7 +56,7 @@ def pre12(st, S, pile, Z, tr, masks, counts, ip, p):
         draw_n(st, S, pile, Z, tr, masks, counts, p, ip[P_REFILL])
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def play12(s, c, masks, counts, tr, p, n, k, t, o):
     """v1/v2: p plays run k at t with option o (n = 0: it has none and
     passes): the run, the 10's combined skill, its heal, Judgment and the
@@ -83,7 +83,7 @@ def play12(s, c, masks, counts, tr, p, n, k, t, o):
     return np.int64(0)
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def act12(s, c, masks, counts, tr, p, n, i):
     """v1/v2: p plays option acts[i] of its turn (n options; none: it
     passes); damage opens an exchange with a target, played whole."""
@@ -99,7 +99,7 @@ def act12(s, c, masks, counts, tr, p, n, i):
         resolve_pending(s, c, masks, counts, tr)
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def play_turn(s, c, masks, counts, tr, p):
     """One turn of seat p (v1/v2): the start of the turn, a play; damage
     opens an exchange with a target. (v3: ``turn`` calls ``play_turn3``.)"""
@@ -110,7 +110,7 @@ def play_turn(s, c, masks, counts, tr, p):
     act12(s, c, masks, counts, tr, p, n, i)
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def pre3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     """v3: the start of p's turn up to its play decision (``v3.turn_start3``,
     then an empty hand refills); p may be out of play after it."""
@@ -120,7 +120,7 @@ def pre3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
             draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, ip[P_REFILL])
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def play3(s, c, masks, counts, tr, p, n, k, t, o, ot):
     """v3: p plays run k at t with option o onto ot (n = 0: it has none and
     passes): the run, its skill or shield, its heal and the draws. Returns
@@ -150,7 +150,7 @@ def play3(s, c, masks, counts, tr, p, n, k, t, o, ot):
     return np.int64(0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def act3(s, c, masks, counts, tr, p, n, i):
     """v3: p plays option acts[i] of its turn (n options; none: it passes),
     then the exchange, played whole (the duel queue is the caller's)."""
@@ -161,7 +161,7 @@ def act3(s, c, masks, counts, tr, p, n, i):
         exchange(s, c, masks, counts, tr, p, t, dmg)
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def play_turn3(s, c, masks, counts, tr, p):
     st, S, pile, Z = s.st, s.S, s.pile, s.Z
     ip, pp, PT, PID = c.ip, c.pp, c.PT, c.PID
@@ -172,7 +172,7 @@ def play_turn3(s, c, masks, counts, tr, p):
     resolve_duels(s, c, masks, counts, tr)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def next_turn(S, Z, key):
     """Next seat after turn-order key ``key``: the largest key below it
     among seats still in, else the largest key (a new round). Returns
@@ -191,7 +191,7 @@ def next_turn(S, Z, key):
     return top, True
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def advance(S, Z, key0):
     """The seat to move after a turn that started at turn-order key
     ``key0`` (``next_turn``, or v3's restart from the top or resumption at
@@ -212,7 +212,7 @@ def advance(S, Z, key0):
     return nxt
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def sides_left(S, Z):
     """Number of sides (seats, or teams) with a character/general in play."""
     P = Z[Z_P]
@@ -227,7 +227,7 @@ def sides_left(S, Z):
     return n
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def winner_of(S, Z, end):
     """(winner side, last side standing) of a game that ended with ``end``:
     v1/v3 the last side standing (none: a draw, -1); v2 the highest score

@@ -9,7 +9,7 @@ The v1/v2 deaths, Judgment and the exchange are in ``exchange``: a v1
 rogue's revive is a decision (``policy.decide``).
 """
 import numpy as np
-from numba import njit
+from balance.core.compiled import inlined, internal, ir_inlined_nrt
 
 from ....core import jit
 from ....core.kernel import ev  # before kernel_cache_begin: cached with core
@@ -27,13 +27,13 @@ from . import RULESET, VARIANT
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def ident_key(ident, tb):
     """Turn-order key: rank 10>9>8>7, then ♠>♥>♣>♦, exact ties by ``tb``."""
     return ((ident // 4) * 4 + (3 - ident % 4)) * 8 + tb
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def init_general(S, Z, ip, p):
     """Make identity card number S[p, C_GEN] p's active character."""
     ident = S[p, C_G + S[p, C_GEN]]
@@ -75,7 +75,7 @@ def init_general(S, Z, ip, p):
             S[p, C_FREE] = ip[P_FREE]
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def mult(S, Z, ip, p):
     """Product of every multiplier that applies to p's next damaging play."""
     r = S[p, C_RANK]
@@ -95,12 +95,12 @@ def mult(S, Z, ip, p):
     return m
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def can_judge(S, Z, p):
     return Z[Z_V] == 2 and (S[p, C_RANK] == 9 or S[p, C_COMB] == 1)
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def forced_target(S, p):
     """The seat p must target (control 內斗), or -1."""
     if S[p, C_FL] > 0:
@@ -110,7 +110,7 @@ def forced_target(S, p):
     return -1
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def combined(S, Z, tr, ip, p):
     """v2 10: the first play with an A gives the combined skill 合体技能."""
     S[p, C_COMB] = 1
@@ -127,7 +127,7 @@ def combined(S, Z, tr, ip, p):
         ev(tr, Z, E_COMBINED, p, S[p, C_X], S[p, C_DECOYS], S[p, C_USES], 0, 0)
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def play_cards(S, pile, Z, masks, counts, ip, PT, p, k):
     """Remove run k from p's hand; return its damage with p's multipliers
     (consuming a one-play multiplier) and trigger the 10's combined skill."""
@@ -139,7 +139,7 @@ def play_cards(S, pile, Z, masks, counts, ip, PT, p, k):
     return dmg
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def use_eight(S, p):
     S[p, C_USES] -= 1
     if S[p, C_FREE] > 0:
@@ -147,7 +147,7 @@ def use_eight(S, p):
     S[p, C_SKILLS] += 1
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def clear_effects(S, Z, tr, t):
     """t's general leaves: its immunity ends, and so does any control it is
     part of (as controller or as one of the two infighters)."""
@@ -162,7 +162,7 @@ def clear_effects(S, Z, tr, t):
             S[q, C_FB] = -1
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def rounds_end(S, Z, tr, p):
     """p's turn starts (v1/v2): one round of each effect on p ends. A round
     runs from the skill's use until the target's next turn starts, so an
@@ -184,7 +184,7 @@ def rounds_end(S, Z, tr, p):
                 ev(tr, Z, E_EFFECT_END, p, 2, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def pair_controller(S, x, y):
     """The 8 controlling the infighting pair (x, y), or -1."""
     if S[x, C_FL] > 0 and S[x, C_FT] == y:
@@ -194,7 +194,7 @@ def pair_controller(S, x, y):
     return -1
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def eliminate(S, pile, Z, tr, t):
     """t leaves play (every version): its hand is discarded; v1/v2: its
     immunity and any control it is part of end; v3: its duel wait,

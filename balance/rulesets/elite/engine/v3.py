@@ -30,6 +30,7 @@ the arrays they use.
 """
 import numpy as np
 from numba import njit
+from balance.core.compiled import inlined, internal, ir_inlined_nrt
 from numba import types as nt
 
 from ....core import jit
@@ -63,30 +64,30 @@ jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.j
 _U1, _A1, _A2, _F2, _I = nt.uint64[::1], nt.int64[::1], nt.int64[:, ::1], nt.float64[:, ::1], nt.int64
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def card_val(kind):
     """Face value of a card kind: A 1 ... 6 6, J 11, Q 12, K 13."""
     r = kind % 9
     return r + 1 if r <= R_6 else r + 5
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def skill_on(S, p):
     return S[p, C_FRSK] == 0
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def has_shield(S, p, rank):
     """p owns the dedicated shield of character ``rank`` and it is not frozen."""
     return S[p, C_FRSH] == 0 and (S[p, C_SHB] >> (rank - 7)) & 1 == 1
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def can_freeze(S, p):
     return has_shield(S, p, 8) or (S[p, C_FRU] > 0 and S[p, C_FRSH] == 0)
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def mult3(S, ip, p):
     """v3 multipliers: King Kong x10 (its skill), the dragon (bought)."""
     m = np.int64(1)
@@ -97,7 +98,7 @@ def mult3(S, ip, p):
     return m
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def pdmg3(S, ip, PT, PID, p, k):
     """Damage of p's run k: rampage-marked cards x rampage_multiplier, then
     p's multipliers (one saturating product)."""
@@ -113,13 +114,13 @@ def pdmg3(S, ip, PT, PID, p, k):
     return sat_mul(base, mult3(S, ip, p))
 
 
-@njit(cache=True, inline="always")
+@ir_inlined_nrt
 def fix_mark(S, p, kind):
     if S[p, C_RM + kind] > S[p, C_H + kind]:
         S[p, C_RM + kind] = S[p, C_H + kind]
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def play_cards3(S, pile, Z, masks, counts, ip, PT, PID, p, k):
     """Remove run k from p's hand (marked copies first); return its damage."""
     dmg = pdmg3(S, ip, PT, PID, p, k)
@@ -132,7 +133,7 @@ def play_cards3(S, pile, Z, masks, counts, ip, PT, PID, p, k):
     return dmg
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def four_kind(S, p):
     """A 4 in p's hand (first suit ♠♥♣♦), or -1."""
     for s in range(4):
@@ -141,7 +142,7 @@ def four_kind(S, p):
     return -1
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def n_fours(S, p):
     n = 0
     for s in range(4):
@@ -149,7 +150,7 @@ def n_fours(S, p):
     return n
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def mark_rampage(S, Z, tr, PT, PID, p):
     """暴走盾: every damage card now in p's hand is marked."""
     n = 0
@@ -228,7 +229,7 @@ def die3(st, S, pile, Z, tr, ip, pp, t, killer, cause):
         ev(tr, Z, E_DUELQ, t, killer, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def incoming3(S, Z, tr, ip, t, amount):
     """Passive defences on one incoming damage instance: the Glutton ignores
     <= glutton_ignore (and may extend its HP once), King Kong halves."""
@@ -288,7 +289,7 @@ def hit3(st, S, pile, Z, tr, ip, pp, t, src, amount, cause, raw):
         die3(st, S, pile, Z, tr, ip, pp, t, src, cause)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
     """v3 draws: one event's n cards (a play's draws, a refill) are one
     draw, in a duel too. A draw of n cards from a deck of exactly n (no
@@ -333,7 +334,7 @@ def draw_n3(st, S, pile, Z, tr, masks, counts, ip, pp, p, n):
             ev(tr, Z, E_GIFT, p, ip[P_GIFT], S[p, C_DIAM], 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def choose_four(st, S, pp, PID, p):
     """The 4 p spends (a reflect block, a thaw, the end of bloodthirst, a
     steal), -1 if none: random, uniformly over the suits it holds; greedy,
@@ -365,7 +366,7 @@ def choose_four(st, S, pp, PID, p):
     return -1
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     """p spends one 4 (block, thaw, end bloodthirst, steal; ``choose_four``):
     it is played."""
@@ -378,7 +379,7 @@ def spend_four(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     return kind
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def wants(st, S, p):
     """A yes/no decision of p's policy at a turn start (random: a coin;
     greedy and script: yes)."""
@@ -387,7 +388,7 @@ def wants(st, S, p):
     return True
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def steal_react(s, c, masks, counts, tr, t, src, what):
     """吞噬盾 against a skill: the holder of the devouring shield spends a 4
     to void bloodthirst (what 0) or frost (what 1) and gains one use."""
@@ -406,7 +407,7 @@ def steal_react(s, c, masks, counts, tr, t, src, what):
     return True
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def bloodthirst(s, c, masks, counts, tr, p, t):
     S, Z = s.S, s.Z
     ip = c.ip
@@ -420,7 +421,7 @@ def bloodthirst(s, c, masks, counts, tr, p, t):
     S[t, C_BTS] = p
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def freeze(s, c, masks, counts, tr, p, t, which):
     """冰封盾: a frost layer on t's skill (which 0) or shield (1)."""
     S, Z = s.S, s.Z
@@ -437,7 +438,7 @@ def freeze(s, c, masks, counts, tr, p, t, which):
         ev(tr, Z, E_FREEZE, p, t, which, S[t, C_FRSK], S[t, C_FRSH], 0)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def reflect(s, c, masks, counts, tr, g, inc):
     """反射盾: incoming x reflect_multiplier hits every other player (turn
     order from the top); each blocks with a 4 (firing nothing) or dies
@@ -480,7 +481,7 @@ def reflect(s, c, masks, counts, tr, g, inc):
             ev(tr, Z, E_RESTART, g, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def devour(S, pile, Z, tr, PT, d, k, a):
     """吞噬盾: the cards of run k (the attacker's play) go from the discard
     pile into d's hand (cards already reshuffled into the deck are not)."""
@@ -500,7 +501,7 @@ def devour(S, pile, Z, tr, PT, d, k, a):
         ev(tr, Z, E_DEVOUR, d, k, got, a, 0, 0)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@internal
 def buy(st, S, Z, tr, ip, p):
     """Shop: at most one item at the start of p's turn. greedy/script: the
     first affordable of leopard (none held), dragon (not active), medical
@@ -562,7 +563,7 @@ def buy(st, S, Z, tr, ip, p):
         ev(tr, Z, E_BUY, p, item, price, S[p, C_DIAM], 0, 0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@inlined
 def turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
     """A round of the dragon and the birds ends (the birds lay at each of
     their N turn starts; both end at the N-th); bloodthirst ends with a
