@@ -499,41 +499,22 @@ def test_replay_prints_a_board_after_every_turn():
 # --- policy variants: the float policy parameters per seat ---------------------------
 def test_float_policy_parameters_are_read_per_seat():
     """``Ctx.pp`` holds one row of float policy parameters per seat and every
-    choice made for seat p reads row p: a seat given ``slot_value = -10``
-    never takes an extra slot (greedy: a negative score loses to "end
-    placement") while the other seat, with the default, still does."""
+    choice made for seat p reads row p (``core.engine.contract.check_seat_rows``):
+    a seat given ``slot_value = -10`` never takes an extra slot (greedy: a
+    negative score loses to "end placement") while the other seat, with the
+    default, still does; a context refuses a single row."""
     import numpy as np
 
     from balance.core import registry
+    from balance.core.engine import contract
     from balance.rulesets.demon.state import context
     spec = registry.get("demon")
-    values = spec.space.defaults()
-    low = spec.space.resolve({"slot_value": -10.0})
-    ids = [spec.policies["greedy"]] * 2
     slots = list(spec.seat_columns).index("slots")
-
-    def play(v, seat_values=None):
-        b = spec.simulate_range(v, 11, 0, 300, 2, ids, seat_values=seat_values)
-        return b.games, b.seats
-
-    def same(a, b):
-        return all(np.array_equal(x, y) for x, y in zip(a, b))
-
-    base = play(values)
-    assert same(play(values, [values, values]), base)
-    changed = play(low)
-    assert not same(changed, base)
-    assert same(play(values, [low, low]), changed)
     for p in (0, 1):
-        one = play(values, [low if q == p else values for q in range(2)])
-        assert not same(one, base) and not same(one, changed)
+        base, _, one = contract.check_seat_rows(spec, 2, "greedy", {"slot_value": -10.0}, p)
         assert one[1][:, p, slots].sum() == 0 and one[1][:, 1 - p, slots].sum() > 0
     assert base[1][:, :, slots].sum(axis=0).min() > 0
-
-    # the kernel arrays: one row per seat; a context refuses a single row
-    ip, pp, ban = spec.kernel_arrays(values, np.zeros(spec.n_kinds(values), np.int64),
-                                     seat_values=[values, low])
-    assert pp.shape[0] == 2 and pp.flags.c_contiguous
-    assert (pp[0] != pp[1]).sum() == 1
+    values = spec.space.defaults()
+    ip, pp, ban = spec.kernel_arrays(values, np.zeros(spec.n_kinds(values), np.int64))
     with pytest.raises(ValueError):
-        context(2, np.array(ids), ip, pp[0], ban)
+        context(2, np.array([spec.policies["greedy"]] * 2), ip, pp[0], ban)

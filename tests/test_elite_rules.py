@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from balance.core import runner
+from balance.core.engine import contract
 from balance.core.errors import BalanceError
 from balance.rulesets.elite import SPEC, rules
 from balance.rulesets.elite import layout as L
@@ -641,32 +642,8 @@ def test_a_dealt_table_run_to_the_end_is_the_batch_game(params):
     (3, "duel_first", 1.0),             # a choice in the rules code: die3 reads the dying seat's row
 ])
 def test_float_policy_parameters_are_read_per_seat(version, name, v):
-    """The float policy parameters reach the kernel one row per seat
-    (``SPEC.kernel_arrays``, ``seat_values``): the same values at every seat
-    play exactly the games of no ``seat_values``; the changed value at every
-    seat plays exactly the games of that value given to all; at one seat
-    only, games neither."""
-    values = SPEC.space.resolve({"version": version})
-    changed = SPEC.space.resolve({"version": version, name: v})
-    assert changed[name] != values[name]
-    P, n = 4, 200
-    ids = np.array([rules.POLICIES["greedy"]] * P, np.int64)
-    pp = SPEC.kernel_arrays(values, np.zeros(SPEC.n_kinds(values), np.int64),
-                            seat_values=[values, changed, values, values])[1]
-    assert pp.shape[0] == SPEC.players[1] and pp.flags.c_contiguous
-    assert (pp[0] == pp[2]).all() and (pp[0] == pp[3]).all() and (pp[0] != pp[1]).any()
-
-    def tables(vals, seat_values=None):
-        b = SPEC.simulate_range(vals, 11, 0, n, P, ids, seat_values=seat_values)
-        return b.games, b.seats
-
-    def same(a, b):
-        return all(np.array_equal(x, y) for x, y in zip(a, b))
-
-    plain = tables(values)
-    assert same(tables(values, [values] * P), plain)
-    everywhere = tables(changed)
-    assert same(tables(values, [changed] * P), everywhere)
-    assert not same(everywhere, plain)
-    one_seat = tables(values, [values, changed, values, values])
-    assert not same(one_seat, plain) and not same(one_seat, everywhere)
+    """The float policy parameters reach the kernel one row per seat: the
+    contract of policy variants (``core.engine.contract.check_seat_rows``)
+    with the changed value at seat 1, per version."""
+    contract.check_seat_rows(SPEC, 4, "greedy", {name: v}, 1, base={"version": version},
+                             games=200)

@@ -10,6 +10,7 @@ normal HIT 1; #5 Vine use DISSOLVE 1.
 import numpy as np
 import pytest
 
+from balance.core.engine import contract
 from balance.core.errors import BalanceError
 from balance.rulesets.resonance import layout as L
 from balance.rulesets.resonance.scenario import Table, kind
@@ -295,28 +296,7 @@ def test_a_designers_table_changes_the_games_and_is_recorded(tmp_path):
 
 def test_float_policy_parameters_are_read_per_seat():
     """The kernel reads seat p's float policy parameters from row p: the
-    same values at every seat play as no per-seat values; a changed
-    start_threshold at every seat plays as that value for the whole table;
-    at one seat only it plays differently from both."""
+    contract of policy variants (``core.engine.contract.check_seat_rows``)
+    with a bolder start_threshold at seat 2."""
     from balance.rulesets.resonance import SPEC
-    P, n, seed = 4, 300, 11
-    ids = np.array([SPEC.policies["counter"]] * P, np.int64)
-    base = SPEC.space.resolve(None)
-    bold = SPEC.space.resolve({"start_threshold": 0.2})
-
-    def tables(values, seat_values=None):
-        b = SPEC.simulate_range(values, seed, 0, n, P, ids, seat_values=seat_values)
-        return b.games.copy(), b.seats.copy()
-
-    def same(a, b):
-        return all(np.array_equal(x, y) for x, y in zip(a, b))
-
-    plain = tables(base)
-    assert same(tables(base, [dict(base) for _ in range(P)]), plain)
-    everyone = tables(bold)
-    assert same(tables(base, [bold] * P), everyone)
-    one = tables(base, [base, base, bold, base])
-    assert not same(one, plain) and not same(one, everyone)
-    rows = SPEC.kernel_arrays(base, np.zeros(L.NK, np.int64), seat_values=[base, base, bold])[1]
-    assert rows.shape == (SPEC.players[1], len(rows[0])) and rows.flags.c_contiguous
-    assert (rows[2] != rows[0]).sum() == 1
+    contract.check_seat_rows(SPEC, 4, "counter", {"start_threshold": 0.2}, 2)

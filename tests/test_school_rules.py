@@ -1,9 +1,9 @@
 """Magic School rule scenarios (shared/rules/school.md), each an exact
 position run one step through the compiled kernel
 (balance/rulesets/school/scenario.py)."""
-import numpy as np
 import pytest
 
+from balance.core.engine import contract
 from balance.rulesets.school import layout as L
 from balance.rulesets.school.scenario import Table
 
@@ -156,33 +156,14 @@ def test_a_winning_house_with_no_members_means_nobody_wins(table):
 
 def test_float_policy_parameters_are_read_per_seat():
     """The kernel reads seat p's float policy parameters from row p (its
-    spells, its discards, the search's priorities): the same values at every
-    seat play as no per-seat values; draw_max_hand=-1 (never cast to draw)
-    at every seat plays as that value for the whole table; at one seat only
-    it plays differently from both, and only that seat stops drawing."""
+    spells, its discards, the search's priorities): the contract of policy
+    variants (``core.engine.contract.check_seat_rows``) with
+    draw_max_hand=-1 (never cast to draw) at seat 2, and only that seat
+    stops drawing."""
     from balance.rulesets.school import SPEC
-    P, n, seed = 4, 300, 5
-    ids = np.array([SPEC.policies["informed"]] * P, np.int64)
-    base = SPEC.space.resolve(None)
-    shy = SPEC.space.resolve({"draw_max_hand": -1.0})
     draws = L.SEAT_COLUMNS.index("draws")
-
-    def tables(values, seat_values=None):
-        b = SPEC.simulate_range(values, seed, 0, n, P, ids, seat_values=seat_values)
-        return b.games.copy(), b.seats.copy()
-
-    def same(a, b):
-        return all(np.array_equal(x, y) for x, y in zip(a, b))
-
-    plain = tables(base)
-    assert same(tables(base, [dict(base) for _ in range(P)]), plain)
-    everyone = tables(shy)
-    assert same(tables(base, [shy] * P), everyone)
-    one = tables(base, [base, base, shy, base])
-    assert not same(one, plain) and not same(one, everyone)
+    plain, _, one = contract.check_seat_rows(SPEC, 4, "informed", {"draw_max_hand": -1.0}, 2,
+                                             seed=5)
     seats = one[1]                              # [game, seat, column]
     assert seats[:, 2, draws].sum() == 0 and seats[:, [0, 1, 3], draws].sum() > 0
     assert plain[1][:, 2, draws].sum() > 0
-    rows = SPEC.kernel_arrays(base, np.zeros(54, np.int64), seat_values=[base, base, shy])[1]
-    assert rows.shape == (SPEC.players[1], len(rows[0])) and rows.flags.c_contiguous
-    assert (rows[2] != rows[0]).sum() == 1 and (rows[3] == rows[0]).all()

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from balance.core.engine import contract
 from balance.core.params import to_kernel
 from balance.core.rng import game_state, python_rng
 from balance.rulesets.talisman import SPEC
@@ -705,35 +706,10 @@ def test_greedy_ties_are_broken_uniformly(name):
     (["patient"] * 3, "min_combo_value", 0.0),      # patient's combo threshold
 ])
 def test_float_policy_parameters_are_read_per_seat(pols, name, v):
-    """The float policy parameters reach the kernel one row per seat
-    (``SPEC.kernel_arrays``, ``seat_values``): the same values at every seat
-    play exactly the games of no ``seat_values``; the changed value at every
-    seat plays exactly the games of that value given to all; at one seat
-    only, games neither."""
-    values = DEFAULTS
-    changed = SPEC.space.resolve({name: v})
-    assert changed[name] != values[name]
-    P, n = len(pols), 300
-    ids = policy_ids(pols)
-    pp = SPEC.kernel_arrays(values, np.zeros(SPEC.n_kinds(values), np.int64),
-                            seat_values=[values, changed, values])[1]
-    assert pp.shape[0] == SPEC.players[1] and pp.flags.c_contiguous
-    assert (pp[0] == pp[2]).all() and (pp[0] != pp[1]).sum() == 1
-
-    def tables(vals, seat_values=None):
-        b = SPEC.simulate_range(vals, 5, 0, n, P, ids, seat_values=seat_values)
-        return b.games, b.seats
-
-    def same(a, b):
-        return all(np.array_equal(x, y) for x, y in zip(a, b))
-
-    plain = tables(values)
-    assert same(tables(values, [values] * P), plain)
-    everywhere = tables(changed)
-    assert same(tables(values, [changed] * P), everywhere)
-    assert not same(everywhere, plain)
-    one_seat = tables(values, [values, changed, values])
-    assert not same(one_seat, plain) and not same(one_seat, everywhere)
+    """The float policy parameters reach the kernel one row per seat: the
+    contract of policy variants (``core.engine.contract.check_seat_rows``)
+    with the changed value at seat 1."""
+    contract.check_seat_rows(SPEC, len(pols), pols[0], {name: v}, 1, seed=5)
 
 
 # --- invariants over many games -------------------------------------------------------

@@ -35,10 +35,10 @@ import pandas as pd
 from ..core import plots, registry, stats, summary, variants
 from ..core.errors import BalanceError
 from ..core.outdir import Published
-from ..core.runner import MAX_SEED, check_count, setup
+from ..core.runner import MAX_SEED, setup
 from ..core.search import is_search
 from .outcome import Pieces, open_store, say, text_table
-from .trials import ETA, MIN_GAMES, REPEATS, RUNGS, Player, plain, resolve_axes, rungs_of
+from .trials import ETA, Player, budget, drive, plain, resolve_axes, rungs_of
 
 SAMPLER = ("optuna TPE sampler (multivariate, seeded), maximising the advantage; "
            f"successive-halving pruner (ASHA, reduction factor {ETA}) on rungs of games")
@@ -290,14 +290,7 @@ def tune_policy(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=
         raise BalanceError("tune needs optuna: python3 -m pip install 'optuna>=3'") from None
     spec = registry.get(ruleset)
     params = dict(params or {})
-    games = check_count("games", games)
-    trials = check_count("--trials", trials)
-    trial_games = check_count("--trial-games", trial_games if trial_games is not None else games)
-    if min_games is None:
-        min_games = max(trial_games // ETA ** (RUNGS - 1), min(MIN_GAMES, trial_games))
-    min_games = check_count("--min-games", min_games)
-    if min_games > trial_games:
-        raise BalanceError(f"--min-games {min_games:,} is above --trial-games {trial_games:,}")
+    games, trials, trial_games, min_games = budget(games, trials, trial_games, min_games)
     axes = resolve_axes(spec, vary, group="policy")
     for a in axes:
         if a.name in params:
@@ -375,16 +368,7 @@ def tune_policy(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=
                                  spec.space.infos[a.name].default
                                  + (1 if a.scale == "log1p" else 0) for a in axes
                                  if a.low <= spec.space.infos[a.name].default <= a.high})
-            asked = repeats = 0
-            while asked - repeats < trials and asked < trials * REPEATS:
-                trial = study.ask()
-                asked += 1
-                val, pruned, repeat = run_trial(trial)
-                repeats += repeat
-                if pruned:
-                    study.tell(trial, state=optuna.trial.TrialState.PRUNED)
-                else:
-                    study.tell(trial, val)
+            drive(study, trials, run_trial)
         table = pd.DataFrame(rows)
         done = table[table["state"] == "complete"]
         chosen = (done if len(done) else table).nlargest(1, "advantage").iloc[0]

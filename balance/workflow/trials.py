@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ..core import plots
 from ..core.errors import BalanceError
 from ..core.params import coerce, unknown_key_error
+from ..core.runner import check_count
 from .outcome import Pieces, play_outcome
 from .sums import by_pieces, point_sums
 from .sweep import piece_sums
@@ -137,6 +138,42 @@ def resolve_axes(spec, vary, group: str = "rule") -> list[Axis]:
 
 
 # --- playing ------------------------------------------------------------------
+
+def budget(games, trials, trial_games, min_games) -> tuple[int, int, int, int]:
+    """(games, trials, trial_games, min_games), checked: whole numbers of at
+    least 1, ``trial_games`` default ``games``, ``min_games`` default
+    trial_games / 27 and at least 1,000 (or all of them), at most
+    ``trial_games``."""
+    games = check_count("games", games)
+    trials = check_count("--trials", trials)
+    trial_games = check_count("--trial-games", trial_games if trial_games is not None else games)
+    if min_games is None:
+        min_games = max(trial_games // ETA ** (RUNGS - 1), min(MIN_GAMES, trial_games))
+    min_games = check_count("--min-games", min_games)
+    if min_games > trial_games:
+        raise BalanceError(f"--min-games {min_games:,} is above --trial-games {trial_games:,}")
+    return games, trials, trial_games, min_games
+
+
+def drive(study, trials: int, run_trial) -> int:
+    """Ask ``study`` for trials until ``trials`` distinct settings are
+    played: ``run_trial(trial) -> (value, pruned, repeat)``; a repeat (a
+    setting proposed again) is told its known value, so the sampler learns
+    from it, and costs no game; at most ``REPEATS`` x ``trials`` asks.
+    Returns the number of repeats."""
+    import optuna
+    asked = repeats = 0
+    while asked - repeats < trials and asked < trials * REPEATS:
+        trial = study.ask()
+        asked += 1
+        value, pruned, repeat = run_trial(trial)
+        repeats += repeat
+        if pruned:
+            study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+        else:
+            study.tell(trial, value)
+    return repeats
+
 
 def rungs_of(trial_games: int, min_games: int) -> list[int]:
     """The game counts a trial is judged at: trial_games / 3^k for k = K..0,

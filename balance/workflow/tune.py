@@ -54,8 +54,7 @@ from ..core.runner import MAX_SEED, check_count, setup
 from ..core.stats import share_fair_of
 from .outcome import Pieces, main_group, open_store, say, text_table
 from .sweep import point_summary
-from .trials import (ETA, MIN_GAMES, REPEATS, RUNGS, Axis, Player, plain, resolve_axes,
-                     rungs_of)
+from .trials import ETA, Axis, Player, budget, drive, plain, resolve_axes, rungs_of
 
 FRONT_MAX = 5           # Pareto points played again at the full --games
 SAMPLER = ("optuna TPE sampler (multivariate, seeded); single objective: successive-halving "
@@ -626,14 +625,7 @@ def tune(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, p
     if field is not None:
         raise BalanceError("--field applies to --objective policy:NAME=max only")
     params = dict(params or {})
-    games = check_count("games", games)
-    trials = check_count("--trials", trials)
-    trial_games = check_count("--trial-games", trial_games if trial_games is not None else games)
-    if min_games is None:
-        min_games = max(trial_games // ETA ** (RUNGS - 1), min(MIN_GAMES, trial_games))
-    min_games = check_count("--min-games", min_games)
-    if min_games > trial_games:
-        raise BalanceError(f"--min-games {min_games:,} is above --trial-games {trial_games:,}")
+    games, trials, trial_games, min_games = budget(games, trials, trial_games, min_games)
     if rate not in ("win", "sole"):
         raise BalanceError(f"--rate {rate!r}: win or sole")
     if tolerance is not None and not tolerance > 0:
@@ -718,18 +710,11 @@ def tune(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, p
                 min_resource=rungs[0], reduction_factor=ETA) if not pareto else None
             study = optuna.create_study(directions=["minimize"] * len(objs), sampler=sampler,
                                         pruner=pruner)
-            # --trials counts distinct settings: a repeat is told its known
-            # value (the sampler learns from it) and costs no game
-            asked = repeats = 0
-            while asked - repeats < trials and asked < trials * REPEATS:
-                trial = study.ask()
-                asked += 1
+            # --trials counts distinct settings (trials.drive)
+            def one(trial):
                 vals, pruned, repeat = run_trial(trial)
-                repeats += repeat
-                if pruned:
-                    study.tell(trial, state=optuna.trial.TrialState.PRUNED)
-                else:
-                    study.tell(trial, vals if pareto else vals[0])
+                return (vals if pareto else vals[0]), pruned, repeat
+            repeats = drive(study, trials, one)
         table = pd.DataFrame(rows)
         if pareto:
             front = {t.number for t in study.best_trials}

@@ -133,3 +133,41 @@ def check_search_blind(spec, K, P, policy, games=6, stops=(2, 7, 13), seed=5, pa
                 assert E.decide(np.uint64(seed), np.int64(g), t.c, s2, pid, nd, sw) == want
             checked += 1
     return checked
+
+
+def check_seat_rows(spec, players: int, policy: str, changed: dict, seat: int, *,
+                    base: dict | None = None, games: int = 300, seed: int = 11):
+    """The per-seat contract of policy variants (``core.variants``), played
+    on ``spec``: ``changed`` (a float policy parameter that changes
+    ``policy``'s play, over the run's ``base`` values) given at every seat
+    through ``seat_values`` plays exactly the tables of ``changed`` set for
+    the whole run; the run's own values at every seat play exactly the
+    tables of no ``seat_values``; ``changed`` at ``seat`` only plays tables
+    unlike both, and reaches the kernel as that seat's row alone. Returns
+    (plain, everyone, one), each (games, seats) arrays, for a ruleset's own
+    checks of what that seat did."""
+    ids = np.array([spec.policies[policy]] * players, np.int64)
+    base = spec.space.resolve(base or {})
+    other = spec.space.resolve({**base, **changed})
+
+    def tables(values, seat_values=None):
+        b = spec.simulate_range(values, seed, 0, games, players, ids, seat_values=seat_values)
+        return b.games.copy(), b.seats.copy()
+
+    def same(a, b):
+        return all(np.array_equal(x, y) for x, y in zip(a, b))
+
+    plain = tables(base)
+    assert same(tables(base, [dict(base) for _ in range(players)]), plain)
+    everyone = tables(other)
+    assert not same(everyone, plain), f"{changed} does not change {policy}'s play"
+    assert same(tables(base, [other] * players), everyone)
+    per = [base] * players
+    per[seat] = other
+    one = tables(base, per)
+    assert not same(one, plain) and not same(one, everyone)
+    rows = spec.kernel_arrays(base, np.zeros(spec.n_kinds(base), np.int64), seat_values=per)[1]
+    assert rows.shape[0] == spec.players[1] and rows.flags.c_contiguous
+    differ = np.flatnonzero((rows != rows[(seat + 1) % players]).any(axis=1))
+    assert differ.tolist() == [seat], differ
+    return plain, everyone, one
