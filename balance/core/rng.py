@@ -14,7 +14,7 @@ Integers below ``n`` use Lemire's multiply-shift on the top 32 bits
 (bias below n / 2**32, irrelevant for card games).
 """
 import numpy as np
-from balance.core.compiled import allocating, ir_inlined_nrt
+from balance.core.compiled import allocating, internal, ir_inlined_nrt
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -57,6 +57,16 @@ def below(st, n):
     """Uniform integer in [0, n), n >= 1 and < 2**32."""
     r = next_u64(st) >> _S32
     return np.int64((r * np.uint64(n)) >> _S32)
+
+
+@internal
+def below_at(streams, i, n):
+    """:func:`below` on stream ``i`` of an array of streams: a seat's own
+    policy stream (school, resonance), so one seat's draws never move
+    another's."""
+    s = streams[i] + GAMMA
+    streams[i] = s
+    return np.int64(((mix64(s) >> _S32) * np.uint64(n)) >> _S32)
 
 
 @allocating

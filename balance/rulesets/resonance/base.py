@@ -91,12 +91,6 @@ KEEP = np.array([[3.0, 4.0, 1.0, 0.0] * 3 + [2.0],          # counter
 
 
 # --- per-seat random streams ------------------------------------------------
-@compiled
-def rb(ST, p, n):
-    """Uniform integer in [0, n) from seat p's stream."""
-    s = ST[p] + GAMMA
-    ST[p] = s
-    return np.int64(((mix64(s) >> _S32) * np.uint64(n)) >> _S32)
 
 
 @compiled

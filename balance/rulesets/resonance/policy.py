@@ -7,8 +7,9 @@ from balance.core.compiled import compiled, ir_inlined
 
 from ...core import jit
 from ...core.kernel import BAN_FORBID, ev  # before kernel_cache_begin
+from ...core.rng import below_at
 from .base import (card_ev, card_terms, chance, effect_value, hand_to_discard, KEEP, P_FAIL,
-                   placeable, Q_JOIN, Q_PJOIN, Q_PSTART, Q_RISK, Q_START, rb, ru, shifted, view)
+                   placeable, Q_JOIN, Q_PJOIN, Q_PSTART, Q_RISK, Q_START, ru, shifted, view)
 from .layout import (C_H, C_HN, E_DISCARD, F_KIND, F_KNOW, F_OWNER, M_BASE, M_NEFF, M_OEFF,
                      M_OVER, M_PTS, NK, POL_RANDOM, POL_SABOTEUR, Z_FN, Z_REV)
 from .rules import KIND_COLOUR, KIND_VALUE
@@ -37,7 +38,7 @@ def target_card(S, Z, M, ST, p, W, ip, pp):
             ties = 1
         elif e == bv:
             ties += 1
-            if rb(ST, p, ties) == 0:
+            if below_at(ST, p, ties) == 0:
                 best = j
     for i in range(6):                  # the target's per-colour terms in W[10..15]
         W[10 + i] = W[32 + 6 * best + i]
@@ -74,7 +75,7 @@ def choose_place(pol, S, F, Z, M, ST, p, W, ip, pp, ban):
     if n == 0:
         return -1
     if pol == POL_RANDOM:
-        r = rb(ST, p, n)
+        r = below_at(ST, p, n)
         for k in range(12):
             if ban[k] != BAN_FORBID:
                 r -= S[p, C_H + k]
@@ -97,7 +98,7 @@ def choose_place(pol, S, F, Z, M, ST, p, W, ip, pp, ban):
             ties = 1
         elif e == bv:
             ties += 1
-            if rb(ST, p, ties) == 0:
+            if below_at(ST, p, ties) == 0:
                 best = k
                 bps = ps
     if pol == POL_SABOTEUR and bps < pp[Q_JOIN]:
@@ -120,7 +121,7 @@ def choose_place(pol, S, F, Z, M, ST, p, W, ip, pp, ban):
                 ties = 1
             elif e == bv:
                 ties += 1
-                if rb(ST, p, ties) == 0:
+                if below_at(ST, p, ties) == 0:
                     best = k
     return best
 
@@ -136,7 +137,7 @@ def choose_peek(pol, S, F, Z, ST, p, P):
                 n += 1
         if n == 0:
             return -1
-        r = rb(ST, p, n)
+        r = below_at(ST, p, n)
         for i in range(Z[Z_FN]):
             if F[F_KIND, i] >= 0 and F[F_OWNER, i] != p:
                 if r == 0:
@@ -162,11 +163,11 @@ def choose_peek(pol, S, F, Z, ST, p, P):
             ties = 1
         elif n == bn and n > 0:
             ties += 1
-            if rb(ST, p, ties) == 0:
+            if below_at(ST, p, ties) == 0:
                 bq = q
     if bq < 0:
         return -1
-    r = rb(ST, p, bn)
+    r = below_at(ST, p, bn)
     for i in range(Z[Z_FN]):
         if F[F_KIND, i] >= 0 and F[F_OWNER, i] == bq and (F[F_KNOW, i] & bit) == 0:
             if r == 0:
@@ -223,7 +224,7 @@ def dissolve_target(pol, S, F, Z, M, ST, p, W, ip, pp, minv):
             ties = 1
         elif e == bv:
             ties += 1
-            if rb(ST, p, ties) == 0:
+            if below_at(ST, p, ties) == 0:
                 best = i
     return best
 
@@ -239,7 +240,7 @@ def discard_n(pol, S, Z, ST, p, n, why, tr, on):
     for _ in range(n):
         k = -1
         if pol == POL_RANDOM:
-            r = rb(ST, p, S[p, C_HN])
+            r = below_at(ST, p, S[p, C_HN])
             for kk in range(NK):
                 r -= S[p, C_H + kk]
                 if r < 0:
@@ -257,7 +258,7 @@ def discard_n(pol, S, Z, ST, p, n, why, tr, on):
                         tot = S[p, C_H + kk]
                     elif s == lo:
                         tot += S[p, C_H + kk]
-            r = rb(ST, p, tot)
+            r = below_at(ST, p, tot)
             for kk in range(NK):
                 if S[p, C_H + kk] > 0 and KEEP[row, kk] == lo:
                     r -= S[p, C_H + kk]
@@ -275,7 +276,7 @@ def wants_start(pol, S, F, Z, M, ST, p, W, ip, pp):
     counts the decision)."""
     if pol == POL_RANDOM:
         if ru(ST, p) < pp[Q_PSTART]:
-            j = rb(ST, p, np.int64(2))
+            j = below_at(ST, p, np.int64(2))
             if Z[Z_REV + j] < 0:
                 j = 1 - j
             return j
@@ -301,7 +302,7 @@ def wants_start(pol, S, F, Z, M, ST, p, W, ip, pp):
             ties = 1
         elif e == bv:
             ties += 1
-            if rb(ST, p, ties) == 0:
+            if below_at(ST, p, ties) == 0:
                 best = j
     return best
 

@@ -9,8 +9,9 @@ from balance.core.compiled import compiled, ir_inlined
 
 from ...core import jit
 from ...core.kernel import BAN_FORBID, ev  # before kernel_cache_begin
+from ...core.rng import below_at
 from .base import (check_end, dissolve_redraw, dissolve_remove, draw1, finish, hand_state,
-                   next_in, P_FAIL, P_MAXT, peek, place, placeable, Q_DISSV, rb, reveal,
+                   next_in, P_FAIL, P_MAXT, peek, place, placeable, Q_DISSV, reveal,
                    usable, broken_invariants)
 from .layout import (C_H, C_HN, C_IN, C_JOINED, C_JOINOK, C_MARK, C_MN, C_MPTS, C_OVER,
                      C_OWN, C_STARTED, C_SUCC, C_USED, C_USES, DISSOLVE, E_AWARD, E_EFFECT,
@@ -56,7 +57,7 @@ def use_magic(s, c, p, card, masks, counts, tr, on):
                         m += 1
                 i = -1
                 if m > 0:
-                    r = rb(ST, p, m)
+                    r = below_at(ST, p, m)
                     for j in range(Z[Z_FN]):
                         if F[F_KIND, j] >= 0:
                             if r == 0:

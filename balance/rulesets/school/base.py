@@ -7,7 +7,7 @@ from balance.core.compiled import compiled, internal
 from ...core import jit
 from ...core.kernel import ev, setbit  # before kernel_cache_begin
 from ...core.layout import index
-from ...core.rng import game_state, GAMMA, mix64, shuffle
+from ...core.rng import game_state, mix64, shuffle
 from .layout import (C_HN, E_DRAW, E_RESHUFFLE, GAME_COLUMNS, KN_FATE, MAG, MUGGLE, NCMAX, NK,
                      PRIEST, SEAT_COLUMNS, WIZ, ZG_NAMES, Z_BN, Z_DECK, Z_DISC, Z_GSTAT, Z_PN,
                      Z_UP)
@@ -106,14 +106,6 @@ def seat_stream(seed, game, p):
 _S32 = np.uint64(32)
 
 
-@internal
-def pbelow(pst, p, n):
-    """Uniform integer in [0, n) from seat p's policy stream (``core.rng.below``
-    on pst[p])."""
-    s = pst[p] + GAMMA
-    pst[p] = s
-    r = mix64(s) >> _S32
-    return np.int64((r * np.uint64(n)) >> _S32)
 
 
 @internal

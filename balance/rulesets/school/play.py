@@ -12,11 +12,11 @@ from balance.core.compiled import compiled, internal, ir_inlined
 
 from ...core import jit
 from ...core.kernel import BAN_FORBID, BAN_REMOVE, ev, setbit  # before kernel_cache_begin
-from ...core.rng import below, game_state, shuffle
+from ...core.rng import below, below_at, game_state, shuffle
 from .base import (book_all_values, draw_card, draw_to_hand, G_BVALS, G_CLOAK6, G_DEC, G_END,
                    G_FIRST, G_INV6, G_MEMBERS, G_NWIN, G_PVALS, G_ROUNDS, G_STAT, G_TOP, G_TOTAL,
                    G_TURNS, G_WINNER, G_WMASK, G_WVALS, hand_index, house_of_card, HOUSE_WB,
-                   is_joker, KIND, KVAL, pbelow, pile_total, P_DECKS, P_FATE,
+                   is_joker, KIND, KVAL, pile_total, P_DECKS, P_FATE,
                    P_HIDDEN, P_LIMIT, P_MEET, P_SDRAW, P_SETUP, P_START, seat_stream, S_CB, S_CW,
                    S_DEC, S_DRAWS, S_FB, S_FIRST, S_FVALS, S_FW, S_GAIN, S_INV6, S_PEEK, S_ROLE, S_SCORE,
                    S_STEAL, S_SWAPS, S_VOTES, S_WON, take, to_discard, to_hand, update_up, val,
@@ -307,7 +307,7 @@ def discard_down(s, c, p, tr, on):
             if k >= 0:
                 i = hand_index(S, hand, p, c.script[k, 2])
         if i < 0:
-            i = pbelow(s.pst, p, n)     # one card at a time: a uniform subset
+            i = below_at(s.pst, p, n)     # one card at a time: a uniform subset
         x = take(S, hand, p, i)
         to_discard(s.cards, Z, x)
         S[p, S_DEC] += 1

@@ -9,7 +9,8 @@ from balance.core.compiled import compiled, internal, ir_inlined
 
 from ...core import jit
 from ...core.kernel import BAN_FORBID  # before kernel_cache_begin
-from .base import (fate_house, house_of_card, HOUSE_WB, is_joker, KIND, KVAL, margin, pbelow,
+from ...core.rng import below_at
+from .base import (fate_house, house_of_card, HOUSE_WB, is_joker, KIND, KVAL, margin,
                    P_FATE, Q_DRAW, Q_FATES, Q_JOKER, Q_STEAL, Q_SWAP, val, vbit)
 from .layout import (BCAP, C_HN, D_NAME, D_SPELL, EF_DRAW, EF_PEEK_BOOK, EF_PEEK_DECK,
                      EF_PEEK_FATE, EF_PEEK_HAND, EF_STEAL, EF_STOP, EF_SWAP, KN_MASK, NOPT, PCAP,
@@ -85,7 +86,7 @@ def argmax_tie(scores, n, pst, p):
             k += 1
     if k == 1:
         return first
-    r = pbelow(pst, p, k)
+    r = below_at(pst, p, k)
     for i in range(n):
         if scores[i] == best:
             if r == 0:
@@ -103,7 +104,7 @@ def choose_house(pol, p, Z, KN, pst, script, dtype, buf):
         k = script_next(script, Z, p, dtype)
         if k >= 0:
             return script[k, 2]
-    return pbelow(pst, p, np.int64(4))
+    return below_at(pst, p, np.int64(4))
 
 
 @ir_inlined
@@ -129,7 +130,7 @@ def choose_invisible(s, c, pol, p):
         k = script_next(script, Z, p, np.int64(D_NAME))
         if k >= 0:
             return script[k, 2]
-    i = pbelow(pst, p, P - 1)
+    i = below_at(pst, p, P - 1)
     return i if i < p else i + 1
 
 
@@ -389,7 +390,7 @@ def fate_index(pol, p, q, F, KF, pst, fs, ix):
                 n += 1
         if n > 0:
             return ix[argmax_tie(fs, n, pst, p)]
-    return pbelow(pst, p, F)
+    return below_at(pst, p, F)
 
 
 @internal
@@ -499,7 +500,7 @@ def choose_vote(s, c, pol, p, tied, dtype):
     m = 0
     for o in range(n):
         m += tied[o]
-    r = pbelow(pst, p, m)
+    r = below_at(pst, p, m)
     for o in range(n):
         if tied[o] == 1:
             if r == 0:

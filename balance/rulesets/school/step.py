@@ -31,7 +31,8 @@ from balance.core.compiled import compiled, inlined_callable, ir_inlined
 from ...core import jit
 from ...core.engine.inlining import in_batch_loop
 from ...core.kernel import ev  # before kernel_cache_begin
-from .base import (draw_to_hand, fate_house, book_all_values, next_seat, pbelow, P_FATE,
+from ...core.rng import below_at
+from .base import (draw_to_hand, fate_house, book_all_values, next_seat, P_FATE,
                    P_LIMIT, P_MAXC, P_RDRAW, S_DEC, S_INV6, S_INVR, S_SAGE)
 from .layout import (C_HN, D_CLOAK, D_TIE, D_VOTE, EF_PEEK_FATE, EF_STOP, E_CLOAK, E_INVISIBLE,
                      E_ROUND, E_STOPPED, E_TIE, E_TURN, E_VOTE, G_DISCARD, G_DRAWS, G_END,
@@ -312,7 +313,7 @@ def heuristic(s, c, pol):
             if r == 1:
                 n = spell_list(p, c.P, S, s.hand, B, Z, s.pile, c.ip, c.ban, F, np.int64(-1),
                                out)
-                pick = pbelow(s.pst, p, n + 1)
+                pick = below_at(s.pst, p, n + 1)
                 if pick == n:
                     out[0] = EF_STOP
                 else:
