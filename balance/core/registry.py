@@ -13,6 +13,7 @@ import importlib
 from .errors import BalanceError, did_you_mean
 from .fingerprint import CORE_FILES, forget, of_package  # noqa: F401  (CORE_FILES: re-exported)
 from .spec import RulesetSpec, SpecError
+from .variants import parse as parse_label
 
 # name -> module that defines SPEC
 _MODULES = {
@@ -64,8 +65,7 @@ def registered(name: str, module: str):
 def policy_id(spec: RulesetSpec, name: str) -> int:
     """The kernel's id of a policy label (a variant ``greedy[...]`` plays
     greedy's id; ``core.variants`` checks its parameters)."""
-    from .variants import parse
-    return spec.policies[parse(spec, name)[0]]
+    return spec.policies[parse_label(spec, name)[0]]
 
 
 def package(name: str) -> str:

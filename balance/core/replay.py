@@ -56,8 +56,9 @@ def replay_game(ruleset: str, *, game: int, seed: int = 0, players=None, policie
     kw = {} if s.ban_vector is None else {"ban": s.ban_vector}
     if s.data:
         kw["data"] = s.data
-    if s.seat_values is not None:
-        kw["seat_values"] = s.seat_values
+    seat_values = s.seat_values
+    if seat_values is not None:
+        kw["seat_values"] = seat_values
     jit.notice(s.spec, "replay", values=s.values)
     batch, events = s.spec.trace_game(s.values, s.seed, game, s.n_players, s.policy_ids, **kw)
     return s, batch, events

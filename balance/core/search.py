@@ -14,7 +14,7 @@ of the factors as integer constants.
 """
 from __future__ import annotations
 
-import re
+from .variants import base
 
 # policy name -> multiplier of the declared budget (numerator, denominator)
 LEVELS = {"search_fast": (1, 4), "search": (1, 1), "search_strong": (4, 1)}
@@ -31,7 +31,7 @@ TREE_SEARCHES = ("ismcts",)
 def is_search(policy: str) -> bool:
     """A search level, ISMCTS or a yardstick: a policy that simulates games
     per move (a variant ``search[...]`` too)."""
-    policy = re.split(r"[\[@]", str(policy), maxsplit=1)[0]
+    policy = base(policy)
     return policy in LEVELS or policy in YARDSTICKS or policy in TREE_SEARCHES
 
 DOCS = {
@@ -51,7 +51,7 @@ def determinizations(values: dict, policy: str) -> int:
 def budget(values: dict, policy: str) -> int:
     """Rollouts per candidate action of a search level; 0 for any other
     policy (and for a ruleset without the budget parameters)."""
-    policy = re.split(r"[\[@]", str(policy), maxsplit=1)[0]
+    policy = base(policy)
     if policy not in LEVELS or "search_determinizations" not in values:
         return 0
     return determinizations(values, policy) * int(values.get("search_rollouts", 1))

@@ -33,10 +33,6 @@ def base(label: str) -> str:
     return re.split(r"[\[@]", str(label), maxsplit=1)[0]
 
 
-def is_variant(label: str) -> bool:
-    return base(label) != str(label)
-
-
 def split(text: str) -> list[str]:
     """Labels of a comma-separated list, commas inside ``[...]`` kept:
     ``"random,greedy[a=1,b=2]"`` -> ``["random", "greedy[a=1,b=2]"]``."""
@@ -142,6 +138,13 @@ def label(name: str, overrides: dict) -> str:
 
 def canonical(spec, text: str) -> str:
     return label(*parse(spec, text))
+
+
+def labels(spec, given) -> list[str]:
+    """The canonical labels of a comma-separated text or a list of them
+    (each item may hold several), in order, each once."""
+    items = [given] if isinstance(given, str) else given
+    return list(dict.fromkeys(canonical(spec, q) for p in items for q in split(str(p))))
 
 
 def seat_values(spec, values: dict, labels) -> list | None:

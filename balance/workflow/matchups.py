@@ -64,11 +64,8 @@ def default_policies(spec) -> list[str]:
 def parse_policies(spec, policies) -> list[str]:
     if policies is None or len(policies) == 0:
         pols = default_policies(spec)
-    elif isinstance(policies, str):
-        pols = variants.split(policies)
     else:
-        pols = [q for p in policies for q in variants.split(str(p))]
-    pols = list(dict.fromkeys(variants.canonical(spec, p) for p in pols))
+        pols = variants.labels(spec, policies)
     if len(pols) < 2:
         raise BalanceError(f"matchups need at least two different policies, got {pols}")
     return pols

@@ -71,9 +71,7 @@ def resolve_field(spec, name: str, field_=None) -> list[str]:
     if field_ is None or len(field_) == 0:
         pols = [p for p in spec.policies if not is_search(p)]
     else:
-        pols = [q for p in ([field_] if isinstance(field_, str) else field_)
-                for q in variants.split(str(p))]
-        pols = [variants.canonical(spec, p) for p in pols]
+        pols = variants.labels(spec, field_)
     return list(dict.fromkeys([name] + pols))
 
 
