@@ -486,3 +486,14 @@ def test_float_policy_parameters_reach_the_kernel_one_row_per_seat(name):
     varied = spec.kernel_arrays(values, codes, seat_values=per)[1]
     changed = np.flatnonzero((varied != pp).any(axis=1))
     assert changed.tolist() == [seat], (name, info.name, changed)
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_package_files_are_named_by_their_role(name):
+    """File name = role (``core.package``): rules, layout, state, step,
+    policies, replay, scenario, kernel, README; a long role continues in
+    ``<role>_<part>`` modules. The coin flip is the kernel contract's
+    smallest proof and keeps its two files."""
+    from balance.core.package import check_package
+    path = Path(balance.__file__).parent / "rulesets" / name
+    assert check_package(path) == []
