@@ -11,7 +11,8 @@ Roles (``docs/ruleset.md`` says what each provides):
 - required: ``__init__`` (``SPEC``), ``rules``, ``layout``, ``state``,
   ``step``, ``policies``, ``replay``, ``scenario``, ``kernel`` and
   ``README.md``;
-- optional: ``cards`` (card data, its tables and loaders) and
+- optional: ``cards`` (card data and its loaders), ``tables`` (the
+  ruleset's own result tables, ``SPEC.summary``: pure pandas) and
   ``reference`` (a plain-Python implementation the checks compare the
   kernel with).
 
@@ -35,7 +36,7 @@ from pathlib import Path
 
 REQUIRED = ("__init__", "rules", "layout", "state", "step", "policies", "replay", "scenario",
             "kernel")
-OPTIONAL = ("cards", "reference")
+OPTIONAL = ("cards", "tables", "reference")
 # roles that may continue in <role>_<part> modules
 SPLIT = ("state", "step", "policies", "cards")
 # the roles a per-version ``engine/`` sub-package holds instead of the top level
