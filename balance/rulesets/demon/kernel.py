@@ -13,22 +13,26 @@ One game's state (``state.State``):
   placement flags, counters, the turn and the trace length) and the phase
   machine (``Z_CUR``, ``Z_PHASE``, ``Z_END``, ``Z_WIN``).
 
-Modules, each importing only those above it: ``board`` (parameter slots,
-tables, state helpers, HP, cards leaving the field, ``choose``, the
-heuristics' values), ``fight`` (the attack), ``turn`` (placement, a turn's
-parts, deal, invariants, records; whole turns and games for the scenario
-tests: ``entry``), ``state`` and ``step`` (the engine's interface), and this
-module (``run_batch``, ``trace_one``, ``KERNELS``). The game loop and the
-search policies (flat Monte Carlo, ISMCTS) are the engine's
-(``core.engine.loop``, ``core.engine.search``). Random numbers come in a
-fixed order from the game's own stream (``core/rng.py``).
+Modules, each importing only those above it: ``layout`` and ``rules``
+(plain constants), ``state_bits`` (bit helpers) and ``state`` (the state,
+``copy``, ``redeal_hidden``, ``info_key``), ``step_board`` (parameter
+slots, tables, board helpers, HP, cards leaving the field), ``policies``
+(how each policy chooses, greedy's values), ``step_fight`` (the attack),
+``step_turn`` (placement, a turn's parts, deal, invariants, records),
+``step`` (the engine's step interface), ``step_scenario`` (whole phases,
+turns and games for the scenario tests: ``entry``) and this module
+(``run_batch``, ``trace_one``, ``KERNELS``). The game loop and the search
+policies (flat Monte Carlo, ISMCTS) are the engine's (``core.engine.loop``,
+``core.engine.search``). Random numbers come in a fixed order from the
+game's own stream (``core/rng.py``).
 """
 
 from ...core import engine
 from .layout import NG, NSEAT  # noqa: F401  (record widths: the ruleset contract)
 from .state import context, new_state
-from .turn import (M_ALIST, M_APICK, M_ATTACK, M_BEGIN, M_CHECK, M_DEAL, M_FILL,  # noqa: F401
-                   M_LIST, M_PICK, M_PLACE, M_PLAY, M_TARGETS, M_TURN, entry)
+from .step_scenario import (M_ALIST, M_APICK, M_ATTACK, M_BEGIN,  # noqa: F401
+                            M_CHECK, M_DEAL, M_FILL, M_LIST, M_PICK, M_PLACE, M_PLAY,
+                            M_TARGETS, M_TURN, entry)
 
 E = engine.bind(__package__)            # the engine's loop, compiled for this ruleset
 

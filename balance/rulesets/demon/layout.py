@@ -94,6 +94,7 @@ NSCRIPT = 256       # rows of a scenario script
 
 # --- choices: rows [group, a, b, c, d, e] --------------------------------------
 D_PLACE, D_ATTACK, D_OPT = 1, 2, 3          # decision types (scripts name them)
+WILD = -99          # a scenario script's wildcard: matches any value
 A_END, A_ROW, A_SLOT, A_PAIR, A_FACE, A_HEART, A_BIG, A_SMALL = range(8)
 # placement rows: [key, type, card, arg, arg2, 0]
 #   A_ROW card row; A_SLOT card slot; A_PAIR card1 row card2; A_FACE card row replaced-index|-1;
@@ -147,6 +148,6 @@ FACE_ACTIVE = 256   # E_BROW face card code: card id (+ FACE_ACTIVE when active)
 CAUSES = ("attack", "passive", "J", "direct", "clash", "reply cost", "heal")
 H_ATTACK, H_PASSIVE, H_J, H_DIRECT, H_CLASH, H_REPLY, H_HEAL = range(7)
 
-# --- the engine's tuples (``state``: what they hold; ``board``: their numba types) ---
+# --- the engine's tuples (``state``: what they hold; ``step_board``: their numba types) ---
 State = namedtuple("State", "S Z pile st rows sc")
 Ctx = namedtuple("Ctx", "pol P ip pp ban sp rows sc script tmp")

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core import scenario as core_scenario
 from . import layout as L
-from .replay import format_trace
 from .rules import BIG, N_KINDS, RANKS, SMALL, card_name
 
-W = -99     # script wildcard
+W = L.WILD      # script wildcard: matches any value
 
 
 def kind(card: str) -> int:
@@ -92,9 +92,13 @@ def choice(card):
     return (L.D_OPT, kind(card), W, W, W, W)
 
 
-class Table:
-    """One game's arrays; ``clear`` empties the board (every card in its
-    owner's deck, in id order), then the setters build a position."""
+class Table(core_scenario.Table):
+    """One game's arrays (``core.scenario.Table``: the values, the policies
+    and their ids, the records, the trace since a mark); ``clear`` empties
+    the board (every card in its owner's deck, in id order), then the
+    setters build a position. Two seats always (demon's state is sized by
+    its two sides); ``"script"`` (``layout.POL_SCRIPT``) is a policy here:
+    the seat plays its script's rows, greedy where the script is silent."""
 
     def __init__(self, params: dict | None = None, policies="script", seed: int = 0,
                  game: int = 0, trace: int = 50_000):
@@ -102,13 +106,9 @@ class Table:
         from . import SPEC
         from . import kernel as K          # compiled: loaded on first use
         from .state import context, new_state
+        super().__init__(SPEC, 2, params, policies, kinds=N_KINDS,
+                         ids={"script": L.POL_SCRIPT}, seed=seed, game=game, trace=trace)
         self.K = K
-        self.values = SPEC.space.resolve(params)
-        if isinstance(policies, str):
-            policies = [policies] * 2
-        self.policies = list(policies)
-        ids = {**SPEC.policies, "script": L.POL_SCRIPT}
-        self.pol = np.array([ids[p] for p in self.policies], np.int64)
         ip, pp, ban = SPEC.kernel_arrays(self.values, ban_vector(None, N_KINDS))
         # the State and the Ctx the kernel takes; one row buffer for both
         self.s = new_state(2)
@@ -117,12 +117,6 @@ class Table:
         self.S, self.Z, self.pile, self.st, self.rows, self.sc = self.s
         self.pol, self.ip, self.pp, self.ban = self.c.pol, self.c.ip, self.c.pp, self.c.ban
         self.scr, self.tmp = self.c.script, self.c.tmp
-        self.tr = np.zeros((trace, 8), np.int64)
-        self.masks = np.zeros((2, 2, 1), np.uint64)
-        self.counts = np.zeros((2, N_KINDS), np.int64)
-        self.grow = np.zeros(L.NG, np.int64)
-        self.srow = np.zeros((2, L.NSEAT), np.int64)
-        self.seed, self.game = np.uint64(seed), np.int64(game)
         self._call(K.M_FILL)
         self._call(K.M_DEAL)
         self.clear()
@@ -150,7 +144,7 @@ class Table:
             Z[z] = 0
         Z[L.Z_TURN] = 10
         self.scr[:] = 0
-        self.mark = int(Z[L.Z_TR])
+        self.set_mark()
         return self
 
     def _take(self, p, card) -> int:
@@ -333,9 +327,3 @@ class Table:
 
     def script_errors(self) -> int:
         return int(self.Z[L.Z_SERR])
-
-    def events(self, all: bool = False) -> np.ndarray:
-        return self.tr[0 if all else self.mark:self.Z[L.Z_TR]]
-
-    def lines(self, all: bool = False) -> list[str]:
-        return format_trace(self.events(all), self.values, 2, self.policies)

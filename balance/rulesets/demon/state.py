@@ -1,16 +1,17 @@
 """Demon Faction's state for the game engine (``core.engine``): the
 ``State`` and ``Ctx`` NamedTuples (their classes in ``layout``), built in
-Python, and the njit functions over them that do not play: ``copy``, ``reseed``, ``redeal_hidden`` and
-``info_key``.
+Python, and the njit functions over them that do not play: ``copy``,
+``reseed``, ``redeal_hidden`` and ``info_key``. It imports nothing of the
+rules (only ``layout``, ``rules`` and the bit helpers ``state_bits``).
 
 - ``State``: ``S`` int64[2, NS] per seat (HP, the zones as 54-bit masks,
   rows, face cards, the big joker's row, K points, the seat record),
   ``Z`` int64[NZ] the globals and the phase machine (``layout.Z_*``),
   ``pile`` int64[3, 54] (rows 0 and 1 the seats' decks, top = last; row 2
   the batch's unshuffled deck), ``st`` uint64[1] the game's stream (the
-  shuffles and every policy draw, as before the engine), ``rows``/``sc``
-  the pending pick's rows as ``step.advance`` listed them for the seat's
-  policy (``Z_LISTED``; a cache: ``copy`` does not carry it over).
+  shuffles and every policy draw), ``rows``/``sc`` the pending pick's rows
+  as ``step.advance`` listed them for the seat's policy (``Z_LISTED``; a
+  cache: ``copy`` does not carry it over).
 - ``Ctx``: the seats' policy ids ``pol``, ``P``, the rule (and search) ints
   ``ip``, the policy floats ``pp`` (float64[2, K], ``SPEC.kernel_arrays``:
   row p is seat p's, read for every choice made on seat p's behalf), the
@@ -19,17 +20,18 @@ Python, and the njit functions over them that do not play: ``copy``, ``reseed``,
   choice rows ``rows``/``sc`` (the effect choices inside ``apply``), the
   ``script`` (empty in a batch; ``scenario.Table`` writes its own), ``tmp``.
 
-Every game step takes them (``turn``'s docstring: the arguments).
+Every game step takes them (``step_board``'s docstring: the arguments).
 """
 import numpy as np
 from balance.core.compiled import compiled
 
 from ...core import engine, jit
 from ...core.rng import mix_into, shuffle
-from .board import bit, ctz, popc
 from .layout import (C_DECKM, C_DECKN, C_HAND, NO, NS, NZ, Z_LISTED, Z_NC, Z_ON, Z_SERR,
                      Z_SPOS, Z_TR, Ctx, State)
 from .rules import N_RULE_INTS, PIDX
+from .state_bits import bit, ctz, popc
+
 
 def new_state(P: int = 2) -> State:
     return State(np.zeros((2, NS), np.int64), np.zeros(NZ, np.int64),

@@ -1,14 +1,20 @@
-"""Demon Faction's step interface for the game engine (``core.engine``).
+"""Demon Faction's step interface for the game engine (``core.engine``,
+which ``core.engine.bind`` reads here, with ``POLICIES`` and the state's
+functions re-exported from ``state``): the rules as a phase machine over
+the rule parts of ``step_turn`` (placement, a turn's start, preparation,
+the draw, the deal, the invariants, the records) and ``step_fight`` (the
+attack), choosing with ``policies``.
 
 A turn is a phase machine held in ``Z``: the turn begins (the turn cap,
-``turn.turn_head``, then ``turn.front``: activation, J effects, K options,
-preparation, the draw), then seat ``Z_CUR`` decides, ``Z_PHASE``:
-``PH_PLACE`` (one placement pick at a time, or end placement; asked again
-after each placement) and ``PH_ATTACK`` (an attack, or none). A pick with
-a single legal row (only "end placement", only "no attack") is played on
-without stopping, as ``choose`` did (nothing drawn, no decision counted).
-After the attack the turn closes (the board in the trace, the check-mode
-invariants, the stalemate count) and the next turn begins.
+``step_turn.turn_head``, then ``step_turn.front``: activation, J effects,
+K options, preparation, the draw), then seat ``Z_CUR`` decides,
+``Z_PHASE``: ``PH_PLACE`` (one placement pick at a time, or end
+placement; asked again after each placement) and ``PH_ATTACK`` (an
+attack, or none). A pick with a single legal row (only "end placement",
+only "no attack") is played on without stopping, as ``policies.choose``
+plays it (nothing drawn, no decision counted). After the attack the turn
+closes (the board in the trace, the check-mode invariants, the stalemate
+count) and the next turn begins.
 
 Option codes hold the whole row: a placement ``t | (card + 1) << 3 |
 arg << 9 | (arg2 + 1) << 12`` (``layout.A_*``: the type, the card, the
@@ -17,25 +23,26 @@ replaced or which ♥ target), an attack ``(row + 1) | (target + 1) << 2 |
 mode << 4`` (0: no attack).
 
 The small choices stay inside ``apply``, chosen by each seat's own policy
-(``Ctx.pol``; a search seat chooses them as greedy does, as before the
-engine): K options, the small joker's reply, a clash's fight or yield, the
-Q option, a tie among equal cards, the preparation's discards.
+(``Ctx.pol``; a search seat chooses them as greedy does): K options, the
+small joker's reply, a clash's fight or yield, the Q option, a tie among
+equal cards, the preparation's discards.
 
-Every random number comes from ``State.st`` in the order the rules needed
-it before the engine (the heuristic's pick draws its tie-break where
-``choose`` did), so the plain policies' games are unchanged.
+Every random number comes from ``State.st`` in the order the rules need
+it: ``heuristic`` draws its tie-break where ``policies.choose`` does, so a
+game of plain policies is the game the scenario tests' whole turns
+(``step_scenario``) play.
 
 ``advance`` lists the pick it stops at for the seat's own policy into
 ``State.rows`` (``Z_LISTED``, ``Z_NROWS``) and ``heuristic`` picks from
-those rows when asked for that policy (one listing per pick, as before);
-``apply`` and ``copy`` drop them. Each engine call passes the State, the
-Ctx and the records as some 150 machine words, more than a decision's own
-work, so ``heuristic`` and ``advance`` are LLVM-inlined (``forceinline``)
-and ``apply`` is inlined by numba into the engine's batch loop
+those rows when asked for that policy (one listing per pick); ``apply``
+and ``copy`` drop them. Each engine call passes the State, the Ctx and
+the records as some 150 machine words, more than a decision's own work,
+so ``heuristic`` and ``advance`` are LLVM-inlined (``forceinline``) and
+``apply`` is inlined by numba into the engine's batch loop
 (``core.engine.inlining.in_batch_loop``: ``core.engine.loop.play_blocks``,
-where ``play_game`` is inlined) and nowhere else: inlined at every search call site, its turn
-would be compiled once per site (resonance's compile pitfall), so there it
-stays a plain call.
+where ``play_game`` is inlined) and nowhere else: inlined at every search
+call site, its turn would be compiled once per site, so there it stays a
+plain call.
 """
 import numpy as np
 from numba import njit
@@ -44,15 +51,16 @@ from balance.core.compiled import compiled, inlined_callable, ir_inlined
 from ...core import jit
 from ...core.engine.inlining import in_batch_loop
 from ...core.rng import game_state
-from .board import P_MAXT, P_STALE, pick_i
-from .fight import attack_choice, list_attack, no_first_attack
+from .policies import heuristic_pick
 from .layout import (A_END, END_CAP, PH_ATTACK, PH_PLACE, POL_GREEDY, POL_RANDOM, Z_CUR, Z_DEC,
                      Z_DONE, Z_END, Z_LISTED, Z_NROWS, Z_ON, Z_PHASE, Z_TURN, Z_WIN)
 from .rules import POLICIES  # noqa: F401  (the engine's policy ids)
 from .state import copy, info_key, redeal_hidden, reseed  # noqa: F401  (the step interface)
-from .turn import (apply_place, board_events, broken_invariants, fill_deck, front, list_place,
-                   outcome, start, turn_head, turn_tail)
-from .turn import finish as records
+from .step_board import P_MAXT, P_STALE
+from .step_fight import attack_choice, list_attack, no_first_attack
+from .step_turn import (apply_place, board_events, broken_invariants, fill_deck, front, list_place,
+                        outcome, start, turn_head, turn_tail)
+from .step_turn import finish as records
 
 ROLLOUT = np.array([POL_GREEDY, POL_RANDOM], np.int64)   # search_rollout_policy 0, 1
 
@@ -181,8 +189,8 @@ def advance(s, c, stage, masks, counts, tr, on, check):
 
 @compiled
 def deal(s, c, seed, game, masks, counts, tr, on, check):
-    """A new game (``turn.start``: both decks shuffled, the opening hands),
-    played on to its first decision."""
+    """A new game (``step_turn.start``: both decks shuffled, the opening
+    hands), played on to its first decision."""
     s.st[0] = game_state(seed, game)
     start(s.st, s.S, s.Z, s.pile, masks, counts, tr, c.ip, on)
     Z = s.Z
@@ -210,9 +218,10 @@ def options(s, c, rows):
 @inlined_callable
 def heuristic(s, c, pol):
     """Heuristic ``pol``'s option (random, greedy, defensive; a search id
-    picks as greedy does), drawing from the game's stream as ``choose``."""
+    picks as greedy does: ``policies.heuristic_pick``), drawing from the
+    game's stream as ``policies.choose``."""
     n = listed(s, c, pol)
-    return code_of(s, pick_i(s.st, pol, s.rows, s.sc, n))
+    return code_of(s, heuristic_pick(s.st, pol, s.rows, s.sc, n))
 
 
 @compiled
@@ -256,7 +265,7 @@ def winners(s, c):
 
 @compiled
 def finish(s, c, tr, on, grow, srow):
-    """The game's records (``turn.finish``)."""
+    """The game's records (``step_turn.finish``)."""
     Z = s.Z
     Z[Z_ON] = 1 if on else 0
     t = Z[Z_TURN]

@@ -1,8 +1,19 @@
-"""Demon Faction kernel, part 1: parameter slots, tables, the state helpers
-(bits, rows, targets), HP, cards leaving the field, ``choose`` and the
-heuristics' values. The argument convention is described in ``turn``
-(``BASE`` here: its numba types), the state in ``state``; ``fight`` (the
-attack) and ``turn`` (placement, the turn, the game) import from here."""
+"""Demon Faction's rules, the board part: the parameter and record slots,
+the card tables, the numba types of the game steps' arguments, the board
+helpers (rows, face cards, targets by the attack table), HP, cards leaving
+the field and the rows of a choice list (``setrow``).
+
+Every other rule module (``policies``, ``step_fight``, ``step_turn``,
+``step_scenario``, ``step``) imports from here and nothing here imports
+them: this is the bottom of the rules, above the state (``state``,
+``state_bits``).
+
+Arguments: a game step takes the engine's tuples and the records, ``(s, c,
+masks, counts, tr, ...)`` (``s`` the ``State``, ``c`` the ``Ctx``:
+``state``; ``BASE`` their numba types, ``sig`` a signature over them), or
+the few arrays it needs when it needs few (``hurt``, ``leave_row``,
+``list_place``, ``draw``).
+"""
 
 import numpy as np
 from numba import njit
@@ -12,12 +23,11 @@ from numba import types as nt
 from ...core import jit
 from ...core.kernel import ev, setbit  # before kernel_cache_begin
 from ...core.layout import index
-from ...core.rng import below
-from .layout import (C_BJ, C_FACE, C_FACT, C_GRAVE, C_HP, C_KPTS, C_POW, C_ROW, C_STATS, D_OPT,
-                     E_FACEGONE, E_GONE, E_HP, E_JOKERGONE, GAME_COLUMNS, H_HEAL, H_PASSIVE,
-                     POL_DEFENSIVE, POL_RANDOM, POL_SCRIPT, ST, Z_DEC, Z_DONE, Z_HPCH, Z_LASTC,
-                     Z_ON, Z_SACT, Z_SCARD, Z_SERR, Z_SOWN, Z_SPOS, Ctx, State)
+from .layout import (C_BJ, C_FACE, C_FACT, C_GRAVE, C_HP, C_KPTS, C_POW, C_ROW, C_STATS,
+                     E_FACEGONE, E_GONE, E_HP, E_JOKERGONE, GAME_COLUMNS, H_HEAL, H_PASSIVE, ST,
+                     Z_DONE, Z_HPCH, Z_LASTC, Z_ON, Z_SACT, Z_SCARD, Z_SOWN, Ctx, State)
 from .rules import BIG, IDX, PIDX
+from .state_bits import bit
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
@@ -89,13 +99,6 @@ assert ST["q_opt2"] == T_QOPT + 1 and ST["k_opt2"] == T_KOPT + 1
 RANK = np.array([k % 13 + 1 for k in range(52)] + [0, 0], np.int64)
 NORMAL = np.array([sum(1 << (s * 13 + v) for v in range(10)) for s in range(4)], np.int64)
 LAY = np.array([NORMAL[0] | NORMAL[3], NORMAL[1] | NORMAL[3], NORMAL[2]], np.int64)
-_DB = 0x03F79D71B4CB0A89
-DEBRUIJN = np.uint64(_DB)
-CTZ = np.zeros(64, np.int64)
-for _i in range(64):
-    CTZ[(((1 << _i) * _DB) & ((1 << 64) - 1)) >> 58] = _i
-S58 = np.uint64(58)
-WILD = -99          # scenario scripts: matches any value
 
 I64 = nt.int64
 A1, A2 = nt.int64[::1], nt.int64[:, ::1]
@@ -115,27 +118,7 @@ def sig(*extra, ret=nt.void):
     return ret(*BASE, *extra)
 
 
-# --- small helpers ---------------------------------------------------------
-@inlined
-def bit(k):
-    return np.int64(1) << np.int64(k)
-
-
-@inlined
-def popc(x):
-    n = 0
-    while x != 0:
-        x &= x - 1
-        n += 1
-    return n
-
-
-@inlined
-def ctz(low):
-    """The index of the single set bit of ``low`` (a power of two)."""
-    return CTZ[(np.uint64(low) * DEBRUIJN) >> S58]
-
-
+# --- the board ---------------------------------------------------------------
 @inlined
 def occupied(S, q, r):
     return S[q, C_ROW + r] != 0 or S[q, C_BJ] == r
@@ -326,93 +309,7 @@ def to_row(S, q, r, k):
     S[q, C_POW + r] += RANK[k]
 
 
-# --- choosing -------------------------------------------------------------------
-@njit(nt.int64(A1, A2, A2, I64, I64), cache=True, _nrt=False,
-      no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def script_pick(Z, script, rows, n, dtype):
-    pos = Z[Z_SPOS]
-    if pos >= script.shape[0] or script[pos, 0] != dtype:
-        return -1
-    Z[Z_SPOS] = pos + 1
-    for i in range(n):
-        ok = True
-        for c in range(1, 6):
-            if script[pos, c] != WILD and script[pos, c] != rows[i, c]:
-                ok = False
-                break
-        if ok:
-            return i
-    Z[Z_SERR] += 1
-    return -1
-
-
-@inlined
-def pick_i(st, pol, rows, sc, n):
-    """Index of the row of rows[:n] that heuristic ``pol`` picks: ``random``
-    a group uniformly, then a row of it uniformly; the others the best
-    score, ties uniform (from ``st``; nothing drawn when n <= 1)."""
-    if n <= 1:
-        return 0
-    if pol == POL_RANDOM:
-        ng = 1
-        for i in range(1, n):
-            if rows[i, 0] != rows[i - 1, 0]:
-                ng += 1
-        g = below(st, ng) if ng > 1 else 0
-        i0 = 0
-        cur = 0
-        for i in range(1, n):
-            if rows[i, 0] != rows[i - 1, 0]:
-                cur += 1
-                if cur > g:
-                    break
-                i0 = i
-        i1 = i0 + 1
-        while i1 < n and rows[i1, 0] == rows[i0, 0]:
-            i1 += 1
-        if i1 - i0 > 1:
-            return i0 + below(st, i1 - i0)
-        return i0
-    best = 0
-    bv = sc[0]
-    ties = 1
-    for i in range(1, n):
-        v = sc[i]
-        if v > bv + 1e-9:
-            bv = v
-            best = i
-            ties = 1
-        elif v >= bv - 1e-9:
-            ties += 1
-            if below(st, ties) == 0:
-                best = i
-    return best
-
-
-@inlined
-def choose_i(st, Z, pol, script, rows, sc, n, dtype):
-    """Index of the chosen row among rows[:n] (n >= 1). A decision (the
-    unit of the speed figures: a placement or attack choice) is counted
-    when a placement or attack choice had two or more rows; effect options
-    are not counted (the engine's ``step.apply`` counts the decisions it
-    stops at, the same ones)."""
-    if n > 1 and dtype != D_OPT:
-        Z[Z_DEC] += 1
-    if pol == POL_SCRIPT:
-        i = script_pick(Z, script, rows, n, dtype)
-        if i >= 0:
-            return i
-    return pick_i(st, pol, rows, sc, n)
-
-
-@njit(nt.int64(U1, A1, I64, A2, A2, F1, I64, I64), cache=True, _nrt=False,
-      no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def choose(st, Z, pol, script, rows, sc, n, dtype):
-    """``choose_i`` compiled once, for the effect options (rare): the
-    placement and attack phases inline ``choose_i``."""
-    return choose_i(st, Z, pol, script, rows, sc, n, dtype)
-
-
+# --- choice rows ------------------------------------------------------------------
 @ir_inlined_nrt
 def setrow(rows, sc, n, key, a, b, c, d, e, score):
     rows[n, 0] = key
@@ -422,87 +319,6 @@ def setrow(rows, sc, n, key, a, b, c, d, e, score):
     rows[n, 4] = d
     rows[n, 5] = e
     sc[n] = score
-
-
-@njit(nt.int64(STATE, CTX, I64, I64, I64), cache=True, _nrt=False,
-      no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def pick_card(s, c, x, o, n):
-    """Seat x picks one of the equal cards c.tmp[o:o+n] (a tie: uniform for
-    every heuristic)."""
-    tmp, rows, sc = c.tmp, c.rows, c.sc
-    if n == 1:
-        return tmp[o]
-    for i in range(n):
-        setrow(rows, sc, i, 0, tmp[o + i], 0, 0, 0, 0, 0.0)
-    return rows[choose(s.st, s.Z, c.pol[x], c.script, rows, sc, n, D_OPT), 1]
-
-
-# --- heuristics' values -----------------------------------------------------------
-@inlined
-def lowest_value(m):
-    for v in range(10):
-        if (m >> v) & 1 or (m >> (13 + v)) & 1 or (m >> (26 + v)) & 1 or (m >> (39 + v)) & 1:
-            return v + 1
-    return 0
-
-
-@njit(nt.float64(A2, A1, I64, I64), cache=True, _nrt=False,
-      no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def jval(S, ip, me, r):
-    """The immediate value to ``me`` of its J in row r firing now: damage
-    to the opponent minus damage to me."""
-    pas = ip[P_PAS]
-    a = lowest_value(S[me, C_ROW + r])
-    b = lowest_value(S[1 - me, C_ROW + r])
-    if a > 0 and b > 0:
-        return float(b - a)
-    if b > 0:
-        return float(pas)
-    if a > 0:
-        return float(-pas)
-    return 0.0
-
-
-@inlined
-def face_value(S, ip, pp, me, r, k):
-    """Greedy's value of face card k in ``me``'s row r (``pp``: the
-    deciding seat's row of float policy parameters)."""
-    rk = RANK[k]
-    if rk == 11:
-        return jval(S, ip, me, r)
-    if rk == 12:
-        return pp[Q_Q]
-    return pp[Q_K] + 0.5 * S[me, C_KPTS + r]
-
-
-@inlined
-def thresholds(S, p, tmp):
-    """tmp[20 + r]: the power own row r must exceed to attack some target
-    normally (-1: a direct attack; 1 << 40: no target); tmp[24 + r]: 1 when
-    row r can attack normally now."""
-    q = 1 - p
-    for r in range(3):
-        nt_ = targets(S, q, r, tmp)
-        thr = np.int64(1) << 40
-        for i in range(nt_):
-            t = tmp[i]
-            v = -1 if t < 0 else S[q, C_POW + t]
-            if v < thr:
-                thr = v
-        tmp[20 + r] = thr
-        tmp[24 + r] = 1 if occupied(S, p, r) and S[p, C_POW + r] > thr else 0
-
-
-@inlined
-def row_gain(S, pp, pol, p, r, add, tmp):
-    """Greedy's value of adding ``add`` power to own row r (``thresholds``
-    computed first; ``pp``: seat p's row of float policy parameters)."""
-    s = float(add)
-    if tmp[24 + r] == 0 and S[p, C_POW + r] + add > tmp[20 + r]:
-        s += pp[Q_WIN]
-    if pol == POL_DEFENSIVE and r == 0 and not occupied(S, p, 0):
-        s += pp[Q_GUARD]
-    return s
 
 
 jit.kernel_cache_end()

@@ -1,7 +1,10 @@
-"""Demon Faction kernel, part 2: the attack (listing, normal and joker
-attacks, the joker clash, the Q effect). ``turn`` inlines ``attack_phase``
-into the scenario turn; the step machine (``step``) lists the attacks and
-plays the chosen one with ``attack_choice``."""
+"""Demon Faction's rules, the attack: the legal attacks (``list_attack``,
+each with greedy's value from ``policies``), the normal and joker attacks,
+the joker clash and the Q effect, and playing a chosen attack
+(``attack_choice``). The step machine (``step``) lists the attacks and
+plays the chosen one; ``step_scenario.attack_phase`` plays a whole attack
+phase for the scenario tests.
+"""
 
 from numba import njit
 from balance.core.compiled import inlined
@@ -10,14 +13,16 @@ from numba import types as nt
 from ...core import jit
 from ...core.kernel import ev  # before kernel_cache_begin
 from ...core.rng import shuffle
-from .board import (A1, A2, I64, LAY, P_BONUS, P_CLASH, P_MULT, P_PAS, Q_SPEND, RANK, T_ATK,
-                    T_CLAY, T_CLOST, T_CWON, T_CYIELD, T_DESTR, T_DHITS, T_DIRECT, T_HITS, T_JEFF,
-                    T_JNORM, T_QCH, T_QF, T_QOPT, CTX, STATE, U3, bit, check_end, choose,
-                    choose_i, ctz, face_active, high_cands, hurt, joker_gone, leave_row, low_cands,
-                    lowest_value, occupied, pick_card, played, popc, setrow, sig, targets, to_row)
-from .layout import (C_BJ, C_DECKM, C_DECKN, C_HAND, C_POW, C_ROW, D_ATTACK, D_OPT, E_ATTACK,
-                     E_CLASH, E_CLASHCH, E_CLASHRES, E_LAY, E_NOATTACK, E_Q, H_ATTACK, H_CLASH,
-                     H_DIRECT, Z_ATT, Z_CLASH, Z_DESTR, Z_FIRST, Z_FORBID, Z_NOATK, Z_ON)
+from .layout import (C_BJ, C_DECKM, C_DECKN, C_HAND, C_POW, C_ROW, D_OPT, E_ATTACK, E_CLASH,
+                     E_CLASHCH, E_CLASHRES, E_LAY, E_NOATTACK, E_Q, H_ATTACK, H_CLASH, H_DIRECT,
+                     Z_ATT, Z_CLASH, Z_DESTR, Z_FIRST, Z_FORBID, Z_NOATK, Z_ON)
+from .policies import attack_value, choose, pick_card, q_lower_value, q_mean_value
+from .state_bits import bit, ctz
+from .step_board import (A1, A2, CTX, I64, LAY, P_BONUS, P_CLASH, P_MULT, P_PAS, RANK, STATE,
+                         T_ATK, T_CLAY, T_CLOST, T_CWON, T_CYIELD, T_DESTR, T_DHITS, T_DIRECT,
+                         T_HITS, T_JEFF, T_JNORM, T_QCH, T_QF, T_QOPT, U3, check_end, face_active,
+                         high_cands, hurt, joker_gone, leave_row, low_cands, occupied, played,
+                         setrow, sig, targets, to_row)
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
@@ -25,9 +30,10 @@ jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_di
 @inlined
 def list_attack(S, Z, ip, pp, rows, sc, tmp, p):
     """Every distinct legal attack of seat p now (rows [key, row, target
-    (-1 direct), mode (0 normal, 1 joker effect)], greedy's score with seat
+    (-1 direct), mode (0 normal, 1 joker effect)], greedy's value with seat
     p's float policy parameters ``pp[p]``), then "no attack" (the last row)."""
     q = 1 - p
+    pr = pp[p]
     n = 0
     for r in range(3):
         if not occupied(S, p, r) or (Z[Z_NOATK] >> r) & 1:
@@ -39,26 +45,18 @@ def list_attack(S, Z, ip, pp, rows, sc, tmp, p):
             t = tmp[i]
             key = r * 4 + t + 1
             if t < 0:
-                setrow(rows, sc, n, key, r, t, 0, 0, 0, float(pw))
+                setrow(rows, sc, n, key, r, t, 0, 0, 0, attack_value(S, ip, pr, p, r, t, 0, tmp))
                 n += 1
                 if bj:
-                    setrow(rows, sc, n, key, r, t, 1, 0, 0, pw + ip[P_BONUS] - pp[p, Q_SPEND])
+                    setrow(rows, sc, n, key, r, t, 1, 0, 0,
+                           attack_value(S, ip, pr, p, r, t, 1, tmp))
                     n += 1
                 continue
-            m = S[q, C_ROW + t]
-            mult = ip[P_MULT] if r == 0 and t == 2 else 1
             if pw > S[q, C_POW + t]:
-                lv = lowest_value(m)
-                s = float(lv * mult + ip[P_PAS]) if lv > 0 else 0.0
-                setrow(rows, sc, n, key, r, t, 0, 0, 0, s)
+                setrow(rows, sc, n, key, r, t, 0, 0, 0, attack_value(S, ip, pr, p, r, t, 0, tmp))
                 n += 1
             if bj:
-                cnt = popc(m)
-                s = -pp[p, Q_SPEND]
-                if cnt > 1:
-                    high_cands(m, tmp, 8)
-                    s += float((S[q, C_POW + t] - RANK[tmp[8]]) * mult + (cnt - 1) * ip[P_PAS])
-                setrow(rows, sc, n, key, r, t, 1, 0, 0, s)
+                setrow(rows, sc, n, key, r, t, 1, 0, 0, attack_value(S, ip, pr, p, r, t, 1, tmp))
                 n += 1
     setrow(rows, sc, n, 99, -1, -1, 0, 0, 0, 0.0)
     return n + 1
@@ -154,7 +152,7 @@ def q_effect(s, c, masks, counts, tr, p, r, nd):
             if s2 % 2 == 0:
                 k = r * 13 + s2 // 2 - 1
                 if (avail >> k) & 1:
-                    setrow(rows, sc, n, 1, 1, d, -1, k, r, 1.0 + RANK[k])
+                    setrow(rows, sc, n, 1, 1, d, -1, k, r, q_mean_value(k))
                     n += 1
         nl = low_cands(own, tmp, 8)
         for i in range(nd):                  # option 2
@@ -177,7 +175,7 @@ def q_effect(s, c, masks, counts, tr, p, r, nd):
                             for dest in range(2 if su == 3 else 1):
                                 dr = dest if su == 3 else su
                                 setrow(rows, sc, n, 2, 2, d, lo, k, dr,
-                                       float(v - vl - ip[P_PAS]) - 0.5)
+                                       q_lower_value(v, vl, ip[P_PAS]))
                                 n += 1
     if n == 1:
         return
@@ -299,16 +297,6 @@ def attack_choice(s, c, masks, counts, tr, p, r, t, mode, n):
             ev(tr, s.Z, E_NOATTACK, p, 0 if n > 1 else 2, 0, 0, 0, 0)
         return
     attack(s, c, masks, counts, tr, p, r, t, mode)
-
-
-@inlined
-def attack_phase(s, c, masks, counts, tr, p):
-    Z, rows = s.Z, c.rows
-    if no_first_attack(Z, tr, p):
-        return
-    n = list_attack(s.S, Z, c.ip, c.pp, rows, c.sc, c.tmp, p)
-    i = choose_i(s.st, Z, c.pol[p], c.script, rows, c.sc, n, D_ATTACK)
-    attack_choice(s, c, masks, counts, tr, p, rows[i, 1], rows[i, 2], rows[i, 3], n)
 
 
 jit.kernel_cache_end()

@@ -1,68 +1,53 @@
-"""Demon Faction's rules: placement, a turn's parts and the end checks
-(with ``board``: parameter slots, tables, state helpers, ``choose``; and
-``fight``: the attack). The engine's step machine (``step``) plays the same
-parts, stopping at each placement pick and the attack choice; ``turn``,
-``placement`` and ``play_on`` play whole turns and games for the scenario
-tests (``entry``, ``scenario.Table``).
-
-Arguments: a game step takes the engine's tuples and the records,
-``(s, c, masks, counts, tr, ...)`` (``s`` the ``State``, ``c`` the
-``Ctx``: ``state``; ``board.BASE`` their numba types), or the few arrays
-it needs when it needs few (``list_place``, ``draw``, ``hurt``).
+"""Demon Faction's rules, the turn: placement (the legal placements with
+greedy's values, ``list_place``, and playing one, ``apply_place``, with
+the small joker's reply), the turn's start (activation, the J effects, the
+K options), preparation and the draw, a turn's head and tail (the
+stalemate count), the deal, the check-mode invariants and the game's
+records. The step machine (``step``) plays these parts one decision at a
+time; ``step_scenario`` plays them whole for the scenario tests.
 
 Speed (the rules and their reasons: docs/performance.md): numba passes
 the State, the Ctx and the records as about 145 machine words per call
 (each array as its 7-11 words); with a dozen such calls per turn, the
-calls cost more than the work. So the hot path of a turn is inlined into its callers (``front``
-with ``begin``, ``prepare`` and ``draw``; ``list_place``, ``apply_place``,
-``list_attack``), while rare steps (J, K, Q, clash, reply, the attack
-itself) stay separate functions. The inlining is LLVM's
-(``forceinline=True``: each function is typed once and inlined once
-linked), not numba's ``inline="always"``, which copies the callee's IR at
-every call site and types it again, for the same speed; only
-``board.setrow`` (ten scalar arguments whose types vary by call site)
-keeps numba's.
-
-Every policy choice goes through ``choose``: the caller lists the legal
-choices as rows ``[group, a, b, c, d, e]`` (and, for the heuristics, a
-score per row); ``random`` picks a group uniformly and then a row of it
-uniformly (the contract's two steps), ``greedy`` and ``defensive`` the best
-score with ties broken uniformly from the game's stream. Random numbers come
-in a fixed order from the game's own stream (``core/rng.py``).
+calls cost more than the work. So the hot path of a turn is inlined into
+its callers (``front`` with ``begin``, ``prepare`` and ``draw``;
+``list_place``, ``apply_place``, ``step_fight.list_attack``), while rare
+steps (J, K, Q, clash, reply, the attack itself) stay separate functions.
+The inlining is LLVM's (``forceinline=True``: each function is typed once
+and inlined once linked), not numba's ``inline="always"``, which copies
+the callee's IR at every call site and types it again, for the same speed;
+only ``step_board.setrow`` (ten scalar arguments whose types vary by call
+site) keeps numba's.
 """
 import numpy as np
 from numba import njit
-from balance.core.compiled import allocating, inlined, internal
+from balance.core.compiled import inlined
 from numba import types as nt
 
 from ...core import jit
 from ...core.kernel import BAN_FORBID, BAN_REMOVE, ev, setbit  # before kernel_cache_begin
-from ...core.rng import below, game_state, shuffle
-from .board import (A1, A2, B1, G_ATT, G_CLASH, G_DEC, G_DESTR, G_ECAUSE, G_END, G_ROUNDS,
-                    G_TURNS, G_WINNER, I64, LAY, P_DRAW, P_HEAL, P_HP, P_K2, P_KEEP, P_MAXT,
-                    P_REPLY, P_STALE, P_START, P_TRIG, Q_HEALMIN, Q_JOKER, Q_KMIN, Q_MARGIN,
-                    Q_SLOT, Q_SMALL, RANK, T_BIG, T_HEART, T_HP, T_JF, T_JHEAL, T_JPL, T_KCH,
-                    T_KF, T_KOPT, T_PAIRS, T_REPLY, T_SLOTS, T_SMALL,
-                    U1, U3, bit, check_end, choose, choose_i, ctz, face_active, face_gone,
-                    face_value, heal, hurt, joker_gone, leave_row, leave_slot, low_cands, n_faces,
-                    occupied, pick_card, played, popc, row_gain, setrow, sig, targets, thresholds,
-                    to_row)
-from .fight import attack_phase, list_attack
+from ...core.rng import shuffle
 from .layout import (A_BIG, A_END, A_FACE, A_HEART, A_PAIR, A_ROW, A_SLOT, A_SMALL, C_BJ, C_DECKM,
                      C_DECKN, C_FACE, C_FACT, C_GRAVE, C_HAND, C_HP, C_KPTS, C_POW, C_ROW, C_STATS,
-                     D_ATTACK, D_OPT, D_PLACE, END_CAP, END_DRAW, END_HP, END_STALE, E_ACT, E_BIG,
-                     E_BROW, E_BSEAT, E_BSLOT, E_DEAL, E_DISCARD, E_DRAW, E_END, E_FACE, E_HEART,
-                     E_JFX, E_KOPT, E_NODRAW, E_PAIR, E_ROW, E_SLOT, E_SMALL, E_TURN, FACE_ACTIVE,
-                     F_FACE, F_HEART, F_PAIR, F_ROW, F_SLOT, H_J, H_REPLY, NSEAT, POL_RANDOM,
-                     Z_ATT, Z_CLASH, Z_DEC,
+                     D_OPT, END_DRAW, END_HP, END_STALE, E_ACT, E_BIG, E_BROW, E_BSEAT, E_BSLOT,
+                     E_DEAL, E_DISCARD, E_DRAW, E_END, E_FACE, E_HEART, E_JFX, E_KOPT, E_NODRAW,
+                     E_PAIR, E_ROW, E_SLOT, E_SMALL, E_TURN, FACE_ACTIVE, F_FACE, F_HEART, F_PAIR,
+                     F_ROW, F_SLOT, H_J, H_REPLY, NSEAT, POL_RANDOM, Z_ATT, Z_CLASH, Z_DEC,
                      Z_DESTR, Z_DONE, Z_FIRST, Z_FLAGS, Z_FORBID, Z_HPCH, Z_LASTC, Z_NC, Z_NOATK,
                      Z_ON, Z_SACT, Z_SCARD, Z_SOWN, Z_STALE, Z_TURN)
-from .layout import NG as _NG
+from .policies import (big_joker_value, choose, face_value, k_any_value, k_revive_value,
+                       pick_card, pick_discards, reply_value, row_gain, slot_value,
+                       small_joker_value, thresholds)
 from .rules import BIG, SMALL
+from .state_bits import bit, ctz, popc
+from .step_board import (A1, A2, B1, G_ATT, G_CLASH, G_DEC, G_DESTR, G_ECAUSE, G_END, G_ROUNDS,
+                         G_TURNS, G_WINNER, I64, LAY, P_DRAW, P_HEAL, P_HP, P_K2, P_KEEP, P_REPLY,
+                         P_START, P_TRIG, RANK, T_BIG, T_HEART, T_HP, T_JF, T_JHEAL, T_JPL, T_KCH,
+                         T_KF, T_KOPT, T_PAIRS, T_REPLY, T_SLOTS, T_SMALL, U1, U3, check_end,
+                         face_active, face_gone, heal, hurt, joker_gone, leave_row, leave_slot,
+                         low_cands, n_faces, occupied, played, setrow, sig, to_row)
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
-
-NG = _NG
 
 # --- placement ---------------------------------------------------------------------
 @inlined
@@ -87,25 +72,13 @@ def list_place(S, Z, ip, pp, rows, sc, tmp, p, pl):
         if k == BIG:
             for r in range(3):
                 if not (fl >> r) & 1:
-                    s = 0.0
-                    if greedy:
-                        if occupied(S, p, r):
-                            s = pr[Q_JOKER]
-                        else:
-                            hh = ip[P_HP] - S[p, C_HP]
-                            s = float(min(hh, ip[P_HEAL])) - pr[Q_HEALMIN]
+                    s = big_joker_value(S, ip, pr, p, r) if greedy else 0.0
                     setrow(rows, sc, n, n, A_BIG, k, r, 0, 0, s)
                     n += 1
         elif k == SMALL:
             r = S[q, C_BJ]
             if r >= 0:
-                s = 0.0
-                if greedy:
-                    s = pr[Q_SMALL]
-                    for j in range(2):
-                        f = S[q, C_FACE + 2 * r + j]
-                        if f >= 0:
-                            s += face_value(S, ip, pr, q, r, f)
+                s = small_joker_value(S, ip, pr, q, r) if greedy else 0.0
                 setrow(rows, sc, n, n, A_SMALL, k, r, 0, 0, s)
                 n += 1
         else:
@@ -118,7 +91,7 @@ def list_place(S, Z, ip, pp, rows, sc, tmp, p, pl):
                         setrow(rows, sc, n, n, A_ROW, k, su, 0, 0, s)
                         n += 1
                     if rk >= 3 and not fl & F_SLOT and Z[Z_SOWN + su] != q:
-                        s = pr[Q_SLOT] if Z[Z_SOWN + su] < 0 else -1.0
+                        s = slot_value(Z, pr, su)
                         setrow(rows, sc, n, n, A_SLOT, k, su, 0, 0, s)
                         n += 1
                 else:
@@ -185,8 +158,7 @@ def reply(s, c, masks, counts, tr, x, p):
     if not (S[x, C_HAND] >> SMALL) & 1 or (Z[Z_FORBID] >> SMALL) & 1 or S[x, C_HP] <= cost:
         return
     setrow(rows, sc, 0, 0, 0, 0, 0, 0, 0, 0.0)
-    setrow(rows, sc, 1, 1, 1, 0, 0, 0, 0,
-           1.0 if S[x, C_HP] > cost + c.pp[x, Q_MARGIN] else -1.0)
+    setrow(rows, sc, 1, 1, 1, 0, 0, 0, 0, reply_value(S, c.pp[x], x, cost))
     i = choose(s.st, Z, c.pol[x], c.script, rows, sc, 2, D_OPT)
     if rows[i, 1] == 0:
         return
@@ -282,22 +254,6 @@ def apply_place(s, c, masks, counts, tr, p, t, k, a, b):
     check_end(S, Z)
 
 
-@internal
-def placement(s, c, masks, counts, tr, p):
-    """Seat p's placement picks, one ``choose`` each, until "end placement"
-    or the game's end (the scenario turn)."""
-    Z, rows, pl = s.Z, c.rows, c.pol[p]
-    while True:
-        n = list_place(s.S, Z, c.ip, c.pp, rows, c.sc, c.tmp, p, pl)
-        i = choose_i(s.st, Z, pl, c.script, rows, c.sc, n, D_PLACE)
-        t = rows[i, 1]
-        if t == A_END:
-            return
-        apply_place(s, c, masks, counts, tr, p, t, rows[i, 2], rows[i, 3], rows[i, 4])
-        if Z[Z_DONE]:
-            return
-
-
 # --- turn start: activation, J, K -------------------------------------------------------
 @inlined
 def activate(S, Z, tr, p):
@@ -358,13 +314,13 @@ def k_option(s, c, masks, counts, tr, p, r):
     if pts <= 10:
         k = r * 13 + pts - 1
         if (avail >> k) & 1:
-            setrow(rows, sc, n, 1, 1, k, 0, 0, 0, 1.0 + pts)
+            setrow(rows, sc, n, 1, 1, k, 0, 0, 0, k_revive_value(pts))
             n += 1
     if pts >= c.ip[P_K2]:
         for v in range(1, 11):
             k = r * 13 + v - 1
             if (avail >> k) & 1:
-                setrow(rows, sc, n, 2, 2, k, 0, 0, 0, v - c.pp[p, Q_KMIN] + 0.5)
+                setrow(rows, sc, n, 2, 2, k, 0, 0, 0, k_any_value(v, c.pp[p]))
                 n += 1
     if n == 1:
         return
@@ -390,20 +346,6 @@ def k_option(s, c, masks, counts, tr, p, r):
 
 # --- preparation and draw -------------------------------------------------------------
 @inlined
-def keep_score(k, forbid):
-    if (forbid >> k) & 1:
-        return -1
-    if k == BIG:
-        return 30
-    if k == SMALL:
-        return 20
-    rk = RANK[k]
-    if rk > 10:
-        return 6 if k >= 39 else 8
-    return rk
-
-
-@inlined
 def prepare(s, c, tr, p):
     """Preparation: with hand_trigger cards or more, discard down to
     hand_keep (to the graveyard, no passive)."""
@@ -420,30 +362,7 @@ def prepare(s, c, tr, p):
         h ^= low
         tmp[i] = ctz(low)
         i += 1
-    if c.pol[p] == POL_RANDOM:
-        for i in range(m):              # a uniform subset of size m
-            j = i + below(st, n - i)
-            t = tmp[i]
-            tmp[i] = tmp[j]
-            tmp[j] = t
-    else:
-        for i in range(m):              # the m lowest keep scores, ties uniform
-            best = i
-            bv = keep_score(tmp[i], Z[Z_FORBID])
-            ties = 1
-            for j in range(i + 1, n):
-                v = keep_score(tmp[j], Z[Z_FORBID])
-                if v < bv:
-                    bv = v
-                    best = j
-                    ties = 1
-                elif v == bv:
-                    ties += 1
-                    if below(st, ties) == 0:
-                        best = j
-            t = tmp[i]
-            tmp[i] = tmp[best]
-            tmp[best] = t
+    pick_discards(st, c.pol[p], tmp, n, m, Z[Z_FORBID])
     for i in range(m):
         k = tmp[i]
         S[p, C_HAND] &= ~bit(k)
@@ -471,7 +390,7 @@ def draw(S, Z, pile, masks, counts, tr, p, deal):
     return k
 
 
-# --- a turn and a game ------------------------------------------------------------------
+# --- a turn, the deal, the invariants, the records ----------------------------------
 @inlined
 def begin(s, c, masks, counts, tr, p):
     """Start of p's turn: its face and extra-zone cards become active, its
@@ -519,20 +438,6 @@ def front(s, c, masks, counts, tr, p):
         for _ in range(c.ip[P_DRAW]):
             if draw(s.S, s.Z, s.pile, masks, counts, tr, p, False) < 0:
                 break
-
-
-@inlined
-def turn(s, c, masks, counts, tr, p):
-    """One turn of seat p (the scenario tests; ``step`` plays the same
-    parts one decision at a time)."""
-    Z = s.Z
-    front(s, c, masks, counts, tr, p)
-    if not Z[Z_DONE]:
-        placement(s, c, masks, counts, tr, p)
-        if not Z[Z_DONE]:
-            attack_phase(s, c, masks, counts, tr, p)
-    if Z[Z_ON]:
-        board_events(s.S, Z, tr)
 
 
 @njit(nt.int64(A2, A1, A2, A1), cache=True, _nrt=False,
@@ -706,79 +611,6 @@ def outcome(S, end):
             return -1, END_DRAW
         return (0 if S[1, C_HP] <= 0 else 1), END_HP
     return -1, end
-
-
-@internal
-def play_on(s, c, masks, counts, tr, cur, turns, check, grow, srow):
-    """Play from the start of seat cur's turn (after ``turns`` turns) to the
-    end of the game; returns the number of broken invariants (check mode).
-    The scenario tests' loop (``entry``); games are the engine's
-    (``step``), which plays the same turn one decision at a time."""
-    S, Z, ip = s.S, s.Z, c.ip
-    maxt = ip[P_MAXT]
-    stale = 2 * ip[P_STALE]
-    errors = 0
-    end = END_CAP
-    while turns < maxt:
-        turns += 1
-        turn_head(S, Z, tr, cur, turns)
-        turn(s, c, masks, counts, tr, cur)
-        if check:
-            errors += broken_invariants(S, Z, s.pile, ip)
-        e = turn_tail(Z, stale)
-        if e >= 0:
-            end = e
-            break
-        cur = 1 - cur
-    winner, end = outcome(S, end)
-    finish(S, Z, tr, winner, end, turns, (turns + 1) // 2, grow, srow)
-    return errors
-
-
-# --- scenarios (scenario.py): one step of a set-up position ----------------------------------
-M_DEAL, M_TURN, M_BEGIN, M_PLACE, M_ATTACK, M_CHECK, M_TARGETS, M_LIST, M_PICK, M_PLAY, \
-    M_FILL, M_ALIST, M_APICK = range(13)
-
-
-@allocating
-def entry(mode, a, b, seed, game, s, c, masks, counts, tr, grow, srow):
-    """Scenario entry: mode M_* on seat a (b: a row, or a turn count) of
-    state ``s`` under context ``c`` (``scenario.Table``: one row buffer
-    for both, and a script)."""
-    S, Z, pile, st = s.S, s.Z, s.pile, s.st
-    ip, pp, pol, rows, sc, tmp = c.ip, c.pp, c.pol, c.rows, c.sc, c.tmp
-    if mode == M_FILL:
-        fill_deck(c.ban, pile, Z)
-        return 0
-    if mode == M_DEAL:
-        st[0] = game_state(seed, game)
-        start(st, S, Z, pile, masks, counts, tr, ip, True)
-        return 0
-    if mode == M_TURN:
-        turn(s, c, masks, counts, tr, a)
-        return Z[Z_DONE]
-    if mode == M_BEGIN:
-        begin(s, c, masks, counts, tr, a)
-        return Z[Z_DONE]
-    if mode == M_PLACE:
-        placement(s, c, masks, counts, tr, a)
-        return Z[Z_DONE]
-    if mode == M_ATTACK:
-        attack_phase(s, c, masks, counts, tr, a)
-        return Z[Z_DONE]
-    if mode == M_CHECK:
-        return broken_invariants(S, Z, pile, ip)
-    if mode == M_TARGETS:
-        return targets(S, 1 - a, b, tmp)
-    if mode == M_LIST or mode == M_PICK:
-        n = list_place(S, Z, ip, pp, rows, sc, tmp, a, pol[a])
-        return n if mode == M_LIST else choose(st, Z, pol[a], c.script, rows, sc, n, D_PLACE)
-    if mode == M_ALIST or mode == M_APICK:
-        n = list_attack(S, Z, ip, pp, rows, sc, tmp, a)
-        return n if mode == M_ALIST else choose(st, Z, pol[a], c.script, rows, sc, n, D_ATTACK)
-    if mode == M_PLAY:
-        return play_on(s, c, masks, counts, tr, a, b, True, grow, srow)
-    return -1
 
 
 jit.kernel_cache_end()
