@@ -40,30 +40,30 @@ DECIDE = (L.E_INVISIBLE, L.E_CLOAK, L.E_SPELL, L.E_STOPPED, L.E_VOTE, L.E_TIE, L
 # and seat 0's decisions must agree for as long as what it sees agrees.
 
 from balance.core.kernel import ev                      # noqa: E402
-from balance.rulesets.school import base as KB          # noqa: E402
+from balance.rulesets.school import state_slots as KS   # noqa: E402
 
 
 def begin(t, r):
     sage = int(t.Z[L.Z_SAGE])
     t.Z[L.Z_ROUND] = r
-    t.S[sage, KB.S_SAGE] += 1
+    t.S[sage, KS.S_SAGE] += 1
     ev(t.tr, t.Z, L.E_ROUND, sage, r, 0, 0, 0, 0)
 
 
 def name(t):
     sage = int(t.Z[L.Z_SAGE])
     inv = t.K.choose_invisible(t.s, t.c, t.pol[sage], sage)
-    t.S[sage, KB.S_DEC] += 1
+    t.S[sage, KS.S_DEC] += 1
     t.Z[L.Z_DEC] += 1
     t.Z[L.Z_INV] = inv
-    t.S[inv, KB.S_INVR] += 1
+    t.S[inv, KS.S_INVR] += 1
     ev(t.tr, t.Z, L.E_INVISIBLE, sage, inv, 0, 0, 0, 0)
 
 
 def cloak(t):
     inv = int(t.Z[L.Z_INV])
     cl = t.K.choose_house(t.pol[inv], inv, t.Z, t.KN, t.pst, t._script, L.D_CLOAK, t.buf)
-    t.S[inv, KB.S_DEC] += 1
+    t.S[inv, KS.S_DEC] += 1
     t.Z[L.Z_DEC] += 1
     t.Z[L.Z_CLOAK] = cl
     ev(t.tr, t.Z, L.E_CLOAK, inv, cl, 0, 0, 0, 0)
@@ -90,7 +90,7 @@ def end(t, r):
     inv = int(t.Z[L.Z_INV])
     t.K.show_state(t.B, t.Z, t.pile, t.tr, t.buf)
     if r == 6:
-        t.S[inv, KB.S_INV6] = 1
+        t.S[inv, KS.S_INV6] = 1
         t.Z[L.Z_CLOAK6] = t.Z[L.Z_CLOAK]
     t.Z[L.Z_SAGE] = inv
     t.Z[L.Z_CLOAK] = -1

@@ -7,7 +7,7 @@ import numpy as np
 
 from balance.core import engine, registry, search
 from balance.core.engine import contract
-from balance.rulesets.school import base as KB
+from balance.rulesets.school.cards import CBIT
 from balance.rulesets.school import kernel as K
 from balance.rulesets.school import layout as L
 from balance.rulesets.school import rules
@@ -76,7 +76,7 @@ def own_fate_dealt(t, s, p, rng):
         s.fate[p, i], s.cards[0, j] = s.cards[0, j], s.fate[p, i]
     s.KN[p, L.KN_FATE] = 0
     for i in range(F):
-        s.KN[p, L.KN_FATE] |= int(KB.CBIT[s.fate[p, i]])
+        s.KN[p, L.KN_FATE] |= int(CBIT[s.fate[p, i]])
 
 
 def blind(policy, own_fate=False, games=24, per_phase=6, seed=4):

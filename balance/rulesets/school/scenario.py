@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import layout as L
-from .rules import RANKS, SUITS, POLICIES
+from ...core.scenario import Table as BaseTable
+from .rules import RANKS, SUITS
 
 LETTERS = "SHDC"
 DTYPES = {"name": L.D_NAME, "cloak": L.D_CLOAK, "joker": L.D_JOKER, "spell": L.D_SPELL,
@@ -38,46 +39,37 @@ def house(h) -> int:
     return h if isinstance(h, (int, np.integer)) else L.HOUSES.index(h)
 
 
-class Table:
-    """One game's arrays, dealt by the kernel's ``init_game`` and then edited.
-    The state's arrays are attributes (``S``, ``hand``, ``fate``, ``B``,
-    ``Z``, ``pile``, ``cards``, ``KN``, ``KF``, ``st``, ``pst``: a copy of
-    the table with copied arrays plays on its own); ``s`` is the engine's
-    ``State`` over them, ``c`` the table's ``Ctx``."""
+class Table(BaseTable):
+    """One game's arrays, dealt by the kernel's ``init_game`` and then edited
+    (``core.scenario.Table`` holds the values, the seats' policies, the
+    record buffers and the trace since a mark). The state's arrays are
+    attributes (``S``, ``hand``, ``fate``, ``B``, ``Z``, ``pile``,
+    ``cards``, ``KN``, ``KF``, ``st``, ``pst``: a copy of the table with
+    copied arrays plays on its own); ``s`` is the engine's ``State`` over
+    them, ``c`` the table's ``Ctx``. ``spol`` holds the seats' policy ids
+    (``"script"``: ``layout.POL_SCRIPT``), ``pol`` what each seat plays
+    where it does not search (``Ctx.bpol``: informed for a search seat)."""
 
     def __init__(self, players: int = 4, params: dict | None = None, policies="random",
                  seed: int = 0, game: int = 0, trace: int = 100_000):
         from . import SPEC
+        super().__init__(SPEC, players, params, policies, kinds=L.NK,
+                         ids={"script": L.POL_SCRIPT}, seed=seed, game=game, trace=trace)
         from . import kernel as K                     # compiled: loaded on first use
         self.K = K
-        from . import base as KB
-        self.KB = KB
-        self.values = SPEC.space.resolve(params)
-        SPEC.check_values(self.values, players)
-        self.P = players
-        if isinstance(policies, str):
-            policies = [policies] * players
-        self.policies = list(policies)
-        ids = {**POLICIES, "script": L.POL_SCRIPT}
-        self.spol = np.array([ids[p] for p in self.policies], np.int64)
-        self.ip, self.pp, self.ban = SPEC.kernel_arrays(self.values, np.zeros(54, np.int64))
+        self.spol = self.pol
+        self.ip, self.pp, self.ban = SPEC.kernel_arrays(self.values, np.zeros(L.NK, np.int64))
         self.script_rows = np.full((256, 6), -1, np.int64)
         self.n_script = 0
-        self.c = K.context(players, self.spol, self.ip, self.pp, self.ban, self.script_rows)
+        self.c = K.context(self.P, self.spol, self.ip, self.pp, self.ban, self.script_rows)
         self.pol = self.c.bpol                      # a search seat's own choices: informed
         (self.out, self.tally, self.tied, self.fs, self.ix,
          self.buf) = self.c.out, self.c.tally, self.c.tied, self.c.fs, self.c.ix, self.c.buf
         (self.S, self.hand, self.fate, self.B, self.Z, self.pile, self.cards, self.KN, self.KF,
-         self.st, self.pst) = K.new_state(players)
-        self.tr = np.zeros((trace, 8), np.int64)
-        self.masks = np.zeros((players, 2, 1), np.uint64)
-        self.counts = np.zeros((2, 54), np.int64)
-        self.grow = np.zeros(len(L.GAME_COLUMNS), np.int64)
-        self.srow = np.zeros((players, L.NSEAT), np.int64)
+         self.st, self.pst) = K.new_state(self.P)
         self.F = self.values["fate_cards"]
         K.E.R.prepare(self.s, self.c)
-        K.init_game(self.s, self.c, np.uint64(seed), np.int64(game), self.masks, self.counts,
-                    self.tr, True)
+        K.init_game(self.s, self.c, self.seed, self.game, self.masks, self.counts, self.tr, True)
 
     @property
     def s(self):
@@ -106,6 +98,7 @@ class Table:
         hands = hands or {}
         fates = fates or {}
         piles = piles or {}
+        from .cards import CVAL
         Z, S = self.Z, self.S
         for p in range(self.P):
             names = hands.get(p, [])
@@ -134,7 +127,7 @@ class Table:
             for i, n in enumerate(names):
                 self.pile[h, i] = self.card(n)
             Z[L.Z_PN + h] = len(names)
-            Z[L.Z_PT + h] = sum(int(self.KB.CVAL[c]) for c in self.pile[h, :len(names)])
+            Z[L.Z_PT + h] = sum(int(CVAL[c]) for c in self.pile[h, :len(names)])
         Z[L.Z_DECK] = len(deck)
         for i, n in enumerate(deck):
             self.cards[0, i] = self.card(n)
@@ -195,16 +188,18 @@ class Table:
     def fates_changed(self) -> None:
         """After editing ``fate`` directly: each seat's fate value mask (the
         kernel keeps it in KN[p, KN_FATE], set at the deal)."""
+        from .cards import CBIT
         for p in range(self.P):
             self.KN[p, L.KN_FATE] = 0
             for c in self.fate[p, :self.F]:
-                self.KN[p, L.KN_FATE] |= int(self.KB.CBIT[c])
+                self.KN[p, L.KN_FATE] |= int(CBIT[c])
 
     def peeked(self, p: int, b: int, j: int) -> None:
         """Seat p has seen the hidden card in place j of book b (as a peek does)."""
+        from .cards import CBIT
         c = int(self.B[b, 0, j])
         self.KN[p, c] = 1
-        self.KN[p, L.KN_MASK + b] |= int(self.KB.CBIT[c])
+        self.KN[p, L.KN_MASK + b] |= int(CBIT[c])
 
     @property
     def _script(self):
@@ -286,13 +281,6 @@ class Table:
 
     def discard_pile(self) -> list[str]:
         return [self.name(c) for c in self.cards[1, :self.Z[L.Z_DISC]]]
-
-    def events(self) -> np.ndarray:
-        return self.tr[:self.Z[L.Z_TR]]
-
-    def lines(self) -> list[str]:
-        from .replay import format_trace
-        return format_trace(self.events(), self.values, self.P, self.policies)
 
 
 __all__ = ["Table", "kind", "house", "SUITS"]

@@ -24,6 +24,12 @@ over them that do not play: ``copy``, ``reseed``, ``redeal_hidden`` and
   (``core.engine.search_vector``), ``bpol`` (the policy each seat plays
   where it does not search: informed for a search policy), the scenario
   ``script``, and the policies' scratch.
+
+The slots of these arrays by name are in ``state_slots`` (and
+``layout``), the helpers on them (the zones, the books' masks, the seat
+streams) in ``state_zones``. This module imports ``policies``: a re-deal
+during a sealed vote casts the other seats' votes again by their own
+policies.
 """
 from collections import namedtuple
 
@@ -32,12 +38,13 @@ from balance.core.compiled import compiled
 
 from ...core import engine, jit
 from ...core.rng import mix64, mix_into, next_u64, shuffle
-from .base import KIND, KVAL, P_FATE, S_FVALS, vbit
+from .cards import KIND, KVAL, vbit
 from .layout import (BCAP, C_HN, D_VOTE, FCAP, HCAP, KNW, KN_FATE, KN_MASK, NCMAX, NS, NZ, PCAP,
                      PH_VOTE, POL_INFORMED, POL_ISMCTS, POL_SEARCH_FAST, Z_BN, Z_DECK, Z_DISC,
                      Z_NOPT, Z_PHASE, Z_PN, Z_SCR, Z_TR, Z_VOTE)
-from .policy import choose_vote
+from .policies import choose_vote
 from .rules import N_RULE_INTS, PIDX
+from .state_slots import P_FATE, S_FVALS
 
 State = namedtuple("State", "S hand fate B Z pile cards KN KF st pst")
 Ctx = namedtuple("Ctx", "pol P ip pp ban sp bpol script out tally tied fs ix buf pool flag")

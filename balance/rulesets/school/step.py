@@ -5,24 +5,30 @@ through stages (``layout.G_*``, ``advance``): a round begins (``G_ROUND``),
 then the sage names the invisible (decision ``PH_NAME``: a seat), who
 cloaks a house (``PH_CLOAK``: a house); the round's draws (``G_DRAWS``);
 each turn from the sage's left, the sage last (``G_TURN``): the seat casts
-spells one decision at a time (``PH_SPELL``: ``policy.spell_code`` of
-(effect, card cast, a, b), 0 to stop) while it holds a castable card and
-has cast fewer than ``max_casts``; the sage's meeting after its spells
+spells one decision at a time (``PH_SPELL``: ``policies_spells.spell_code``
+of (effect, card cast, a, b), 0 to stop) while it holds a castable card
+and has cast fewer than ``max_casts``; the sage's meeting after its spells
 (``G_MEET``): the options turned or listed, one sealed vote per
 non-invisible seat from the sage's left, the sage last (``PH_VOTE``: an
 option), the sage's tie break (``PH_TIE``: a tied option), the result;
 each seat's discard down to the limit (``G_DISCARD``); the round's checks
 and end (``G_ROUNDEND``); after round 6 the game is over (``G_END``).
 
-Chosen inside ``apply`` by the seat's own policy (``Ctx.bpol``: informed
-for a search seat), as before the engine: which of the target's fate
-cards a fate peek looks at (``policy.fate_index``), the discards, and a
-joker's pile. The card a hand peek or a steal finds is the rules'
-randomness (the game's stream).
+The moves the stages play are ``step_moves`` (deal, spells, score area,
+meeting, discard) and ``step_records`` (checks, state rows, records);
+``heuristic`` and ``prior`` are the policies' (``policies``), re-exported
+here with ``state``'s functions because the engine reads the whole step
+interface from this module.
 
-Every random number comes from the same streams in the same order as
-before the engine (the game's ``st``, each seat's ``pst[p]``), so the plain
-policies' games are unchanged.
+Chosen inside ``apply`` by the seat's own policy (``Ctx.bpol``: informed
+for a search seat), not offered to the search as decisions: which of the
+target's fate cards a fate peek looks at (``policies.fate_index``), the
+discards, and a joker's pile. The card a hand peek or a steal finds is
+the rules' randomness (the game's stream).
+
+Every random number comes from the game's stream ``st`` or the choosing
+seat's ``pst[p]``, in an order fixed by the stages, so a game is the same
+whether it is run, replayed or stepped by a scenario.
 """
 import numpy as np
 from numba import njit
@@ -31,24 +37,23 @@ from balance.core.compiled import compiled, inlined_callable, ir_inlined
 from ...core import jit
 from ...core.engine.inlining import in_batch_loop
 from ...core.kernel import ev  # before kernel_cache_begin
-from ...core.rng import below_at
-from .base import (draw_to_hand, fate_house, book_all_values, next_seat, P_FATE,
-                   P_LIMIT, P_MAXC, P_RDRAW, S_DEC, S_INV6, S_INVR, S_SAGE)
-from .layout import (C_HN, D_CLOAK, D_TIE, D_VOTE, EF_PEEK_FATE, EF_STOP, E_CLOAK, E_INVISIBLE,
-                     E_ROUND, E_STOPPED, E_TIE, E_TURN, E_VOTE, G_DISCARD, G_DRAWS, G_END,
-                     G_MEET, G_NEXT, G_ROUND, G_ROUNDEND, G_SPELLS, G_STOPPED, G_TURN, G_TURNEV,
-                     G_VOTES, NOPT, NVOTE, PH_CLOAK, PH_HALT, PH_NAME, PH_SPELL, PH_TIE, PH_VOTE,
-                     POL_INFORMED, POL_ISMCTS, POL_RANDOM, POL_SCRIPT, POL_SEARCH_FAST, Z_CASTS,
-                     Z_CLN, Z_CLOAK, Z_CLOAK6, Z_CLSUM, Z_CUR, Z_DEC, Z_ERR, Z_HALT, Z_INV,
-                     Z_MKIND, Z_NOPT, Z_OPT, Z_OVER, Z_PHASE, Z_PN, Z_PT, Z_ROUND, Z_SAGE, Z_SEAT,
-                     Z_STAGE, Z_TIED, Z_TURN, Z_VK, Z_VOTE)
-from .play import (broken_invariants, can_cast, cast, discard_down, fill_deck, init_game,
-                   meeting_end, meeting_open, records, show_state)
-from .policy import (choose_house, choose_invisible, choose_vote, fate_index, informed_spell,
-                     known_house, my_house, script_spell, spell_code, spell_codes, spell_list,
-                     spell_prior, vote_scores)
+from .cards import fate_house
+from .layout import (C_HN, E_CLOAK, E_INVISIBLE, E_ROUND, E_STOPPED, E_TIE, E_TURN, E_VOTE,
+                     EF_PEEK_FATE, G_DISCARD, G_DRAWS, G_END, G_MEET, G_NEXT, G_ROUND, G_ROUNDEND,
+                     G_SPELLS, G_STOPPED, G_TURN, G_TURNEV, G_VOTES, NVOTE, PH_CLOAK, PH_HALT,
+                     PH_NAME, PH_SPELL, PH_TIE, PH_VOTE, POL_INFORMED, POL_RANDOM, Z_CASTS, Z_CLN,
+                     Z_CLOAK, Z_CLOAK6, Z_CLSUM, Z_CUR, Z_DEC, Z_ERR, Z_HALT, Z_INV, Z_MKIND,
+                     Z_NOPT, Z_OVER, Z_PHASE, Z_PN, Z_PT, Z_ROUND, Z_SAGE, Z_SEAT, Z_STAGE,
+                     Z_TIED, Z_TURN, Z_VK, Z_VOTE)
+from .policies import fate_index, heuristic, prior  # noqa: F401  (heuristic, prior: the step interface)
+from .policies_spells import spell_codes, spell_parts
 from .rules import POLICIES  # noqa: F401  (the engine's policy ids)
 from .state import copy, info_key, redeal_hidden, reseed  # noqa: F401  (the step interface)
+from .state_slots import P_FATE, P_LIMIT, P_MAXC, P_RDRAW, S_DEC, S_INV6, S_INVR, S_SAGE
+from .state_zones import book_all_values, draw_to_hand, next_seat
+from .step_moves import (can_cast, cast, discard_down, fill_deck, init_game, meeting_end,
+                         meeting_open)
+from .step_records import broken_invariants, records, show_state
 
 ROLLOUT = np.array([POL_INFORMED, POL_RANDOM], np.int64)   # search_rollout_policy 0, 1
 
@@ -69,23 +74,6 @@ def done(s, c):
 @ir_inlined
 def seat(s, c):
     return s.Z[Z_SEAT]
-
-
-@ir_inlined
-def spell_parts(code, out):
-    """An option code of PH_SPELL back into out[0:4] (``policy.spell_code``)."""
-    if code == 0:
-        out[0] = EF_STOP
-        out[1] = -1
-        out[2] = -1
-        out[3] = -1
-        return
-    out[0] = code % 8
-    x = code // 8
-    out[1] = x % 256
-    x //= 256
-    out[2] = x % 256 - 1
-    out[3] = x // 256 - 1
 
 
 @inlined_callable
@@ -242,7 +230,7 @@ def advance(s, c, stage, masks, counts, tr, on, check):
 
 @compiled
 def deal(s, c, seed, game, masks, counts, tr, on, check):
-    """A new game (``play.init_game``), played on to its first decision."""
+    """A new game (``step_moves.init_game``), played on to its first decision."""
     init_game(s, c, seed, game, masks, counts, tr, on)
     Z = s.Z
     if check:
@@ -255,7 +243,7 @@ def deal(s, c, seed, game, masks, counts, tr, on, check):
 @compiled
 def options(s, c, rows):
     """The pending decision's options into ``rows``: every other seat, every
-    house, stop then every spell entry (``policy.spell_codes``; as many as
+    house, stop then every spell entry (``policies_spells.spell_codes``; as many as
     rows holds), every option of the vote, or the tied ones."""
     Z = s.Z
     ph = Z[Z_PHASE]
@@ -283,78 +271,6 @@ def options(s, c, rows):
                 rows[n] = o
                 n += 1
     return np.int64(n)
-
-
-@ir_inlined
-def base(pol):
-    """A search policy's heuristic: informed."""
-    return POL_INFORMED if pol >= POL_SEARCH_FAST and pol <= POL_ISMCTS else pol
-
-
-@inlined_callable
-def heuristic(s, c, pol):
-    """Heuristic ``pol``'s option (random, informed, a scenario's script; a
-    search id plays informed), from the seat's own stream."""
-    S, B, Z, KN = s.S, s.B, s.Z, s.KN
-    p = Z[Z_SEAT]
-    ph = Z[Z_PHASE]
-    pol = base(pol)
-    F = c.ip[P_FATE]
-    if ph == PH_SPELL:
-        out = c.out
-        if pol == POL_INFORMED:
-            informed_spell(s, c, p)
-        else:
-            r = 1
-            if pol == POL_SCRIPT:
-                r = script_spell(p, c.P, S, s.hand, B, Z, s.pile, c.ip, c.ban, F, c.script, out)
-                if r == 2:
-                    Z[Z_ERR] += 1
-            if r == 1:
-                n = spell_list(p, c.P, S, s.hand, B, Z, s.pile, c.ip, c.ban, F, np.int64(-1),
-                               out)
-                pick = below_at(s.pst, p, n + 1)
-                if pick == n:
-                    out[0] = EF_STOP
-                else:
-                    spell_list(p, c.P, S, s.hand, B, Z, s.pile, c.ip, c.ban, F, pick, out)
-        return spell_code(out[0], out[1], out[2], out[3])
-    if ph == PH_VOTE or ph == PH_TIE:
-        n = Z[Z_NOPT]
-        tied = c.tied
-        for o in range(n):
-            tied[o] = 1 if ph == PH_VOTE else (Z[Z_TIED] >> o) & 1
-        return choose_vote(s, c, pol, p, tied, np.int64(D_VOTE if ph == PH_VOTE else D_TIE))
-    if ph == PH_NAME:
-        return choose_invisible(s, c, pol, p)
-    return choose_house(pol, p, Z, KN, s.pst, c.script, np.int64(D_CLOAK), c.buf)
-
-
-@compiled
-def prior(s, c, code):
-    """informed's score of an option (the search's top-k): a spell entry's
-    ``policy.spell_prior`` (stop above every entry: it is always searched);
-    a seat to name, its hand size, less 1000 for a known ally; a cloak, 1
-    for the seat's believed house; a vote or a tie's option, informed's
-    margin for it (``vote_scores``)."""
-    S, Z, KN = s.S, s.Z, s.KN
-    p = Z[Z_SEAT]
-    ph = Z[Z_PHASE]
-    F = c.ip[P_FATE]
-    if ph == PH_SPELL:
-        if code == 0:
-            return 1e9
-        spell_parts(code, c.out)
-        return spell_prior(s, c, p, c.out)
-    if ph == PH_NAME:
-        x = float(S[code, C_HN])
-        if known_house(Z, KN, s.KF, s.fate, p, code, F, c.buf) == my_house(Z, KN, p, c.buf):
-            x -= 1000.0
-        return x
-    if ph == PH_CLOAK:
-        return 1.0 if my_house(Z, KN, p, c.buf) == code else 0.0
-    vote_scores(p, Z[Z_MKIND], Z[Z_OPT:Z_OPT + NOPT], Z[Z_NOPT], s.B, Z, KN, c.ip, c.fs, c.buf)
-    return c.fs[code]
 
 
 @njit(cache=True, _nrt=False, inline=in_batch_loop)
@@ -439,7 +355,7 @@ def winners(s, c):
 
 @compiled
 def finish(s, c, tr, on, grow, srow):
-    """The game's records (``play.records``)."""
+    """The game's records (``step_records.records``)."""
     records(s, c, grow, srow, tr, on)
 
 

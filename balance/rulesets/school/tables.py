@@ -3,12 +3,11 @@ house wins, win rate by house, winning houses without members), the sage
 and the round-6 invisible, spells per game (white, black, each option),
 and per card value its power as a book spell, a fate card and a score card.
 
-    python -m balance.rulesets.school.tables --games 20000 --seed 1 --players 4 \\
-        --policy informed --policy random --policy informed --policy random --out out/school/tables
-
-writes ``school_tables.md`` (and one CSV per table) into ``--out``. The same
-tables are the ruleset's figures (``summary``) in every Result's summary and
-in ``balance report school``, which is what ``reports/school/`` commits.
+``summary`` gathers them as the ruleset's figures (``SPEC.summary``): every
+Result's summary (``summary.json`` of ``balance run school``) and the
+"Ruleset figures" of ``balance report school`` hold them, and each table
+is a function of a Result here (``notebooks/school.ipynb`` calls them).
+Pure pandas over the records; no kernel.
 """
 from __future__ import annotations
 
@@ -216,60 +215,3 @@ def summary(result) -> dict:
         "spells": spells(result).to_dict(orient="records"),
         "card_values": card_values(result).to_dict(orient="records"),
     }
-
-
-def markdown(result) -> str:
-    def tab(df):
-        df = df.copy()
-        for c in df.columns:
-            if df[c].dtype.kind == "f":
-                df[c] = df[c].map(lambda x: f"{x:.3f}")
-        head = "| " + " | ".join(df.columns) + " |"
-        sep = "|" + "---|" * len(df.columns)
-        return "\n".join([head, sep] + ["| " + " | ".join(str(x) for x in r) + " |"
-                                        for r in df.itertuples(index=False)])
-    o = outcomes(result)
-    a = advantages(result)
-    out = [f"# Magic School: the game's own tables", "",
-           f"{o['games']:,} games; {result.setup.n_players} players; policies "
-           f"{', '.join(result.setup.policies)}; seed {result.setup.seed}.", "",
-           f"- No winner (the winning house has no member): {o['no_winner']:,} games = "
-           f"{o['no_winner_share']:.1%} [{o['no_winner_ci'][0]:.1%}, {o['no_winner_ci'][1]:.1%}].",
-           f"- Ties between houses: {o['house_tie_share']:.1%}; winners per game {o['winners_per_game']:.2f}.",
-           f"- First sage minus other seats: {a['first_sage_minus_others'] * 100:+.1f} points; "
-           f"round-6 invisible minus other seats: {a['invisible6_minus_others'] * 100:+.1f} points.",
-           "", "## Houses", "", tab(houses(result)), "",
-           "## Sage and invisible", "", tab(roles_of_rounds(result)), "",
-           "## Spells", "", tab(spells(result)), "",
-           "## Card values: book spell, fate card, score card", "", tab(card_values(result)), ""]
-    return "\n".join(out)
-
-
-def main(argv=None):
-    import argparse
-    from pathlib import Path
-
-    import balance
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=20000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--policy", action="append")
-    ap.add_argument("--out", required=True)
-    a = ap.parse_args(argv)
-    r = balance.simulate("school", games=a.games, seed=a.seed, players=a.players,
-                         policies=a.policy, progress=False)
-    out = Path(a.out)
-    out.mkdir(parents=True, exist_ok=True)
-    import sys
-    cmd = "python -m balance.rulesets.school.tables " + " ".join(sys.argv[1:] if argv is None else argv)
-    (out / "school_tables.md").write_text(markdown(r) + f"\nCommand: `{cmd}`\n")
-    houses(r).to_csv(out / "school_houses.csv", index=False)
-    roles_of_rounds(r).to_csv(out / "school_sage_invisible.csv", index=False)
-    spells(r).to_csv(out / "school_spells.csv", index=False)
-    card_values(r).to_csv(out / "school_card_values.csv", index=False)
-    print(markdown(r))
-
-
-if __name__ == "__main__":
-    main()

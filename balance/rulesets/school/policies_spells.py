@@ -1,140 +1,28 @@
-"""Magic School kernel, part 2: the policies. The random policy's spell
-list (``spell_list``), the informed policy's spell, vote, invisible and
-house choices, the scenario script queue, and for the step interface the
-spell entries as option codes (``spell_code``, ``spell_codes``) and
-informed's priorities (``spell_prior``, the search's top k). Each reads only what the
-choosing seat may know (``kernel``'s docstring lists it)."""
+"""Magic School's spells as the policies see them: the contract's list of
+the spells a seat can cast now (``spell_list``: the random policy's list
+and the scenario script's check), the same entries as the step machine's
+option codes (``spell_code``, ``spell_codes``; ``spell_parts`` reads a code
+back), the informed policy's next spell (``informed_spell``), a scripted
+spell (``script_spell``) and informed's score of an entry, the search's
+prior (``spell_prior``). One module, because the list, the codes and the
+scores must enumerate the same entries in the same order.
+"""
 import numpy as np
 from balance.core.compiled import compiled, internal, ir_inlined
 
 from ...core import jit
 from ...core.kernel import BAN_FORBID  # before kernel_cache_begin
-from ...core.rng import below_at
-from .base import (fate_house, house_of_card, HOUSE_WB, is_joker, KIND, KVAL, margin,
-                   P_FATE, Q_DRAW, Q_FATES, Q_JOKER, Q_STEAL, Q_SWAP, val, vbit)
-from .layout import (BCAP, C_HN, D_NAME, D_SPELL, EF_DRAW, EF_PEEK_BOOK, EF_PEEK_DECK,
-                     EF_PEEK_FATE, EF_PEEK_HAND, EF_STEAL, EF_STOP, EF_SWAP, KN_MASK, NOPT, PCAP,
-                     POL_INFORMED, POL_SCRIPT, Z_BN, Z_CLOAK, Z_DECK, Z_INV, Z_MKIND, Z_NOPT,
-                     Z_OPT, Z_PN, Z_PT, Z_SCR, Z_UP)
+from .cards import house_of_card, is_joker, KIND, KVAL, val
+from .layout import (BCAP, C_HN, D_SPELL, EF_DRAW, EF_PEEK_BOOK, EF_PEEK_DECK, EF_PEEK_FATE,
+                     EF_PEEK_HAND, EF_STEAL, EF_STOP, EF_SWAP, PCAP, Z_BN, Z_CLOAK, Z_DECK, Z_INV,
+                     Z_PN, Z_PT, Z_UP)
+from .policies_values import argmax_tie, keep_value, known_house, margin, my_house, script_next
+from .state_slots import P_FATE, Q_DRAW, Q_FATES, Q_STEAL, Q_SWAP
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
-# --- policies: the script queue (scenario tests) --------------------------------
-@internal
-def script_next(script, Z, p, dtype):
-    """The next script row if it is for seat p and decision ``dtype`` (it is
-    consumed), else -1 (the scripted seat then decides at random)."""
-    k = Z[Z_SCR]
-    if k < script.shape[0] and script[k, 0] == p and script[k, 1] == dtype:
-        Z[Z_SCR] = k + 1
-        return k
-    return -1
 
-
-@internal
-def believed_masks(Z, KN, p, out):
-    """out[0], out[1]: the values seat p knows in the white / black book
-    (face-up cards and the hidden ones it peeked)."""
-    out[0] = Z[Z_UP] | KN[p, KN_MASK]
-    out[1] = Z[Z_UP + 1] | KN[p, KN_MASK + 1]
-
-
-@internal
-def my_house(Z, KN, p, buf):
-    believed_masks(Z, KN, p, buf)
-    return fate_house(KN, p, buf[0], buf[1])
-
-
-@internal
-def known_house(Z, KN, KF, fate, p, q, F, buf):
-    """The house seat p believes q is in from q's fate cards it has seen
-    (-1 when it has seen none)."""
-    believed_masks(Z, KN, p, buf)
-    w = 0
-    b = 0
-    n = 0
-    for i in range(F):
-        if KF[p, q, i] == 1:
-            n += 1
-            m = vbit(fate[q, i])
-            w |= np.int64((m & buf[0]) != 0)
-            b |= np.int64((m & buf[1]) != 0)
-    if n == 0:
-        return -1
-    return HOUSE_WB[w + 2 * b]
-
-
-@internal
-def keep_value(c, pp):
-    """Card c's worth to keep, by a seat's float policy row ``pp`` (1-D)."""
-    return pp[Q_JOKER] if is_joker(c) else float(val(c))
-
-
-@internal
-def argmax_tie(scores, n, pst, p):
-    """Index of the highest of scores[:n]; ties uniform from seat p's stream."""
-    best = scores[0]
-    first = 0
-    k = 1
-    for i in range(1, n):
-        x = scores[i]
-        if x > best:
-            best = x
-            first = i
-            k = 1
-        elif x == best:
-            k += 1
-    if k == 1:
-        return first
-    r = below_at(pst, p, k)
-    for i in range(n):
-        if scores[i] == best:
-            if r == 0:
-                return i
-            r -= 1
-    return 0
-
-
-@compiled
-def choose_house(pol, p, Z, KN, pst, script, dtype, buf):
-    """A house for a joker (sage) or the cloak (invisible)."""
-    if pol == POL_INFORMED:
-        return my_house(Z, KN, p, buf)
-    if pol == POL_SCRIPT:
-        k = script_next(script, Z, p, dtype)
-        if k >= 0:
-            return script[k, 2]
-    return below_at(pst, p, np.int64(4))
-
-
-@ir_inlined
-def choose_invisible(s, c, pol, p):
-    """The seat sage p names invisible: informed the seat with the most
-    cards it does not know to be an ally (ties uniform), random uniform."""
-    P, S, Z, KN, KF, fate, pst, script, fs, buf = (c.P, s.S, s.Z, s.KN, s.KF, s.fate, s.pst,
-                                                   c.script, c.fs, c.buf)
-    F = c.ip[P_FATE]
-    if pol == POL_INFORMED:
-        hm = my_house(Z, KN, p, buf)
-        n = 0
-        for q in range(P):
-            if q != p:
-                sc = float(S[q, C_HN])
-                if known_house(Z, KN, KF, fate, p, q, F, buf) == hm:
-                    sc -= 1000.0
-                fs[n] = sc
-                n += 1
-        i = argmax_tie(fs, n, pst, p)
-        return i if i < p else i + 1
-    if pol == POL_SCRIPT:
-        k = script_next(script, Z, p, np.int64(D_NAME))
-        if k >= 0:
-            return script[k, 2]
-    i = below_at(pst, p, P - 1)
-    return i if i < p else i + 1
-
-
-# --- spells: the legal list ---------------------------------------------
+# --- the legal list ----------------------------------------------------------------------
 @compiled
 def spell_list(p, P, S, hand, B, Z, pile, ip, ban, F, pick, out):
     """The contract's list of distinct spells seat p can cast now, one entry
@@ -236,6 +124,7 @@ def spell_list(p, P, S, hand, B, Z, pile, ip, ban, F, pick, out):
     return n
 
 
+# --- the informed policy's spell ---------------------------------------------------------
 @internal
 def cheapest(p, S, hand, Z, color, avoid, pp, ban, pst, fs, ix):
     """Hand index of the lowest keep-value card casting ``color`` (0 white,
@@ -375,24 +264,7 @@ def informed_spell(s, c, p):
         out[3] = -1
 
 
-@internal
-def fate_index(pol, p, q, F, KF, pst, fs, ix):
-    """Which of seat q's fate cards seat p's fate peek looks at (a choice of
-    its own, made when the spell is cast, right after the spell was
-    chosen): informed one it has not seen (uniform, from its stream; every
-    unseen one is alike to it), random any (uniform)."""
-    if pol == POL_INFORMED:
-        n = 0
-        for i in range(F):
-            if KF[p, q, i] == 0:
-                fs[n] = 0.0
-                ix[n] = i
-                n += 1
-        if n > 0:
-            return ix[argmax_tie(fs, n, pst, p)]
-    return below_at(pst, p, F)
-
-
+# --- a scripted spell (scenario tests) ---------------------------------------------------
 @internal
 def script_spell(p, P, S, hand, B, Z, pile, ip, ban, F, script, out):
     """A scripted spell (scenario tests): the row's (effect, card cast, a, b)
@@ -423,100 +295,31 @@ def script_spell(p, P, S, hand, B, Z, pile, ip, ban, F, script, out):
     return 2
 
 
-@ir_inlined
-def vote_scores(p, kind, opts, n, B, Z, KN, ip, fs, buf):
-    """The informed voter's score of each option: the margin of the house it
-    would then be in over the best other house, with the cards that reach
-    the score area added (cloaked pile: discarded; a joker adds 0)."""
-    book = kind & 1
-    believed_masks(Z, KN, p, buf)
-    T0 = Z[Z_PT]
-    T1 = Z[Z_PT + 1]
-    T2 = Z[Z_PT + 2]
-    T3 = Z[Z_PT + 3]
-    cloak = Z[Z_CLOAK]
-    for o in range(n):
-        wm = buf[0]
-        bm = buf[1]
-        t0, t1, t2, t3 = T0, T1, T2, T3
-        if kind < 2:            # opts[o] enters the book, the others the score area
-            if book == 0:
-                wm |= vbit(opts[o])
-            else:
-                bm |= vbit(opts[o])
-            for x in range(n):
-                if x != o and not is_joker(opts[x]):
-                    h = house_of_card(opts[x], ip)
-                    if h != cloak:
-                        v = val(opts[x])
-                        t0 += v * (h == 0)
-                        t1 += v * (h == 1)
-                        t2 += v * (h == 2)
-                        t3 += v * (h == 3)
-        else:                   # opts[o] (a book place) leaves the book for the score area
-            m = 0
-            for j in range(Z[Z_BN + book]):
-                if j != opts[o]:
-                    cj = B[book, 0, j]
-                    if B[book, 1, j] == 1 or KN[p, cj] == 1:
-                        m |= vbit(cj)
-            if book == 0:
-                wm = m
-            else:
-                bm = m
-            c = B[book, 0, opts[o]]
-            if not is_joker(c):
-                h = house_of_card(c, ip)
-                if h != cloak:
-                    v = val(c)
-                    t0 += v * (h == 0)
-                    t1 += v * (h == 1)
-                    t2 += v * (h == 2)
-                    t3 += v * (h == 3)
-        fs[o] = float(margin(t0, t1, t2, t3, fate_house(KN, p, wm, bm)))
-
-
-@ir_inlined
-def choose_vote(s, c, pol, p, tied, dtype):
-    """Seat p's vote (dtype D_VOTE) or the sage's tie break (D_TIE) among
-    the meeting's options (Z[Z_OPT:], Z[Z_NOPT] of them) where tied[o] ==
-    1: informed the best by ``vote_scores`` (ties uniform), random
-    uniform."""
-    B, Z, KN, pst, script, fs, buf = s.B, s.Z, s.KN, s.pst, c.script, c.fs, c.buf
-    kind = Z[Z_MKIND]
-    n = Z[Z_NOPT]
-    opts = Z[Z_OPT:Z_OPT + NOPT]
-    ip = c.ip
-    if pol == POL_INFORMED:
-        vote_scores(p, kind, opts, n, B, Z, KN, ip, fs, buf)
-        for o in range(n):
-            if tied[o] == 0:
-                fs[o] = -1e300
-        return argmax_tie(fs, n, pst, p)
-    if pol == POL_SCRIPT:
-        k = script_next(script, Z, p, dtype)
-        if k >= 0:
-            return script[k, 2]
-    m = 0
-    for o in range(n):
-        m += tied[o]
-    r = below_at(pst, p, m)
-    for o in range(n):
-        if tied[o] == 1:
-            if r == 0:
-                return o
-            r -= 1
-    return 0
-
-
-# --- the step interface's option list and the search's prior ------------------------
+# --- option codes (the step interface) and informed's prior ------------------------------
 @ir_inlined
 def spell_code(eff, i, a, b):
     """The option code of spell entry (effect, hand index of the cast card,
-    a, b): 0 for stop (``step.spell_parts`` reads it back)."""
+    a, b): 0 for stop (``spell_parts`` reads it back)."""
     if eff == EF_STOP:
         return np.int64(0)
     return eff + 8 * (i + 256 * ((a + 1) + 256 * (b + 1)))
+
+
+@ir_inlined
+def spell_parts(code, out):
+    """An option code of PH_SPELL back into out[0:4] (``spell_code``)."""
+    if code == 0:
+        out[0] = EF_STOP
+        out[1] = -1
+        out[2] = -1
+        out[3] = -1
+        return
+    out[0] = code % 8
+    x = code // 8
+    out[1] = x % 256
+    x //= 256
+    out[2] = x % 256 - 1
+    out[3] = x // 256 - 1
 
 
 @compiled

@@ -1,39 +1,39 @@
-"""Magic School kernel, part 3: the rules' moves, each written once and
-played by the phase machine (``step``) in the game, in the search's
-rollouts and in the scenario tests: the deck and the deal
-(``fill_deck``, ``init_game``), a spell's effect (``cast``), the score
-area (``to_score``), the meeting's opening and result, the discard, the
-round's checks, the trace's state rows and the end (``records``). Each
-takes the game's ``State`` ``s`` and the table's ``Ctx`` ``c``
-(``state``); the policies' choices (``policy``) keep their array
-arguments."""
+"""Magic School's rules as moves, each written once and played by the
+phase machine (``step``) in the game, in the search's rollouts and in the
+scenario tests: the deck and the deal (``fill_deck``, ``init_game``), a
+spell's effect (``cast``, and ``can_cast``: whether a turn has a spell to
+choose), the score area (``to_score``), the meeting's opening and result,
+and the discard down to the hand limit. Each takes the game's ``State``
+``s`` and the table's ``Ctx`` ``c`` (``state``); where a move needs a
+seat's choice (a joker's pile, a discard) it asks the seat's own policy
+(``policies``), which keeps its array arguments.
+"""
 import numpy as np
 from balance.core.compiled import compiled, internal, ir_inlined
 
 from ...core import jit
 from ...core.kernel import BAN_FORBID, BAN_REMOVE, ev, setbit  # before kernel_cache_begin
 from ...core.rng import below, below_at, game_state, shuffle
-from .base import (book_all_values, draw_card, draw_to_hand, G_BVALS, G_CLOAK6, G_DEC, G_END,
-                   G_FIRST, G_INV6, G_MEMBERS, G_NWIN, G_PVALS, G_ROUNDS, G_STAT, G_TOP, G_TOTAL,
-                   G_TURNS, G_WINNER, G_WMASK, G_WVALS, hand_index, house_of_card, HOUSE_WB,
-                   is_joker, KIND, KVAL, pile_total, P_DECKS, P_FATE,
-                   P_HIDDEN, P_LIMIT, P_MEET, P_SDRAW, P_SETUP, P_START, seat_stream, S_CB, S_CW,
-                   S_DEC, S_DRAWS, S_FB, S_FIRST, S_FVALS, S_FW, S_GAIN, S_INV6, S_PEEK, S_ROLE, S_SCORE,
-                   S_STEAL, S_SWAPS, S_VOTES, S_WON, take, to_discard, to_hand, update_up, val,
-                   vbit, ZG_CB, ZG_CLOAKED, ZG_CW, ZG_DRAW, ZG_PEEK, ZG_STEAL, ZG_SWAP)
-from .layout import (C_HN, D_DISCARD, D_JOKER, E_DISCARD, EF_DRAW, EF_PEEK_BOOK, EF_PEEK_DECK, EF_PEEK_FATE,
-                     EF_PEEK_HAND, EF_STEAL, EF_SWAP, END_NOBODY, END_WON, E_BOOKS, E_BOOKSET,
-                     E_DEAL, E_DELETE, E_END, E_FATE, E_FATEREVEAL, E_FIRST, E_HOUSE, E_MEET,
-                     E_OPTION, E_PILE, E_PILES, E_SCORE, E_SPELL, E_SWAP, E_TOBOOK, FCAP, KNW,
-                     KN_FATE, KN_MASK, NCMAX, NK, NSEAT, PCAP, POL_INFORMED, POL_SCRIPT, Z_BN,
-                     Z_CLOAK, Z_CLOAK6, Z_DEC, Z_DECK, Z_DISC, Z_FIRST, Z_INV, Z_NC, Z_OPT, Z_PN,
-                     Z_GSTAT, Z_PT, Z_ROUND, Z_SAGE, Z_TURN, Z_UP, Z_VOTE, ZG_NAMES)
-from .policy import argmax_tie, choose_house, keep_value, script_next
+from .cards import house_of_card, is_joker, KIND, KVAL, val, vbit
+from .layout import (C_HN, D_DISCARD, D_JOKER, E_BOOKSET, E_DEAL, E_DELETE, E_DISCARD, E_FATE,
+                     E_FIRST, E_MEET, E_OPTION, E_SCORE, E_SPELL, E_SWAP, E_TOBOOK, EF_DRAW,
+                     EF_PEEK_BOOK, EF_PEEK_DECK, EF_PEEK_FATE, EF_PEEK_HAND, EF_STEAL, EF_SWAP,
+                     FCAP, KN_FATE, KN_MASK, KNW, NK, PCAP, POL_INFORMED, POL_SCRIPT, Z_BN,
+                     Z_CLOAK, Z_DEC, Z_DECK, Z_FIRST, Z_INV, Z_NC, Z_OPT, Z_PN, Z_PT, Z_SAGE, Z_UP,
+                     Z_VOTE)
+from .policies import choose_house
+from .policies_values import argmax_tie, keep_value, script_next
+from .state_slots import (P_DECKS, P_FATE, P_HIDDEN, P_LIMIT, P_MEET, P_SDRAW, P_SETUP, P_START,
+                          S_CB, S_CW, S_DEC, S_DRAWS, S_FIRST, S_FVALS, S_GAIN, S_PEEK, S_STEAL,
+                          S_SWAPS, S_VOTES, ZG_CB, ZG_CLOAKED, ZG_CW, ZG_DRAW, ZG_PEEK, ZG_STEAL,
+                          ZG_SWAP)
+from .state_zones import (draw_card, draw_to_hand, hand_index, seat_stream, take, to_discard,
+                          to_hand, update_up)
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 
-# --- the deck and the deal ----------------------------------------------------------
+# --- the deck and the deal ---------------------------------------------------------------
 @compiled
 def fill_deck(s, c):
     """The unshuffled deck in cards[2, :n], n in Z[Z_NC] (once per batch)."""
@@ -122,7 +122,7 @@ def init_game(s, c, seed, game, masks, counts, tr, on):
         to_score(s, c, x, sage, tr, on)
 
 
-# --- spells: the effects -------------------------------------------------
+# --- spells: the effects -----------------------------------------------------------------
 @ir_inlined
 def cast(s, c, p, masks, counts, tr, on):
     """Cast entry c.out[0:4] of seat p: the spell card goes to the discard
@@ -195,7 +195,20 @@ def cast(s, c, p, masks, counts, tr, on):
             ev(tr, Z, E_SWAP, p, g_card, taken, h, 0, 0)
 
 
-# --- the score area and the meeting -------------------------------------------
+@internal
+def can_cast(p, S, hand, Z, ban):
+    """Seat p holds a card that casts a spell (a castable card always gives
+    an entry: a black one draw; a white one a fate peek, since at least one
+    other seat is targetable)."""
+    up = Z[Z_UP] | Z[Z_UP + 1]
+    for i in range(S[p, C_HN]):
+        k = KIND[hand[p, i]]
+        if k < 52 and (up >> KVAL[k]) & 1 and ban[k] != BAN_FORBID:
+            return True
+    return False
+
+
+# --- the score area and the meeting ------------------------------------------------------
 @compiled
 def to_score(s, c, x, sage, tr, on):
     """Card x enters the score area: its suit's pile, a joker the pile the
@@ -286,7 +299,7 @@ def meeting_end(s, c, kind, sage, n, win, tr, on):
         to_score(s, c, x, sage, tr, on)
 
 
-# --- a turn -------------------------------------------------------------
+# --- the discard -------------------------------------------------------------------------
 @ir_inlined
 def discard_down(s, c, p, tr, on):
     """Seat p discards one card at a time down to the hand limit, each
@@ -314,176 +327,6 @@ def discard_down(s, c, p, tr, on):
         Z[Z_DEC] += 1
         if on:
             ev(tr, Z, E_DISCARD, p, x, 0, 0, 0, 0)
-
-
-@internal
-def can_cast(p, S, hand, Z, ban):
-    """Seat p holds a card that casts a spell (a castable card always gives
-    an entry: a black one draw; a white one a fate peek, since at least one
-    other seat is targetable)."""
-    up = Z[Z_UP] | Z[Z_UP + 1]
-    for i in range(S[p, C_HN]):
-        k = KIND[hand[p, i]]
-        if k < 52 and (up >> KVAL[k]) & 1 and ban[k] != BAN_FORBID:
-            return True
-    return False
-
-
-# --- the round's checks, the trace's state rows, the end --------------------------------
-@compiled
-def show_state(B, Z, pile, tr, x):
-    """Trace rows: both books and the score piles (x: 4 ints of scratch)."""
-    for b in range(2):
-        for j in range(4):
-            x[j] = 0
-            if j < Z[Z_BN + b]:
-                x[j] = (B[b, 0, j] + 1) if B[b, 1, j] == 1 else -(B[b, 0, j] + 1)
-        ev(tr, Z, E_BOOKS, -1, b, x[0], x[1], x[2], x[3])
-    for h in range(4):
-        n = Z[Z_PN + h]
-        j = 0
-        while True:
-            for i in range(4):
-                x[i] = pile[h, j + i] + 1 if j + i < n else 0
-            ev(tr, Z, E_PILE, -1, h, x[0], x[1], x[2], x[3])
-            j += 4
-            if j >= n:
-                break
-    ev(tr, Z, E_PILES, -1, Z[Z_PT], Z[Z_PT + 1], Z[Z_PT + 2], Z[Z_PT + 3], Z[Z_CLOAK])
-
-
-@compiled
-def broken_invariants(s, c, r):
-    """Check mode: every card of the deck is in exactly one zone; each
-    book's face-up value mask matches its cards; each pile's running total
-    (Z_PT) matches its cards."""
-    S, hand, fate, B, Z, pile, cards = s.S, s.hand, s.fate, s.B, s.Z, s.pile, s.cards
-    seen = c.ix
-    F = c.ip[P_FATE]
-    errors = 0
-    for x in range(NCMAX):
-        seen[x] = 0
-    total = 0
-    for i in range(Z[Z_DECK]):
-        seen[cards[0, i]] += 1
-    for i in range(Z[Z_DISC]):
-        seen[cards[1, i]] += 1
-    total += Z[Z_DECK] + Z[Z_DISC]
-    for p in range(c.P):
-        for i in range(S[p, C_HN]):
-            seen[hand[p, i]] += 1
-        total += S[p, C_HN]
-        for i in range(F):
-            if fate[p, i] >= 0:
-                seen[fate[p, i]] += 1
-                total += 1
-    for b in range(2):
-        m = 0
-        for j in range(Z[Z_BN + b]):
-            seen[B[b, 0, j]] += 1
-            if B[b, 1, j] == 1:
-                m |= vbit(B[b, 0, j])
-        total += Z[Z_BN + b]
-        if m != Z[Z_UP + b]:
-            errors += 1
-    for h in range(4):
-        for j in range(Z[Z_PN + h]):
-            seen[pile[h, j]] += 1
-        total += Z[Z_PN + h]
-    if total != Z[Z_NC]:
-        errors += 1
-    for h in range(4):
-        if pile_total(pile, Z, h) != Z[Z_PT + h]:
-            errors += 1
-    for i in range(Z[Z_NC]):
-        if seen[cards[2, i]] != 1:
-            errors += 1
-    return errors
-
-
-@compiled
-def records(s, c, grow, srow, tr, on):
-    """After round 6: the highest pile(s) win; houses from the fate cards
-    and the final books (face up and hidden); members of a winning house win
-    and score its total // members. Returns the winning seats."""
-    S, fate, B, Z, pile = s.S, s.fate, s.B, s.Z, s.pile
-    P = c.P
-    T = c.tally
-    members = c.tied
-    F = c.ip[P_FATE]
-    wm = book_all_values(B, Z, np.int64(0))
-    bm = book_all_values(B, Z, np.int64(1))
-    top = -1
-    for h in range(4):
-        T[h] = pile_total(pile, Z, h)
-        if T[h] > top:
-            top = T[h]
-        v = 0
-        for j in range(Z[Z_PN + h]):
-            v |= vbit(pile[h, j]) if not is_joker(pile[h, j]) else 1
-        grow[G_PVALS + h] = v
-        grow[G_TOTAL + h] = T[h]
-    mask = 0
-    for h in range(4):
-        if T[h] == top:
-            mask |= 1 << h
-    for h in range(4):
-        members[h] = 0
-    for p in range(P):
-        w = 0
-        b = 0
-        for i in range(F):
-            m = vbit(fate[p, i])
-            w += np.int64((m & wm) != 0)
-            b += np.int64((m & bm) != 0)
-        hs = HOUSE_WB[np.int64(w > 0) + 2 * np.int64(b > 0)]
-        S[p, S_ROLE] = hs
-        S[p, S_FW] = w
-        S[p, S_FB] = b
-        members[hs] += 1
-    nwin = 0
-    winner = -1
-    for p in range(P):
-        hs = S[p, S_ROLE]
-        if (mask >> hs) & 1:
-            S[p, S_WON] = 1
-            S[p, S_SCORE] = T[hs] // members[hs]
-            nwin += 1
-            if winner < 0:
-                winner = p
-    for p in range(P):
-        for j in range(NSEAT):
-            srow[p, j] = S[p, j]
-    for h in range(4):
-        grow[G_MEMBERS + h] = members[h]
-    grow[G_WINNER] = winner
-    grow[G_TURNS] = Z[Z_TURN]
-    grow[G_ROUNDS] = Z[Z_ROUND]
-    grow[G_END] = END_WON if nwin > 0 else END_NOBODY
-    grow[G_FIRST] = Z[Z_FIRST]
-    grow[G_DEC] = Z[Z_DEC]
-    grow[G_WMASK] = mask
-    grow[G_NWIN] = nwin
-    grow[G_TOP] = top
-    grow[G_WVALS] = wm
-    grow[G_BVALS] = bm
-    for i in range(len(ZG_NAMES)):
-        grow[G_STAT + i] = Z[Z_GSTAT + i]
-    for p in range(P):
-        if S[p, S_INV6] == 1:
-            grow[G_INV6] = p
-    grow[G_CLOAK6] = Z[Z_CLOAK6]
-    if on:
-        for b in range(2):
-            for j in range(Z[Z_BN + b]):
-                if B[b, 1, j] == 0:
-                    ev(tr, Z, E_BOOKSET, -1, b, B[b, 0, j], 2, 0, 0)
-        for p in range(P):
-            ev(tr, Z, E_FATEREVEAL, p, fate[p, 0], fate[p, 1] if F > 1 else -1,
-               fate[p, 2] if F > 2 else -1, F, 0)
-            ev(tr, Z, E_HOUSE, p, S[p, S_ROLE], S[p, S_FW], S[p, S_FB], S[p, S_WON], S[p, S_SCORE])
-        ev(tr, Z, E_END, -1, mask, top, nwin, grow[G_END], 0)
-    return nwin
 
 
 jit.kernel_cache_end()
