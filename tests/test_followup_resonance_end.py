@@ -20,7 +20,7 @@ HANDS = {p: "R+1 G+1 B+1 B+1" for p in range(4)}
 def table(policies="counter", **kw):
     t = Table(players=4, policies=policies)
     t.arrange(hands=HANDS, deck="G+1 " * 30, discard="", supply=40, revealed=(1, 2), **kw)
-    t.mark = int(t.Z[L.Z_TR])           # events from here on (not the deal's reveals)
+    t.set_mark()           # events from here on (not the deal's reveals)
     return t
 
 
@@ -30,8 +30,8 @@ def test_a_third_card_with_the_magic_deck_empty_ends_player_magic_and_reveals_no
     assert t.resonate(0, slot=0, joiners=[]) == 1            # Spark, normal
     assert t.S[0, L.C_MN] == 3
     assert t.end() == L.END_PLAYER                            # not magic_deck_empty
-    assert t.events(L.E_REVEAL).shape[0] == 0
-    dry = t.events(L.E_DRY)
+    assert t.events(etype=L.E_REVEAL).shape[0] == 0
+    dry = t.events(etype=L.E_DRY)
     assert not (dry[:, 3] == 1).any()                         # no reveal found the deck empty
     assert t.Z[L.Z_REV] == -1 and t.Z[L.Z_REV + 1] == -1
     assert t.broken() == 0
@@ -41,7 +41,7 @@ def test_a_game_that_ends_on_the_resonance_leaves_the_magic_deck_unrevealed():
     t = table(magic_deck=(7, 8, 9), owned={0: [4, 5]}, field=[(0, "R+2")])
     assert t.resonate(0, slot=0, joiners=[]) == 1
     assert t.end() == L.END_PLAYER
-    assert t.events(L.E_REVEAL).shape[0] == 0 and t.Z[L.Z_MD] == 3
+    assert t.events(etype=L.E_REVEAL).shape[0] == 0 and t.Z[L.Z_MD] == 3
     assert t.broken() == 0
 
 
@@ -49,7 +49,7 @@ def test_a_game_that_goes_on_reveals_two_and_an_empty_magic_deck_then_ends_it():
     t = table(magic_deck=(7, 8, 9), owned={0: [4]}, field=[(0, "R+2")])
     assert t.resonate(0, slot=0, joiners=[]) == 1
     assert t.end() == -1
-    assert list(t.events(L.E_REVEAL)[:, 3]) == [7 - 1, 8 - 1]    # top first
+    assert list(t.events(etype=L.E_REVEAL)[:, 3]) == [7 - 1, 8 - 1]    # top first
     t = table(magic_deck=(), owned={0: [4]}, field=[(0, "R+2")])
     assert t.resonate(0, slot=0, joiners=[]) == 1
     assert t.end() == L.END_MAGIC and t.S[0, L.C_MN] == 2
@@ -69,7 +69,7 @@ def test_the_search_turn_ends_player_magic_too():
     t.arrange(hands={0: "R+1 R+1", 1: "G+1", 2: "G+1", 3: "G+1"}, deck="G+1", discard="",
               supply=40, revealed=(1, 2), magic_deck=(), owned={0: [4, 5]},
               markers={0: 14, 1: 18}, field=[(0, "R+2"), (1, "R+1")])
-    t.mark = int(t.Z[L.Z_TR])
+    t.set_mark()
     s = State(t.S, t.F, t.pile, t.Z, t.MD, t.st, t.ST)
     c = K.context(4, t.pol, t.ip, t.pp, t.ban, t.M)
     R = K.E.R
@@ -84,7 +84,7 @@ def test_the_search_turn_ends_player_magic_too():
                 else R.heuristic(s, c, t.pol[q]))
         R.apply(s, c, code, t.masks, t.counts, t.tr, True, False)
         nd += 1
-    assert t.events(L.E_START)[:, 3].tolist() == [1 - 1] and t.S[0, L.C_MN] == 3
+    assert t.events(etype=L.E_START)[:, 3].tolist() == [1 - 1] and t.S[0, L.C_MN] == 3
     assert t.Z[L.Z_END] == L.END_PLAYER                       # not magic_deck_empty
-    assert t.events(L.E_REVEAL).shape[0] == 0
+    assert t.events(etype=L.E_REVEAL).shape[0] == 0
     assert t.broken() == 0

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from balance.core.errors import BalanceError
-from balance.rulesets.resonance.table import COLUMNS, DEFAULT, load_cards
+from balance.rulesets.resonance.cards import COLUMNS, DEFAULT, load_cards
 
 
 def test_missing_columns_error_names_the_missing_and_the_files_columns_once(tmp_path):

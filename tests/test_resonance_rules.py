@@ -14,7 +14,7 @@ from balance.core.engine import contract
 from balance.core.errors import BalanceError
 from balance.rulesets.resonance import layout as L
 from balance.rulesets.resonance.scenario import Table, kind
-from balance.rulesets.resonance.table import load_cards
+from balance.rulesets.resonance.cards import load_cards
 
 DECK = "G+1 " * 30
 MAGIC = (7, 8, 9, 10, 11, 12)
@@ -136,7 +136,7 @@ def test_hit_makes_every_player_who_did_not_join_discard_but_not_out_players():
     t.end()                                          # seat 3 is out
     assert t.S[3, L.C_IN] == 0
     assert t.resonate(0, slot=0, joiners=None) >= 0
-    joins = t.events(L.E_JOIN)
+    joins = t.events(etype=L.E_JOIN)
     assert 3 not in joins[:, 2]
     t2 = table(players=4)
     t2.arrange(revealed=(4, 5), field=[(0, "R+1"), (1, "G+1")], hands={3: ""})
@@ -166,9 +166,9 @@ def test_counter_spends_its_draw_card_and_removes_a_known_negative_rune():
     t.arrange(owned={0: [3, 5]}, field=[(1, "R-2")], revealed=(1, 1))
     t.know(0, 0)
     t.turn(0)
-    uses = t.events(L.E_USE)
+    uses = t.events(etype=L.E_USE)
     assert sorted(uses[:, 3]) == [2, 4]              # Glimmer DRAW and Vine DISSOLVE
-    assert (t.events(L.E_DISSOLVE)[:, 4] == kind("R-2")).all()
+    assert (t.events(etype=L.E_DISSOLVE)[:, 4] == kind("R-2")).all()
 
 
 def test_end_when_only_two_players_hold_cards_after_the_resolution():
@@ -195,7 +195,7 @@ def test_end_when_a_draw_or_a_reveal_finds_its_deck_empty():
     t = table()
     t.arrange(deck="")
     assert t.turn(0) == L.END_RUNES
-    assert (t.events(L.E_PLACE)).shape[0] == 0        # the game ended after the draw
+    assert (t.events(etype=L.E_PLACE)).shape[0] == 0        # the game ended after the draw
     t = table()
     t.arrange(magic_deck=(7,), field=[(0, "R+2")])
     assert t.resonate(0, slot=0, joiners=[]) == 1
@@ -208,7 +208,7 @@ def test_turn_cap_is_a_draw_and_out_players_take_no_turns():
     t.end()
     assert t.play(0) == L.END_CAP
     assert t.grow[0] == -1 and t.srow[:, L.SEAT_COLUMNS.index("won")].sum() == 0
-    turns = t.events(L.E_TURN)
+    turns = t.events(etype=L.E_TURN)
     assert 1 not in turns[:, 2] and len(turns) == 6
     assert t.errors == 0
 

@@ -1,10 +1,10 @@
-"""Magic Resonance 魔法共振 (contract: shared/rules/resonance.md)."""
+"""Magic Resonance 魔法共振 (contract: docs/rules/resonance.md)."""
 
 from ...core.errors import BalanceError
 from ...core.spec import RulesetSpec
 from . import layout, rules
 from .replay import format_trace
-from .table import load_cards
+from .cards import load_cards
 
 
 def kernel_args(values, ban, cards=None):

@@ -63,7 +63,10 @@ C_DISS = 28         # dissolve cards used (either way)
 C_USES = 29         # magic cards used
 NS = 30
 
-# --- F int64[3, FCAP]: the field, in placement order -------------------------
+# --- capacity of the field F and the piles (state.State) -----------------------
+NC_MAX = 3 * 4 * 40 + 40        # rune-deck cards at most: copies bounded by 40 per kind
+
+# --- F int64[3, NC_MAX]: the field, in placement order -------------------------
 F_KIND = 0          # rune kind, -1 once dissolved
 F_OWNER = 1         # the seat whose column it is in
 F_KNOW = 2          # bitmask of seats that know it (the owner, peekers)

@@ -3,7 +3,7 @@ everything; the lines say what the other seats could not see."""
 from ...core.replay import event_rows
 from . import layout as L
 from .rules import card_name
-from .table import load_cards
+from .cards import load_cards
 
 OUTCOMES = ("FAILS", "succeeds (normal)", "succeeds (OVERDRAFT)")
 WHY = ("turn draw", "dissolve redraw", "DRAW effect", "DRAW use")

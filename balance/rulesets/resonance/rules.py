@@ -1,11 +1,11 @@
 """Magic Resonance (魔法共振): card kinds, constants and parameters.
 
-Contract: ``shared/rules/resonance.md``. Decisions where it is silent are in
+Contract: ``docs/rules/resonance.md``. Decisions where it is silent are in
 ``balance/rulesets/resonance/README.md``.
 
 Card kinds: rune ``colour * 4 + i`` for colours red, green, blue and values
 ``VALUES[i]`` = 1, 2, -1, -2 (named ``red-1`` ... ``blue--2``), then
-``dissolve`` (12). The 18 magic cards are data (``table.py``).
+``dissolve`` (12). The 18 magic cards are data (``cards.py``).
 """
 import dataclasses
 from dataclasses import dataclass

@@ -9,14 +9,20 @@ the compiled kernel (rulebook scenario tests, hidden-information tests).
 
 Runes are written colour letter + signed value (``R+1``, ``G-2``, ``B+2``),
 the dissolve card ``D``; magic cards by their id in the table (1..18).
+
+``Table`` is ``core.scenario.Table`` (the values, the seats' policies, the
+record buffers, the trace since a mark) with this ruleset's state, its
+``arrange`` and the rule parts a test calls one by one; its replay lines
+name the table's magic cards, and reading them moves the mark past them.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ...core import scenario
 from . import layout as L
-from .rules import COLOURS, VALUES, card_name
 from .replay import format_trace
+from .rules import COLOURS, VALUES, card_name
 
 
 def kind(text: str) -> int:
@@ -32,7 +38,7 @@ def kinds(text) -> list[int]:
     return [kind(x) if isinstance(x, str) else int(x) for x in text]
 
 
-class Table:
+class Table(scenario.Table):
     """One game's arrays, dealt normally (game ``game`` of ``seed``) and
     then edited with :meth:`arrange`."""
 
@@ -41,15 +47,9 @@ class Table:
         from ...core.records import BAN_CODES, ban_vector
         from . import SPEC
         from . import kernel as K            # compiled: loaded on first use
-        from .table import load_cards
+        from .cards import load_cards
+        super().__init__(SPEC, players, params, policies, kinds=L.NK, seed=seed, game=game)
         self.K = K
-        self.values = SPEC.space.resolve(params)
-        SPEC.check_values(self.values, players)
-        self.P = players
-        if isinstance(policies, str):
-            policies = [policies] * players
-        self.policies = list(policies)
-        self.pol = np.array([SPEC.policies[p] for p in self.policies], np.int64)
         self.cards = cards if cards is not None else load_cards()
         banv = np.zeros(L.NK, np.int64)
         for k, mode in (ban or {}).items():
@@ -61,15 +61,8 @@ class Table:
         self.S, self.F, self.pile, self.Z, self.MD, self.st, self.ST = self.s
         self.c = K.context(players, self.pol, self.ip, self.pp, self.ban, self.M)
         self.W = self.c.W
-        self.tr = np.zeros((100_000, 8), np.int64)
-        self.masks = np.zeros((players, 2, 1), np.uint64)
-        self.counts = np.zeros((2, L.NK), np.int64)
-        self.grow = np.zeros(K.NG, np.int64)
-        self.srow = np.zeros((players, K.NSEAT), np.int64)
         K.fill_deck(self.ip, self.ban, self.pile, self.Z)
-        K.start(self.s, self.c, np.uint64(seed), np.int64(game), self.masks, self.counts,
-                self.tr, True)
-        self.mark = 0
+        K.start(self.s, self.c, self.seed, self.game, self.masks, self.counts, self.tr, True)
 
     # --- setting up ---------------------------------------------------------
     def arrange(self, hands: dict | None = None, deck=None, field=None, revealed=None,
@@ -173,7 +166,7 @@ class Table:
         (records in ``grow`` and ``srow``)."""
         self.errors = int(self.K.play_from(self.s, self.c, self.masks, self.counts, self.tr,
                                            True, True, cur, turns, self.grow, self.srow))
-        return int(self.grow[0 + 3])
+        return int(self.grow[L.GAME_COLUMNS.index("end_reason")])
 
     def broken(self) -> int:
         return int(self.K.broken_invariants(self.S, self.F, self.Z, self.MD, self.ip, self.P))
@@ -192,14 +185,16 @@ class Table:
         return [(int(self.F[L.F_OWNER, i]), card_name(self.F[L.F_KIND, i]))
                 for i in range(self.Z[L.Z_FN]) if self.F[L.F_KIND, i] >= 0]
 
-    def events(self, etype=None):
-        rows = self.tr[self.mark:self.Z[L.Z_TR]]
-        return rows if etype is None else rows[rows[:, 0] == etype]
-
-    def lines(self) -> list[str]:
+    def format(self, events) -> list[str]:
+        """The replay's lines for trace rows, naming the table's magic cards."""
         names = [str(n) for n in self.cards.rows["name"]]
-        out = format_trace(self.events(), self.values, self.P, self.policies, names)
-        self.mark = int(self.Z[L.Z_TR])
+        return format_trace(events, self.values, self.P, self.policies, names)
+
+    def lines(self, all: bool = False) -> list[str]:
+        """The replay's lines of :meth:`events`; the mark then moves past
+        them (the next lines start where these end)."""
+        out = super().lines(all)
+        self.set_mark()
         return out
 
 

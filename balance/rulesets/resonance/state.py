@@ -1,18 +1,26 @@
 """Magic Resonance's state for the game engine (``core.engine``): the
-``State`` and ``Ctx`` NamedTuples, built in Python, and the njit functions
-over them that do not play: ``copy``, ``reseed``, ``redeal_hidden`` and
-``info_key``.
+``State`` and ``Ctx`` NamedTuples, built in Python, the slots of the
+context's rule and policy vectors, and the njit functions over a state
+that do not play: ``copy``, ``reseed``, ``redeal_hidden`` (with
+``determinize``) and ``info_key``. The helpers the rules play on the
+state's arrays (the seats' streams, draws, reveals, discards) are in
+``state_zones``; every other module of the kernel imports from here.
 
-- ``State``: ``S`` int64[P, NS] per-seat scalars and hand counts, ``F``
-  int64[3, NC_MAX] the field, ``pile`` int64[2, NC_MAX] (row 0 the rune
-  deck, top = last; row 1 the batch's unshuffled deck), ``Z`` int64[NZ]
-  the globals and the phase machine (``layout.Z_*``), ``MD`` int64[18] the
-  magic deck, ``st`` uint64[1] the game's stream (the deal), ``ST``
-  uint64[P] each seat's own stream (its policy's draws).
+- ``State``: ``S`` int64[P, NS] per-seat scalars and hand counts (hands
+  are multisets: the order of cards in a hand never matters), ``F``
+  int64[3, NC_MAX] the field in placement order (kind, column, which
+  seats know it; cleared after each resonance), ``pile`` int64[2, NC_MAX]
+  (row 0 the rune deck, top = last; row 1 the batch's unshuffled deck; the
+  discard pile is public, so it is kept as counts per kind in ``Z``),
+  ``Z`` int64[NZ] the globals and the phase machine (``layout.Z_*``),
+  ``MD`` int64[18] the magic deck (top = last), ``st`` uint64[1] the
+  game's stream (the deal), ``ST`` uint64[P] each seat's own stream (its
+  policy's draws: ``mix64(game_state(seed, game) ^ (p + 1) * SEAT_MIX)``).
 - ``Ctx``: the seats' policy ids ``pol``, ``P``, the rule and policy vectors
-  ``ip`` (int64[K]) and ``pp`` (float64[players_max, K]: row p is seat
-  p's float policy parameters, ``RulesetSpec.kernel_arrays``), the ban
-  codes, the magic-card table ``M``, the search parameters ``sp``
+  ``ip`` (int64[K]: the rule ints at ``P_*``, then the policy ints) and
+  ``pp`` (float64[players_max, K]: row p is seat p's float policy
+  parameters, at ``Q_*``; ``RulesetSpec.kernel_arrays``), the ban codes,
+  the magic-card table ``M``, the search parameters ``sp``
   (``core.engine.search_vector``) and the policies' scratch (``W`` the
   view, ``pool``).
 """
@@ -24,10 +32,31 @@ from balance.core.compiled import compiled
 from ...core import engine, jit
 from ...core.kernel import BAN_FORBID
 from ...core.rng import mix64, mix_into, shuffle
-from .base import NC_MAX, SEAT_MIX
-from .layout import (C_H, C_HN, DISSOLVE, F_KIND, F_KNOW, N_MAGIC, NK, NS, NZ, Z_DECK, Z_FN,
-                     Z_MD, Z_TR)
-from .rules import N_RULE_INTS, PIDX
+from .layout import (C_H, C_HN, DISSOLVE, F_KIND, F_KNOW, N_MAGIC, NC_MAX, NK, NS, NZ, Z_DECK,
+                     Z_FN, Z_MD, Z_TR)
+from .rules import IDX, N_RULE_INTS, PIDX
+
+# --- the rule slots of Ctx.ip ---------------------------------------------------
+P_HAND = IDX["hand_size"]
+P_MARKERS = IDX["markers"]
+P_ENDTOT = IDX["end_total_magic"]
+P_ENDPL = IDX["end_player_magic"]
+P_LEFT = IDX["end_players_left"]
+P_FAIL = IDX["fail_discard"]
+P_COPY = IDX["copies_1"]          # copies_1, copies_2, copies_minus1, copies_minus2, copies_dissolve
+P_MAXT = IDX["max_turns"]
+assert [IDX[k] - P_COPY for k in ("copies_2", "copies_minus1", "copies_minus2",
+                                  "copies_dissolve")] == [1, 2, 3, 4]
+# --- the float policy slots of a seat's row of Ctx.pp --------------------------
+Q_PSTART = PIDX["p_start"]
+Q_PJOIN = PIDX["p_join"]
+Q_START = PIDX["start_threshold"]
+Q_JOIN = PIDX["join_threshold"]
+Q_RISK = PIDX["overdraft_risk"]
+Q_DISSV = PIDX["dissolve_value"]
+Q_HIT = PIDX["hit_value"]
+
+SEAT_MIX = np.uint64(0xD1B54A32D192ED03)     # a seat's stream from the game's (deal, reseed)
 
 State = namedtuple("State", "S F pile Z MD st ST")
 Ctx = namedtuple("Ctx", "pol P ip pp ban M sp W pool")

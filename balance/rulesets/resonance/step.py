@@ -1,19 +1,23 @@
-"""Magic Resonance's step interface for the game engine (``core.engine``).
+"""Magic Resonance's step interface for the game engine (``core.engine``,
+which imports this module and reads its functions and ``POLICIES``).
 
 A turn is a phase machine held in ``Z``: the turn begins (the turn cap,
 the draw, counter's and saboteur's magic-card and dissolve uses, a forced
-redraw: ``turn.turn_head``), then seat ``Z_CUR`` decides ``PH_PLACE`` (the
-rune kind to place, -1 when none is placeable; then its peek and peek uses,
-``turn.turn_place``) and ``PH_START`` (a revealed slot, or -1); a
-resonance asks each seat still in after the initiator, in turn order,
-``PH_JOIN`` (1 or 0; seat ``Z_Q``), then resolves (``turn.res_close``).
-The peeks, discards, magic-card and dissolve uses stay inside ``apply``,
-chosen by the seat's own policy (``Ctx.pol``; a search seat plays them as
-counter does, as before the engine).
+redraw: ``step_turn.turn_head``), then seat ``Z_CUR`` decides
+``PH_PLACE`` (the rune kind to place, -1 when none is placeable; then its
+peek and peek uses, ``step_turn.turn_place``) and ``PH_START`` (a revealed
+slot, or -1); a resonance asks each seat still in after the initiator, in
+turn order, ``PH_JOIN`` (1 or 0; seat ``Z_Q``), then resolves
+(``step_turn.res_close``). The peeks, discards, magic-card and dissolve
+uses stay inside ``apply``, chosen by the seat's own policy (``Ctx.pol``;
+a search seat plays them as counter does).
 
-Every random number comes from the same streams in the same order as
-before the engine (the deal's ``st``, each seat's ``ST[p]``), so the
-plain policies' games are unchanged.
+The rule parts are in ``step_actions`` (single actions, end checks),
+``step_turn`` (the turn, the resonance) and ``step_game`` (deal, records);
+the heuristics in ``policies`` (``prior`` is re-exported from there).
+Every random number comes from the game's stream ``st`` (the deal) and
+each seat's own stream ``ST[p]``, in the same order as ``step_turn.turn``
+draws them, so a plain policy's game is the same played either way.
 """
 import numpy as np
 from numba import njit
@@ -22,17 +26,19 @@ from balance.core.compiled import compiled, inlined_callable, ir_inlined
 from ...core import jit
 from ...core.engine.inlining import in_batch_loop
 from ...core.kernel import BAN_FORBID, ev  # before kernel_cache_begin
-from .base import (P_MAXT, broken_invariants, card_ev, chance, check_end, fill_deck, next_in,
-                   start, view)
-from .base import finish as records
-from .base import winners as winners_of
-from .layout import (C_H, C_IN, C_JOINED, E_JOIN, E_NOSTART, END_CAP, M_BASE, M_OVER,
-                     PH_JOIN, PH_PLACE, PH_START, POL_COUNTER, POL_RANDOM, Z_CARD, Z_CUR, Z_DEC,
-                     Z_END, Z_INIT, Z_JK, Z_NEXT, Z_NJ, Z_PART, Z_PHASE, Z_Q, Z_REV, Z_TURN)
-from .policy import choose_place, place_terms, place_value, wants_join, wants_start
+from .layout import (C_H, C_IN, C_JOINED, E_JOIN, E_NOSTART, END_CAP, PH_JOIN, PH_PLACE,
+                     PH_START, POL_COUNTER, POL_RANDOM, Z_CARD, Z_CUR, Z_DEC, Z_END, Z_INIT, Z_JK,
+                     Z_NEXT, Z_NJ, Z_PART, Z_PHASE, Z_Q, Z_REV, Z_TURN)
+from .policies import choose_place, wants_join, wants_start
+from .policies import prior  # noqa: F401  (the step interface: the search's top-k)
 from .rules import POLICIES  # noqa: F401  (the engine's policy ids)
+from .state import P_MAXT
 from .state import copy, info_key, redeal_hidden, reseed  # noqa: F401  (the step interface)
-from .turn import after_resonance, res_close, res_open, turn_head, turn_place
+from .step_actions import check_end, next_in
+from .step_game import broken_invariants, fill_deck, start
+from .step_game import finish as records
+from .step_game import winners as winners_of
+from .step_turn import after_resonance, res_close, res_open, turn_head, turn_place
 
 ROLLOUT = np.array([POL_COUNTER, POL_RANDOM], np.int64)   # search_rollout_policy 0, 1
 
@@ -86,7 +92,7 @@ def turns_on(s, c, e, first, masks, counts, tr, on, check):
 
 @compiled
 def deal(s, c, seed, game, masks, counts, tr, on, check):
-    """A new game (``base.start``), played on to its first decision."""
+    """A new game (``step_game.start``), played on to its first decision."""
     S, Z = s.S, s.Z
     P = S.shape[0]
     start(s, c, seed, game, masks, counts, tr, on)
@@ -147,30 +153,6 @@ def heuristic(s, c, pol):
     q = Z[Z_Q]
     return np.int64(1) if wants_join(pol, S, F, Z, c.M, s.ST, q, c.W, Z[Z_CARD], c.ip,
                                      c.pp[q]) else np.int64(0)
-
-
-@compiled
-def prior(s, c, code):
-    """counter's score of an option (the search's top-k): the placement's
-    value for its target card; starting or joining, the card's expected
-    value given the chances the seat sees; 0 for not starting, declining."""
-    S, F, Z = s.S, s.F, s.Z
-    ph = Z[Z_PHASE]
-    if ph == PH_PLACE:
-        if code < 0:
-            return 0.0
-        p = Z[Z_CUR]
-        cc, gvn, gvo, fl = place_terms(S, F, Z, c.M, s.ST, p, c.W, c.ip, c.pp[p])
-        e, _ = place_value(c.W, c.M, cc, code, gvn, gvo, fl)
-        return e
-    if (ph == PH_START and code < 0) or (ph == PH_JOIN and code == 0):
-        return 0.0
-    p = seat(s, c)
-    view(S, F, Z, p, c.W)
-    card = Z[Z_REV + code] if ph == PH_START else Z[Z_CARD]
-    ps = chance(c.W, c.M, card, np.int64(M_BASE))
-    po = chance(c.W, c.M, card, np.int64(M_OVER))
-    return card_ev(c.M, card, ps, po, ph == PH_START, c.ip, c.pp[p])
 
 
 @inlined_callable
@@ -248,7 +230,7 @@ def winners(s, c):
 
 @compiled
 def finish(s, c, tr, on, grow, srow):
-    """The game's records (``base.finish``)."""
+    """The game's records (``step_game.finish``)."""
     records(s.S, s.Z, c.M, tr, on, s.S.shape[0], s.Z[Z_END], s.Z[Z_TURN], grow, srow)
 
 

@@ -7,7 +7,7 @@ import pandas as pd
 
 from ...core import stats
 from .layout import N_MAGIC
-from .table import RECONSTRUCTION, load_cards
+from .cards import RECONSTRUCTION, load_cards
 
 
 def _bits(col: np.ndarray, i: int) -> np.ndarray:

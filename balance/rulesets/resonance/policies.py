@@ -1,20 +1,31 @@
-"""Magic Resonance kernel, part 2: the heuristics' choices (random, counter,
-saboteur): the target card, the placement, the peek, the dissolve target,
-the discards, starting and joining. Each reads only its seat's view
-(``base.view``) and draws its randomness from its seat's stream."""
+"""Magic Resonance's heuristics (random, counter, saboteur): their choices
+(the target card, the placement, the peek, the dissolve target, the
+discards, starting and joining) and counter's score of an option for the
+search's top-k (``prior``). Each reads only its seat's view
+(``policies_view``) and draws its randomness from its seat's own stream.
+
+The engine reads ``prior`` (and ``heuristic``, the dispatch of these
+choices by the pending decision) from ``step``, which re-exports it.
+"""
 import numpy as np
 from balance.core.compiled import compiled, ir_inlined
 
 from ...core import jit
 from ...core.kernel import BAN_FORBID, ev  # before kernel_cache_begin
 from ...core.rng import below_at
-from .base import (card_ev, card_terms, chance, effect_value, hand_to_discard, KEEP, P_FAIL,
-                   placeable, Q_JOIN, Q_PJOIN, Q_PSTART, Q_RISK, Q_START, ru, shifted, view)
 from .layout import (C_H, C_HN, E_DISCARD, F_KIND, F_KNOW, F_OWNER, M_BASE, M_NEFF, M_OEFF,
-                     M_OVER, M_PTS, NK, POL_RANDOM, POL_SABOTEUR, Z_FN, Z_REV)
+                     M_OVER, M_PTS, NK, PH_JOIN, PH_PLACE, PH_START, POL_RANDOM, POL_SABOTEUR,
+                     Z_CARD, Z_CUR, Z_FN, Z_PHASE, Z_Q, Z_REV)
+from .policies_view import card_ev, card_terms, chance, effect_value, shifted, view
 from .rules import KIND_COLOUR, KIND_VALUE
+from .state import P_FAIL, Q_JOIN, Q_PJOIN, Q_PSTART, Q_RISK, Q_START
+from .state_zones import hand_to_discard, placeable, uniform_at
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
+
+# keep score of each kind when a counter/saboteur must discard (lowest goes first)
+KEEP = np.array([[3.0, 4.0, 1.0, 0.0] * 3 + [2.0],          # counter
+                 [3.0, 4.0, 2.5, 2.6] * 3 + [2.0]])         # saboteur keeps negatives
 
 
 @compiled
@@ -275,7 +286,7 @@ def wants_start(pol, S, F, Z, M, ST, p, W, ip, pp):
     """The revealed slot seat p starts a resonance on, or -1 (the caller
     counts the decision)."""
     if pol == POL_RANDOM:
-        if ru(ST, p) < pp[Q_PSTART]:
+        if uniform_at(ST, p) < pp[Q_PSTART]:
             j = below_at(ST, p, np.int64(2))
             if Z[Z_REV + j] < 0:
                 j = 1 - j
@@ -312,12 +323,35 @@ def wants_join(pol, S, F, Z, M, ST, q, W, card, ip, pp):
     """Whether seat q joins a resonance on ``card`` (the caller counts the
     decision)."""
     if pol == POL_RANDOM:
-        return ru(ST, q) < pp[Q_PJOIN]
+        return uniform_at(ST, q) < pp[Q_PJOIN]
     view(S, F, Z, q, W)
     if chance(W, M, card, np.int64(M_BASE)) < pp[Q_JOIN]:
         return False
     return chance(W, M, card, np.int64(M_OVER)) <= pp[Q_RISK]
 
+
+@compiled
+def prior(s, c, code):
+    """counter's score of an option (the search's top-k): the placement's
+    value for its target card; starting or joining, the card's expected
+    value given the chances the seat sees; 0 for not starting, declining."""
+    S, F, Z = s.S, s.F, s.Z
+    ph = Z[Z_PHASE]
+    if ph == PH_PLACE:
+        if code < 0:
+            return 0.0
+        p = Z[Z_CUR]
+        cc, gvn, gvo, fl = place_terms(S, F, Z, c.M, s.ST, p, c.W, c.ip, c.pp[p])
+        e, _ = place_value(c.W, c.M, cc, code, gvn, gvo, fl)
+        return e
+    if (ph == PH_START and code < 0) or (ph == PH_JOIN and code == 0):
+        return 0.0
+    p = Z[Z_Q] if ph == PH_JOIN else Z[Z_CUR]          # the deciding seat (step.seat)
+    view(S, F, Z, p, c.W)
+    card = Z[Z_REV + code] if ph == PH_START else Z[Z_CARD]
+    ps = chance(c.W, c.M, card, np.int64(M_BASE))
+    po = chance(c.W, c.M, card, np.int64(M_OVER))
+    return card_ev(c.M, card, ps, po, ph == PH_START, c.ip, c.pp[p])
 
 
 jit.kernel_cache_end()

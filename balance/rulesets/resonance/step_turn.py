@@ -1,18 +1,22 @@
-"""Magic Resonance kernel, part 3: a turn. Magic-card uses, the resonance
-(opening, joins, resolution), the heuristics' uses before placing, and the
-turn in three phases (``turn_head``: draw and uses; ``turn_place``: place
-and peek; ``turn_resonance``), which ``turn`` chains with the policies'
-choices and the search policy (``search``) chains with its own; then
-``run_turns`` and ``play_from``, the game loop."""
+"""Magic Resonance's turn: magic-card uses, the resonance (opening, joins,
+resolution), the heuristics' uses before placing, and the turn in three
+phases (``turn_head``: draw and uses; ``turn_place``: place and peek;
+``turn_resonance``), which ``turn`` chains with the policies' choices and
+``step`` (the engine's phase machine) chains with each seat's decision in
+between; then ``run_turns`` and ``play_from``, the whole-game loop the
+scenario tests play.
+
+The resonance is three functions (``res_open``, the joins, ``res_close``)
+because the engine asks each join as a decision of its own, while
+``resonate`` (the scenarios, forced joins) asks them in one loop; both
+resolve with the same ``res_close``.
+"""
 import numpy as np
 from balance.core.compiled import compiled, ir_inlined
 
 from ...core import jit
 from ...core.kernel import BAN_FORBID, ev  # before kernel_cache_begin
 from ...core.rng import below_at
-from .base import (check_end, dissolve_redraw, dissolve_remove, draw1, finish, hand_state,
-                   next_in, P_FAIL, P_MAXT, peek, place, placeable, Q_DISSV, reveal,
-                   usable, broken_invariants)
 from .layout import (C_H, C_HN, C_IN, C_JOINED, C_JOINOK, C_MARK, C_MN, C_MPTS, C_OVER,
                      C_OWN, C_STARTED, C_SUCC, C_USED, C_USES, DISSOLVE, E_AWARD, E_EFFECT,
                      E_JOIN, E_NOPLACE, E_NOSTART, E_OUTCOME, E_START, E_TOTALS, E_TURN, E_USE,
@@ -21,8 +25,13 @@ from .layout import (C_H, C_HN, C_IN, C_JOINED, C_JOINOK, C_MARK, C_MN, C_MPTS, 
                      U_PEEK, WHY_DISCARD, WHY_FAIL, WHY_HIT, Z_ACQ, Z_DEC, Z_DISC, Z_FN, Z_JOINS,
                      Z_MCHO, Z_MDISC, Z_MJOIN, Z_MOVR, Z_MSUC, Z_NEXT, Z_OVERS, Z_RES, Z_REV,
                      Z_ROUND, Z_SUCC, Z_SUPPLY, Z_TURN)
-from .policy import choose_peek, choose_place, discard_n, dissolve_target, wants_join, wants_start
+from .policies import choose_peek, choose_place, discard_n, dissolve_target, wants_join, wants_start
 from .rules import KIND_COLOUR, KIND_VALUE
+from .state import P_FAIL, P_MAXT, Q_DISSV
+from .state_zones import draw1, placeable, reveal
+from .step_actions import (check_end, dissolve_redraw, dissolve_remove, hand_state, next_in, peek,
+                           place, usable)
+from .step_game import broken_invariants, finish
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
@@ -68,7 +77,6 @@ def use_magic(s, c, p, card, masks, counts, tr, on):
                 i = dissolve_target(mine, S, F, Z, M, ST, p, c.W, c.ip, c.pp[p], 1.0)
             if i >= 0:
                 dissolve_remove(S, F, Z, p, i, np.int64(1), masks, counts, tr, on)
-
 
 
 @compiled
@@ -229,8 +237,6 @@ def res_close(s, c, p, card, part, nj, masks, counts, tr, on):
     if on:
         hand_state(S, Z, P, tr)
     return out
-
-
 
 
 @compiled
