@@ -3,9 +3,10 @@ step machine (rulebook scenario tests, notebooks).
 
 >>> t = Table(players=4, policies="greedy")     # dealt normally, then edited
 >>> t.arrange(hands={0: "金1", 1: "木8 steal", 3: "土8"}, arrays={0: "火1 火2 火3", 1: "金7"},
-...           deck="土1", hp={1: 4, 2: 30, 3: 6})
->>> t.turn(("combo", "straight flush"))         # seat 0 draws 土1, then fires
->>> print("\\n".join(t.lines()))
+...           deck="土1", hp={1: 4, 2: 30, 3: 6})   # seat 0's turn begins: it draws 土1
+>>> t.turn(("combo", "straight flush"))         # seat 0 fires; seats 1 and 3 go out
+>>> print("\\n".join(t.lines()))              # the trace since the arrangement
+>>> t.play()                                    # on to the end by the heuristics
 
 Cards are written as in the rulebook: element + value for a basic card
 (``水3``: elements 金 木 水 火 土), a special by its name (``thunder``,
