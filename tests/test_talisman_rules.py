@@ -6,14 +6,15 @@ the outcome in the kernel and, where cheap, in the pure-Python reference
 
 The kernel keeps a game's state in plain arrays (``S`` per-seat scalars with
 the array as one bitmask of values per element, ``hand``, ``pile`` and
-``Z``), so a position is built by filling those arrays and the kernel's own
-njit helpers (``combo_sizes``, ``combo_amount``, ``damage``, ``draw``,
-``array_to_discard``, ``next_alive``, ``heal_room``) are called on it. The
-turn (hand limit, wind, steal, gamble: the step module's ``begin`` and
-``apply``, ``play.end_turn``, ``play.cast``) and the eliminations
-(``eliminate``) are inlined into the engine's game loop; those rules are
-checked on the kernel through its event traces, which :func:`replay_trace`
-re-plays zone by zone, and on the reference through constructed positions.
+``Z``). A combo or a damage instance is checked by filling those arrays and
+calling the kernel's own njit helpers on them (``KernelTable``:
+``combo_sizes``, ``combo_amount``, ``damage``, ``draw``,
+``array_to_discard``, ``next_alive``, ``heal_room``). A whole turn (the
+draw, the hand limit, wind, steal, gamble, the eliminations, the end) is
+played by the compiled step machine from an arranged position
+(``talisman.scenario.Table``) and read back from its event trace; the
+traces of whole games are re-played zone by zone (:func:`replay_trace`), and
+the reference checks the same rules on constructed positions.
 """
 from __future__ import annotations
 
@@ -26,13 +27,18 @@ from balance.core.rng import game_state, python_rng
 from balance.rulesets.talisman import SPEC
 from balance.rulesets.talisman import layout as L
 from balance.rulesets.talisman import reference as R
+from balance.rulesets.talisman.scenario import Table
+from balance.rulesets.talisman import state_slots as slots
 from balance.rulesets.talisman.rules import (CHAOS, ELEMENTS_ZH, FLUSH, FOUR, GAMBLE,
                                              GENERATING, GUARD, OVERCOMING, STEAL, THUNDER,
                                              WIND, deck_list)
 from lazy import lazy
 
-base = lazy("balance.rulesets.talisman.base")          # compiled on first use, not at collection
-policy = lazy("balance.rulesets.talisman.policy")
+# compiled on first use, not at collection
+zones = lazy("balance.rulesets.talisman.state_zones")
+combos = lazy("balance.rulesets.talisman.step_combos")
+play = lazy("balance.rulesets.talisman.step_play")
+heuristics = lazy("balance.rulesets.talisman.policies")
 
 DEFAULTS = SPEC.space.resolve({})
 
@@ -89,7 +95,7 @@ class KernelTable:
 
     def sizes(self, p: int) -> dict:
         """combo type -> size, for the available types only."""
-        base.combo_sizes(self.S, p, self.buf)
+        combos.combo_sizes(self.S, p, self.buf)
         return {ct: int(self.buf[ct]) for ct in range(5) if self.buf[ct] > 0}
 
     def hp(self, p: int) -> int:
@@ -105,20 +111,20 @@ class KernelTable:
         """Resolve a combo as play_game's combo branch does, with the
         kernel's helpers; returns the amount."""
         size = self.sizes(p)[kind]
-        amount = int(policy.combo_amount(kind, size, self.ip))
+        amount = int(combos.combo_amount(kind, size, self.ip))
         if kind == FLUSH:
-            q = base.next_alive(self.S, p, self.P)
+            q = zones.next_alive(self.S, p, self.P)
             while q != p:
-                base.damage(self.S, self.Z, self.tr, True, p, q, amount)
-                q = base.next_alive(self.S, q, self.P)
+                play.damage(self.S, self.Z, self.tr, True, p, q, amount)
+                q = zones.next_alive(self.S, q, self.P)
         elif kind == FOUR:
-            h = min(amount, int(policy.heal_room(self.S, p, self.ip)))
+            h = min(amount, int(combos.heal_room(self.S, p, self.ip)))
             self.S[p, L.C_HP] += h
         else:
             if kind == OVERCOMING:
-                base.array_to_discard(self.S, self.pile, self.Z, target, self.V)
-            base.damage(self.S, self.Z, self.tr, True, p, target, amount)
-        base.array_to_discard(self.S, self.pile, self.Z, p, self.V)
+                zones.array_to_discard(self.S, self.pile, self.Z, target, self.V)
+            play.damage(self.S, self.Z, self.tr, True, p, target, amount)
+        zones.array_to_discard(self.S, self.pile, self.Z, p, self.V)
         return amount
 
 
@@ -286,7 +292,7 @@ def test_sample_game_over_consecutive_turns():
     # kernel: the same position, built step by step
     k = KernelTable(DEFAULTS, 2)
     k.place(xiao, "火3")
-    base.damage(k.S, k.Z, k.tr, True, lao, xiao, int(k.ip[base.P_THUNDER]))
+    play.damage(k.S, k.Z, k.tr, True, lao, xiao, int(k.ip[slots.P_THUNDER]))
     assert k.hp(xiao) == 18
     k.place(xiao, "水5")
     k.place(lao, "木4")
@@ -295,6 +301,33 @@ def test_sample_game_over_consecutive_turns():
     assert k.fire(xiao, GENERATING, lao) == 9
     assert k.hp(lao) == 11 and k.array(xiao) == [] and k.array(lao) == cards("木4")
 
+
+
+def test_sample_game_played_by_the_step_machine():
+    """Worked example, sample game, played turn by turn by the compiled step
+    machine from the seed's hands and draws (as the reference above): 小天师
+    (seat 0) places 火3, 老道士's thunder takes 2 (HP 18), 小天师 places 水5,
+    then 木2, and on turn 7 greedy fires the 3-card generating combo (水→木→火)
+    at 老道士 for 9."""
+    t = Table(players=2, policies="greedy")
+    t.arrange(hands={0: "火3 水5 guard", 1: "木4 土6 thunder"},
+              deck="金2 wind 水4 金1 木2 土1 土2")              # top first
+    script = [("place", "火3"), ("cast", "thunder", 0), ("place", "水5"), ("place", "木4"),
+              ("place", "木2"), ("pass",)]
+    for turn, action in enumerate(script, start=1):
+        assert t.Z[L.Z_TURN] == turn and t.seat == (turn - 1) % 2
+        t.turn(action)
+        if turn == 2:
+            assert t.hp(0) == 18
+    assert t.array_of(0) == ["木2", "水5", "火3"] and t.hand_of(0) == ["guard", "金2", "水4", "土2"]
+    assert t.Z[L.Z_TURN] == 7 and t.seat == 0
+    t.set_mark()
+    t.turn()                                                   # greedy's own choice
+    combo = t.events(etype=L.E_COMBO)
+    assert [tuple(r[2:7]) for r in combo] == [(0, GENERATING, 1, 3, 9)]
+    assert t.hp() == [18, 11] and t.array_of(0) == [] and t.array_of(1) == ["木4"]
+    assert "P0 fires generating on P1 (3 cards): 9 damage" in "\n".join(t.lines())
+    assert t.errors == 0
 
 # --- combo detection: 2-, 3-, 4- and 5-card cases ----------------------------------
 COMBO_CASES = [
@@ -357,9 +390,9 @@ def test_guard_absorbs_one_damage_instance():
     k = KernelTable(DEFAULTS, 2)
     k.S[1, L.C_GUARDS] = 2
     for expected_guards in (1, 0):
-        base.damage(k.S, k.Z, k.tr, True, 0, 1, 9)
+        play.damage(k.S, k.Z, k.tr, True, 0, 1, 9)
         assert k.hp(1) == 20 and k.S[1, L.C_GUARDS] == expected_guards
-    base.damage(k.S, k.Z, k.tr, True, 0, 1, 9)
+    play.damage(k.S, k.Z, k.tr, True, 0, 1, 9)
     assert k.hp(1) == 11
     assert [e[4] for e in k.events() if e[0] == L.E_DAMAGE] == [1, 1, 0]
     g = ref_table(DEFAULTS, 2)
@@ -436,6 +469,26 @@ def test_straight_flush_resolves_on_all_before_removal():
     assert [k.hp(q) for q in range(4)] == [20, -2, 24, 0]
 
 
+def test_straight_flush_removal_in_the_step_machine():
+    """Damage and elimination, played by the compiled turn from the same
+    position: every opponent takes its damage instance (seats 1, 2, 3 in
+    turn order) before seats 1 and 3 go out, their hands and arrays go to the
+    discard pile, and the turn passes to seat 2 (seat 1 is skipped)."""
+    t = Table(players=4, policies="greedy")
+    t.arrange(hands={0: "金1", 1: "木8 steal", 3: "土8"}, arrays={0: "火1 火2 火3", 1: "金7"},
+              deck="土1 水1", hp={1: 4, 2: 30, 3: 6})
+    assert t.hand_of(0) == ["金1", "土1"]                      # the turn's draw
+    discard = len(t.discard_pile())
+    t.turn(("combo", "straight flush"))
+    rows = [(int(r[0]), int(r[2])) for r in t.events() if r[0] in (L.E_DAMAGE, L.E_OUT)]
+    assert rows == [(L.E_DAMAGE, 1), (L.E_DAMAGE, 2), (L.E_DAMAGE, 3), (L.E_OUT, 1), (L.E_OUT, 3)]
+    assert t.hp() == [20, -2, 24, 0] and t.alive() == [0, 2]
+    assert t.hand_of(1) == [] and t.array_of(1) == [] and t.hand_of(3) == []
+    assert sorted(t.discard_pile()[discard:]) == sorted(["火1", "火2", "火3", "木8", "steal",
+                                                          "金7", "土8"])
+    assert t.seat == 2 and t.hand_of(2) == ["水1"] and t.errors == 0
+
+
 def test_thunder_elimination_ends_two_player_game():
     """Damage and elimination + victory: the last player with HP > 0 wins."""
     g = ref_table(DEFAULTS, 2)
@@ -447,6 +500,19 @@ def test_thunder_elimination_ends_two_player_game():
     g.play_turn((R.CAST, THUNDER, 1))
     assert g.advance() and g.winner == 0 and g.end_reason == "last_standing"
     assert not g.seats[1].alive and sorted(g.discard) == sorted(cards("水1 水2") + [special(THUNDER)])
+
+
+def test_thunder_kill_ends_the_game_played_to_the_end():
+    """Victory, played to the end by greedy from an arranged position: seat
+    0 casts its thunder (2 damage) at seat 1 (HP 2), which goes out, and
+    seat 0, the last player with HP > 0, wins on turn 1."""
+    t = Table(players=2, policies="greedy")
+    t.arrange(hands={0: "thunder", 1: "水8"}, arrays={1: "水1 水2"}, deck="金1", hp={1: 2})
+    game = t.play()
+    assert game["winner"] == 0 and game["turns"] == 1
+    assert game["end_reason"] == SPEC.end_reasons.index("last_standing")
+    assert t.seats[1]["out_turn"] == 1 and t.seats[0]["damage_dealt"] == 2
+    assert t.lines()[-1] == "== P0 (greedy) wins after 1 turns, 1 rounds" and t.errors == 0
 
 
 # --- specials ---------------------------------------------------------------------
@@ -472,6 +538,20 @@ def test_wind_skips_next_living_player():
     g.fix_card_set()
     g.cast(0, WIND)
     assert g.seats[2].skips == 1 and g.seats[1].skips == 0
+
+
+def test_wind_skip_in_the_step_machine():
+    """Specials, wind, played by the compiled turn: seat 0's wind makes seat
+    1 skip its next turn: the turn counts (turn 2), seat 1 draws nothing,
+    and seat 2 plays turn 3."""
+    t = Table(players=3, policies="greedy")
+    t.arrange(hands={0: "wind", 1: "金5"}, deck="金1 金2 金3")
+    t.turn(("cast", "wind"))
+    assert t.events(etype=L.E_WIND)[:, 3].tolist() == [1]
+    assert t.events(etype=L.E_SKIP)[:, [1, 2]].tolist() == [[2, 1]]
+    assert t.hand_of(1) == ["金5"] and t.S[1, L.C_SKIPS] == 0
+    assert t.seat == 2 and t.Z[L.Z_TURN] == 3 and t.hand_of(2) == ["金2"]
+    assert "P1 is skipped by wind (0 skips left)" in "\n".join(t.lines()) and t.errors == 0
 
 
 def test_wind_stacks_as_a_count():
@@ -582,7 +662,7 @@ def test_kernel_draw_reshuffles_then_skips():
     counts = np.zeros((2, 45), np.int64)
     k.pile[1, :3] = cards("金1 金2 金3")
     k.Z[L.Z_DISC] = 3
-    got = [base.draw(st, k.S, k.hand, k.pile, k.Z, 0, masks, counts, k.tr, True, False)
+    got = [zones.draw(st, k.S, k.hand, k.pile, k.Z, 0, masks, counts, k.tr, True, False)
            for _ in range(4)]
     assert sorted(got[:3]) == cards("金1 金2 金3") and got[3] == -1
     assert k.S[0, L.C_HN] == 3 and k.Z[L.Z_DECK] == 0 and k.Z[L.Z_DISC] == 0
@@ -612,10 +692,10 @@ def kernel_policy_choice(k: KernelTable, pol: str, p: int, hand: list, seed: int
               np.zeros((pp.shape[0], 32), np.int64), np.zeros(6, np.int64), np.zeros(64, np.int64),
               np.zeros(64, np.int64), np.zeros(L.NC_MAX, np.int64), np.zeros(L.NC_MAX, np.int64),
               np.int64(k.V), np.int64(5 * k.V))
-    policy.fill_special_table(ctx.ip, ctx.pp, ctx.spbest)
+    heuristics.fill_special_table(ctx.ip, ctx.pp, ctx.spbest)
     st = np.array([game_state(np.uint64(seed), np.int64(game))], np.uint64)
     state = State(k.S, k.hand, k.pile, k.Z, st)
-    return tuple(int(x) for x in policy.choose_greedy(state, ctx, SPEC.policies[pol], p))
+    return tuple(int(x) for x in heuristics.choose_greedy(state, ctx, SPEC.policies[pol], p))
 
 
 def test_patient_holds_a_weak_combo():

@@ -3,7 +3,7 @@
 Plain constants only (no numba, no kernel): ``__init__`` (the spec's
 columns), ``replay``, ``reference`` and the tests import them without
 loading compiled code. The kernel takes its record column indices from the
-column names with ``core.layout.index`` (``G_*``, ``S_*`` in ``kernel.py``).
+column names with ``core.layout.index`` (``G_*``, ``S_*`` in ``state_slots``).
 """
 from ...core.layout import Z_TR, Z_TURN
 
@@ -47,22 +47,11 @@ Z_END = 9           # the end reason once the game is over, -1 while it goes on
 NZ = 10
 assert len({Z_DECK, Z_DISC, Z_TURN, Z_TR, Z_NC, Z_CUR, Z_PHASE, Z_ALIVE, Z_ROUNDS, Z_END}) == NZ
 PH_DISCARD = 0      # discard one card (the hand is above hand_limit): option = hand index
-PH_ACTION = 1       # the turn's action: option = an action code (``policy.list_actions``)
+PH_ACTION = 1       # the turn's action: option = an action code (``policies.list_actions``)
 
 # --- workspace sizes ---------------------------------------------------------
 HCAP = 40                   # hand capacity (hand_limit <= 20, plus the draw and steals)
 NC_MAX = 12 * 5 + 5 * 12    # deck capacity: 12 values x 5 elements + 5 specials x 12 copies
-
-# --- search workspace: one thread's int64 buffer IW, by offset ---------------
-W_SIZES = 0                 # 24: the rollouts' combo sizes and array summary (kernel.SM + 16)
-W_ACTS = 24                 # 64: the rollouts' action scratch
-W_CAND = 88                 # 64: the candidate actions of the decision being searched
-W_WINS = 152                # 64: rollout wins of each candidate
-W_POOL = 216                # NC_MAX: the hidden cards of a determinization
-W_CNT = 336                 # 72: copies of each card kind among them
-W_RPOL = 408                # 4: the rollout policy of each seat
-W_STATS = 412               # 4: searched decisions, rollouts, rollout turns played, candidates
-NIW = 416
 
 # --- actions: a policy's choice is (kind, arg, target) -----------------------
 A_PASS = 0          # arg 0, target -1

@@ -22,9 +22,10 @@ from balance.core.compiled import compiled
 
 from ...core import engine, jit
 from ...core.rng import mix_into, shuffle
-from .base import P_V, SM, empty_hand, to_hand
 from .layout import C_HN, C_JUNK, C_SPEC, HCAP, NC_MAX, NS, NZ, Z_DECK, Z_DISC, Z_TR
 from .rules import QIDX
+from .state_slots import P_V, SM
+from .state_zones import empty_hand, to_hand
 
 State = namedtuple("State", "S hand pile Z st")
 Ctx = namedtuple("Ctx", "pol P ip pp ban spbest sp sizes acts pool cnt V NB")

@@ -4,11 +4,16 @@ A turn is a phase machine held in ``Z``: the turn begins (the turn cap,
 wind skips, the draw), then seat ``Z_CUR`` decides, ``Z_PHASE``:
 ``PH_DISCARD`` (one card at a time while its hand is above ``hand_limit``:
 option = the hand index) or ``PH_ACTION`` (option = an action code,
-``policy.list_actions``, or 0 for passing, always legal). ``apply`` plays
+``policies.list_actions``, or 0 for passing, always legal). ``apply`` plays
 the option and goes on to the next decision or the end. Every random
 number of the game comes from ``State.st`` in the order the rules need it
-(``reference.py`` replays the same order), so a game played step by step
-is the game the heuristics played before the engine.
+(``reference.py`` replays the same order).
+
+The rule parts it plays are below it: the zones (``state_zones``), the
+combos (``step_combos``), the heuristics (``policies``) and the parts that
+change the game (``step_play``). The engine reads the heuristics from
+this module: ``heuristic`` dispatches to ``policies``, and ``prior``
+(greedy's score of an option) is ``policies.prior``.
 """
 import numpy as np
 from balance.core.compiled import compiled, inlined_callable, ir_inlined
@@ -16,18 +21,18 @@ from balance.core.compiled import compiled, inlined_callable, ir_inlined
 from ...core import jit
 from ...core.kernel import ev  # before kernel_cache_begin
 from ...core.rng import game_state
-from .base import (P_LIMIT, P_MAXT, combo_sizes_apart, draw, next_alive, summarize,
-                   take_from_hand, to_discard)
-from .layout import (A_COMBO, A_CAST, C_ALIVE, C_GUARDS, C_HN, C_HP, C_SKIPS, E_DISCARD, E_SKIP,
+from .layout import (A_COMBO, C_ALIVE, C_GUARDS, C_HN, C_HP, C_SKIPS, E_DISCARD, E_SKIP,
                      E_TURN, END_CAP, END_LAST, PH_ACTION, PH_DISCARD, POL_GREEDY, POL_RANDOM,
                      Z_ALIVE, Z_CUR, Z_END, Z_PHASE, Z_ROUNDS, Z_TURN)
-from .play import broken_invariants, eliminate, end_turn, fill_deck, start
-from .play import finish as records
-from .policy import (action_parts, choose_discard, choose_greedy, choose_random, combo_amount,
-                     combo_value, fill_special_table, keep_score, list_actions, placement_score,
-                     special_value)
+from .policies import (action_parts, choose_discard, choose_greedy, choose_random,
+                       fill_special_table, list_actions)
+from .policies import prior  # noqa: F401  (the step interface: greedy's score of an option)
 from .rules import POLICIES  # noqa: F401  (the engine's policy ids)
 from .state import copy, info_key, redeal_hidden, reseed  # noqa: F401  (the step interface)
+from .state_slots import P_LIMIT, P_MAXT
+from .state_zones import draw, next_alive, take_from_hand, to_discard
+from .step_combos import combo_sizes_apart
+from .step_play import broken_invariants, eliminate, end_turn, fill_deck, records, start
 
 ROLLOUT = np.array([POL_GREEDY, POL_RANDOM], np.int64)   # search_rollout_policy 0, 1
 
@@ -85,7 +90,7 @@ def begin(s, c, masks, counts, tr, on, check):
 
 @compiled
 def deal(s, c, seed, game, masks, counts, tr, on, check):
-    """A new game (``play.start``), played on to its first decision."""
+    """A new game (``step_play.start``), played on to its first decision."""
     s.st[0] = game_state(seed, game)
     start(s.st, s.S, s.hand, s.pile, s.Z, masks, counts, tr, on, c.ip, c.P)
     Z = s.Z
@@ -99,7 +104,7 @@ def deal(s, c, seed, game, masks, counts, tr, on, check):
 
 @ir_inlined
 def code_of(kind, arg, tgt):
-    """An action's option code (``policy.action_parts`` reads it back)."""
+    """An action's option code (``policies.action_parts`` reads it back)."""
     return kind * 4096 + arg * 16 + tgt + 1
 
 
@@ -133,39 +138,6 @@ def heuristic(s, c, pol):
     else:
         kind, arg, tgt = choose_greedy(s, c, pol, p)
     return code_of(kind, arg, tgt)
-
-
-@compiled
-def prior(s, c, code):
-    """greedy's immediate score of an option, in greedy's order of
-    preference: a combo of value > 0, a special of value > 0, a placement,
-    the rest; within each greedy's value, then the target of lower HP. A
-    discard: the lower greedy's keep score, the better."""
-    S, hand = s.S, s.hand
-    p = s.Z[Z_CUR]
-    sizes = c.sizes
-    if s.Z[Z_PHASE] == PH_DISCARD:
-        summarize(S, p, sizes)
-        return -keep_score(hand[p, code], c.NB, c.V, S, p, sizes, c.ip, c.pp[p])
-    combo_sizes_apart(S, p, sizes)
-    kind, arg, t = action_parts(code)
-    if kind == A_COMBO:
-        v = combo_value(S, p, c.P, arg, combo_amount(arg, sizes[arg], c.ip), t if t >= 0 else p,
-                        c.ip, c.pp[p])
-        tier = 3.0 if v > 0.0 else 0.0
-    elif kind == A_CAST:
-        v = special_value(arg, c.ip, c.pp[p])
-        tier = 2.0 if v > 0.0 else 0.0
-    elif code == 0:
-        v = 0.0
-        tier = 0.0
-    else:
-        v = float(placement_score(S, p, hand[p, arg], c.V, sizes, c.ip))
-        tier = 1.0
-    sc = tier * 1e12 + v * 1e3
-    if t >= 0:
-        sc -= S[t, C_HP]
-    return sc
 
 
 @inlined_callable
@@ -214,7 +186,7 @@ def winners(s, c):
 
 @compiled
 def finish(s, c, tr, on, grow, srow):
-    """The game's records (``play.finish``)."""
+    """The game's records (``step_play.records``)."""
     Z = s.Z
     records(s.S, Z, tr, on, c.P, Z[Z_END], Z[Z_TURN], Z[Z_ROUNDS], grow, srow)
 

@@ -1,24 +1,74 @@
-"""Talisman Poker kernel: the policies (random, greedy, patient): the
-special table, the option list, scores, placement and the discard (README,
-"Policies")."""
+"""Talisman Poker's heuristics: random, greedy and patient (README,
+"Policies"): the special table, the option list, the scores of a combo, a
+special, a placement and a discard, and each policy's choice. Ties are
+broken from the game's stream (``pick_tied``).
+
+The step module asks them for a seat's option (``step.heuristic``) and
+takes greedy's score of an option, ``prior`` (the search keeps the
+``search_top_k`` best), from here; they read the state and the combos
+(``cards``, ``step_combos``) and change nothing but their scratch and the
+stream.
+"""
 import numpy as np
-from balance.core.compiled import allocating, inlined, inlined_callable
+from balance.core.compiled import allocating, compiled, inlined, inlined_callable
 
 from ...core import jit
 from ...core.kernel import BAN_FORBID  # before kernel_cache_begin
 from ...core.rng import below
+from .cards import ELEM, RUN, VAL0
 from .layout import (A_CAST, A_COMBO, A_PASS, A_PLACE, C_ALIVE, C_ARRN, C_BITS, C_GUARDS, C_HN,
-                     C_HP, C_SPEC, POL_PATIENT, POL_RANDOM)
+                     C_HP, C_SPEC, PH_DISCARD, POL_PATIENT, POL_RANDOM, Z_CUR, Z_PHASE)
 from .rules import (CHAOS, FLUSH, FOUR, GEN_TABLE, GENERATING, GUARD, OVER_TABLE, OVERCOMING,
                     STEAL, THUNDER, WIND)
-from .base import (ELEM, P_CAP, P_CHAOS, P_FLUSH, P_GEN, P_HEAL, P_OVER, P_THUNDER, Q_DESTROY,
-                   Q_GAMBLE, Q_GUARD, Q_HEALV, Q_MIN, Q_STEAL, Q_WIND, RUN, SM, VAL0, combo_sizes,
-                   combo_sizes_apart, combo_types, lowest_hp_opponent, pick_tied, summarize)
+from .state_slots import (P_CHAOS, P_FLUSH, P_GEN, P_HEAL, P_OVER, P_THUNDER, Q_DESTROY,
+                          Q_GAMBLE, Q_GUARD, Q_HEALV, Q_MIN, Q_STEAL, Q_WIND, SM)
+from .step_combos import (combo_amount, combo_sizes, combo_sizes_apart, combo_types, heal_room,
+                          summarize)
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 
-# --- policies ------------------------------------------------------------
+# --- ties --------------------------------------------------------------------
+@inlined
+def pick_tied(st, tied):
+    """A heuristic's tie-break: ``tied`` has bit i set for each option i
+    scoring the best; returns the lowest set bit when there is one, else
+    the j-th set bit (from the lowest) for j = ``below(st, number set)``: one
+    draw, and only when options tie. -1 when ``tied`` is 0."""
+    if tied == 0:
+        return -1
+    if tied & (tied - 1) != 0:
+        n = 0
+        t = tied
+        while t != 0:
+            t &= t - 1
+            n += 1
+        for _ in range(below(st, n)):
+            tied &= tied - 1
+    i = 0
+    while (tied >> i) & 1 == 0:
+        i += 1
+    return i
+
+
+@inlined
+def lowest_hp_opponent(st, S, p, P, need_cards):
+    """The living opponent with the lowest HP (with ``need_cards``: among
+    those holding cards), ties broken at random (``pick_tied``), or -1."""
+    best_hp = 1 << 62
+    tied = 0
+    for q in range(P):
+        if q != p and S[q, C_ALIVE] == 1 and (not need_cards or S[q, C_HN] > 0):
+            h = S[q, C_HP]
+            if h < best_hp:
+                best_hp = h
+                tied = 0
+            if h == best_hp:
+                tied |= np.int64(1) << q
+    return pick_tied(st, tied)
+
+
+# --- the policies ------------------------------------------------------------
 @inlined
 def special_mask(S, p, NB, ban):
     """Bit s set when p holds special s and it may be played."""
@@ -51,36 +101,6 @@ def fill_special_table(ip, pp, spbest):
                     elif v == best_sv and v > 0.0:
                         tied |= 1 << s
             spbest[q, m] = tied
-
-
-@inlined
-def has_special(S, hand, p, s, NB):
-    for i in range(S[p, C_HN]):
-        if hand[p, i] == NB + s:
-            return i
-    return -1
-
-
-@inlined_callable
-def combo_amount(ct, size, ip):
-    if ct == FLUSH:
-        return size * ip[P_FLUSH]
-    if ct == GENERATING:
-        return size * ip[P_GEN]
-    if ct == OVERCOMING:
-        return size * ip[P_OVER]
-    if ct == FOUR:
-        return size * ip[P_HEAL]
-    return size * ip[P_CHAOS]
-
-
-@inlined_callable
-def heal_room(S, p, ip):
-    cap = ip[P_CAP]
-    if cap == 0:
-        return 1 << 60
-    r = cap - S[p, C_HP]
-    return r if r > 0 else 0
 
 
 @inlined
@@ -347,6 +367,38 @@ def choose_greedy(s, c, pol, p):
         return A_PLACE, acts[below(st, ntied) if ntied > 1 else 0], -1
     return A_PASS, 0, -1
 
+
+@compiled
+def prior(s, c, code):
+    """greedy's immediate score of an option, in greedy's order of
+    preference: a combo of value > 0, a special of value > 0, a placement,
+    the rest; within each greedy's value, then the target of lower HP. A
+    discard: the lower greedy's keep score, the better."""
+    S, hand = s.S, s.hand
+    p = s.Z[Z_CUR]
+    sizes = c.sizes
+    if s.Z[Z_PHASE] == PH_DISCARD:
+        summarize(S, p, sizes)
+        return -keep_score(hand[p, code], c.NB, c.V, S, p, sizes, c.ip, c.pp[p])
+    combo_sizes_apart(S, p, sizes)
+    kind, arg, t = action_parts(code)
+    if kind == A_COMBO:
+        v = combo_value(S, p, c.P, arg, combo_amount(arg, sizes[arg], c.ip), t if t >= 0 else p,
+                        c.ip, c.pp[p])
+        tier = 3.0 if v > 0.0 else 0.0
+    elif kind == A_CAST:
+        v = special_value(arg, c.ip, c.pp[p])
+        tier = 2.0 if v > 0.0 else 0.0
+    elif code == 0:
+        v = 0.0
+        tier = 0.0
+    else:
+        v = float(placement_score(S, p, hand[p, arg], c.V, sizes, c.ip))
+        tier = 1.0
+    sc = tier * 1e12 + v * 1e3
+    if t >= 0:
+        sc -= S[t, C_HP]
+    return sc
 
 
 jit.kernel_cache_end()

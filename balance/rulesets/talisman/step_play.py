@@ -1,36 +1,41 @@
-"""Talisman Poker kernel: one game's rules: the deck, dealing, casting a
-special, firing a combo, the end of a turn (``end_turn``: the chosen action
-resolved), eliminations, the invariants and the records (``finish``). The
-turn's start (``step.begin``) and the choice of action (``step.heuristic``
-over ``policy``) are the step module's.
+"""Talisman Poker's rule parts that change the game, played by the step
+machine (``step``): the deck and the deal (``fill_deck``, ``start``), a
+damage instance (``damage``), casting a special (``cast``), firing a combo
+(``fire``), the end of a turn (``end_turn``: the chosen action resolved),
+eliminations (``eliminate``), the invariants of check mode
+(``broken_invariants``) and the game's records (``records``). The turn's
+start and the choice of action are the step module's (``step.begin``,
+``step.heuristic`` over ``policies``).
 
 ``cast``, ``fire``, ``resolve`` and ``end_turn`` take the game's
 ``state.State`` (``s``) and the batch's ``state.Ctx`` (``c``: the rule
-vector ``ip``, ``V``, ``NB`` and the policies' scratch ``sizes``)."""
+vector ``ip``, ``V``, ``NB`` and the policies' scratch ``sizes``).
+"""
 import numpy as np
 from numba import njit
-from balance.core.compiled import allocating, inlined
+from balance.core.compiled import allocating, inlined, inlined_callable
 from numba import types as nt
 
 from ...core import jit
 from ...core.kernel import BAN_REMOVE, ev, setbit  # before kernel_cache_begin
 from ...core.rng import below, shuffle
+from .cards import ELEM, VAL0
 from .layout import (A_CAST, A_COMBO, A_PASS, A_PLACE, C_ALIVE, C_ARRN, C_BITS, C_CASTS, C_COMBOS,
                      C_DMG, C_GUARDS, C_HEALED, C_HN, C_HP, C_NB, C_OUT, C_SKIPS, C_SPEC, E_CAST,
-                     E_COMBO, E_DESTROY, E_END, E_GAMBLE, E_GUARD, E_HEAL, E_OUT, E_PASS,
-                     E_PLACE, E_STEAL, E_WIND, END_LAST, Z_DECK, Z_DISC, Z_NC, Z_TR, Z_TURN)
+                     E_COMBO, E_DAMAGE, E_DESTROY, E_END, E_GAMBLE, E_GUARD, E_HEAL, E_OUT,
+                     E_PASS, E_PLACE, E_STEAL, E_WIND, END_LAST, Z_DECK, Z_DISC, Z_NC, Z_TR,
+                     Z_TURN)
 from .rules import FLUSH, FOUR, GUARD, OVERCOMING, STEAL, THUNDER, WIND
-from .base import (A1, A2, B1, ELEM, G_CASTS, G_COMBOS, G_END, G_ROUNDS, G_TURNS, G_WINNER,
-                   I64, P_CAP, P_COPIES, P_HP, P_START, P_THUNDER, P_V, S_CASTS, S_COMBOS,
-                   S_DMG, S_GUARDS, S_HEALED, S_HP, S_OUT, U1, U3, VAL0, array_to_discard,
-                   combo_sizes_apart, damage, draw, empty_hand, next_alive, take_from_hand,
-                   to_discard, to_hand)
-from .policy import combo_amount, has_special, heal_room
+from .state_slots import (A1, A2, B1, G_CASTS, G_COMBOS, G_END, G_ROUNDS, G_TURNS, G_WINNER, I64,
+                          P_CAP, P_COPIES, P_HP, P_START, P_THUNDER, P_V, S_CASTS, S_COMBOS, S_DMG,
+                          S_GUARDS, S_HEALED, S_HP, S_OUT, U1, U3)
+from .state_zones import (array_to_discard, draw, empty_hand, has_special, next_alive,
+                          take_from_hand, to_discard, to_hand)
+from .step_combos import combo_amount, combo_sizes_apart, heal_room
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
 
 
-# --- one game ------------------------------------------------------------
 @allocating
 def fill_deck(ip, ban, pile, Z):
     """The unshuffled deck in pile[2, :n], n in Z[Z_NC] (once per batch)."""
@@ -104,6 +109,22 @@ def start(st, S, hand, pile, Z, masks, counts, tr, on, ip, P):
     for p in range(P):
         for _ in range(ip[P_START]):
             draw(st, S, hand, pile, Z, p, masks, counts, tr, on, True)
+
+
+@inlined_callable
+def damage(S, Z, tr, on, src, t, amount):
+    """One damage instance: a guard absorbs it whole."""
+    if amount <= 0:
+        return
+    if S[t, C_GUARDS] > 0:
+        S[t, C_GUARDS] -= 1
+        if on:
+            ev(tr, Z, E_DAMAGE, t, amount, 1, S[t, C_HP], src, 0)
+        return
+    S[t, C_HP] -= amount
+    S[src, C_DMG] += amount
+    if on:
+        ev(tr, Z, E_DAMAGE, t, amount, 0, S[t, C_HP], src, 0)
 
 
 @inlined
@@ -262,7 +283,7 @@ def eliminate(S, hand, pile, Z, tr, on, P, V):
 
 @njit(nt.void(A2, A1, A2, B1, I64, I64, I64, I64, A1, A2), cache=True, _nrt=False,
       forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def finish(S, Z, tr, on, P, end, turns, rounds, grow, srow):
+def records(S, Z, tr, on, P, end, turns, rounds, grow, srow):
     """The game's row ``grow`` and seat rows ``srow``; the winner is the seat
     left when the game ended by END_LAST (-1: none left, or the turn cap)."""
     winner = -1
@@ -291,7 +312,6 @@ def finish(S, Z, tr, on, P, end, turns, rounds, grow, srow):
         srow[q, S_COMBOS] = S[q, C_COMBOS]
         srow[q, S_CASTS] = S[q, C_CASTS]
         srow[q, S_GUARDS] = S[q, C_GUARDS]
-
 
 
 jit.kernel_cache_end()
