@@ -1,8 +1,8 @@
 """``lazy(name)``: a stand-in for a module, imported on its first use.
 
 A kernel module whose functions carry explicit numba signatures compiles
-them as it is imported (talisman's ``base`` and ``play``, and ``policy``
-with them). Imported at a test file's top, it compiled while pytest-xdist
+them as it is imported (talisman's ``state_zones``, ``step_combos`` and ``step_play``,
+and ``policies`` with them). Imported at a test file's top, it compiled while pytest-xdist
 collected, in every worker (7.5 s of CPU in each of the two in a clean
 run), though only the worker that runs the file's group needs it.
 Collection looks at every name of a test module (``__class__``,
