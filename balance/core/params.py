@@ -70,6 +70,12 @@ def infos(cls, group: str) -> list[ParamInfo]:
     return out
 
 
+def int_count(cls) -> int:
+    """How many int (and bool) parameters ``cls`` declares: the length of its
+    part of a kernel's int vector (a ruleset's rule ints come first)."""
+    return sum(1 for f in dataclasses.fields(cls) if not isinstance(f.default, float))
+
+
 def kernel_index(cls) -> dict[str, int]:
     """Slot of each parameter in its kernel vector (ints/bools vs floats)."""
     idx, n_int, n_float = {}, 0, 0

@@ -59,6 +59,19 @@ def below(st, n):
     return np.int64((r * np.uint64(n)) >> _S32)
 
 
+# a seat's own policy stream is drawn from the game's by this odd constant
+SEAT_MIX = np.uint64(0xD1B54A32D192ED03)
+
+
+@ir_inlined_nrt
+def seat_streams(streams, x):
+    """Each seat's own policy stream (school, resonance), seeded from the
+    game stream's state ``x``: ``streams[p] = mix64(x ^ (p + 1) * SEAT_MIX)``,
+    at the deal and when a rollout reseeds."""
+    for p in range(streams.shape[0]):
+        streams[p] = mix64(x ^ (np.uint64(p + 1) * SEAT_MIX))
+
+
 @internal
 def below_at(streams, i, n):
     """:func:`below` on stream ``i`` of an array of streams: a seat's own

@@ -28,6 +28,15 @@ YARDSTICKS = ("oracle",)
 TREE_SEARCHES = ("ismcts",)
 
 
+def iterations_param():
+    """``search_iterations``, the ISMCTS budget, declared the same in every
+    ruleset's ``PolicyParams`` (a new field each call: a dataclass field
+    belongs to one class)."""
+    from .params import param
+    return param(64, doc="ismcts: iterations per decision (each one determinization, one "
+                 "descent of the tree, one rollout)", bounds=(1, 100_000), sweep=(16, 64, 256))
+
+
 def is_search(policy: str) -> bool:
     """A search level, ISMCTS or a yardstick: a policy that simulates games
     per move (a variant ``search[...]`` too)."""

@@ -9,11 +9,10 @@ A=1 .. 10, J=11, Q=12, K=13; then the big joker (52) and the small joker
 (53). Each player has its own 54-card deck, so a card id names one card of
 a seat: every zone of a seat is a 54-bit mask.
 """
-import dataclasses
 from dataclasses import dataclass
 
 from ...core import search
-from ...core.params import kernel_index, param
+from ...core.params import int_count, kernel_index, param
 from .layout import (END_REASONS, POL_DEFENSIVE, POL_GREEDY, POL_ISMCTS,  # noqa: F401
                      POL_RANDOM, POL_SEARCH_FAST, POL_SEARCH, POL_SEARCH_STRONG)
 
@@ -99,15 +98,13 @@ class PolicyParams:
                                  "candidate", bounds=(1, 1024), sweep=(1, 2, 4))
     search_rollout_policy: int = param(0, doc="search: the policy of every seat in a rollout "
                                        "(0 greedy, 1 random)", bounds=(0, 1), sweep=(0, 1))
-    search_iterations: int = param(64, doc="ismcts: iterations per decision (each one "
-                                   "determinization, one descent of the tree, one rollout)",
-                                   bounds=(1, 100_000), sweep=(16, 64, 256))
+    search_iterations: int = search.iterations_param()
 
 
 IDX = kernel_index(Params)
 PIDX = kernel_index(PolicyParams)
 # the kernel's int vector: the rule ints, then the policy ints (``__init__.kernel_args``)
-N_RULE_INTS = sum(1 for f in dataclasses.fields(Params) if not isinstance(f.default, float))
+N_RULE_INTS = int_count(Params)
 
 SEARCH_POLICIES = {"search_fast": POL_SEARCH_FAST, "search": POL_SEARCH,
                    "search_strong": POL_SEARCH_STRONG, "ismcts": POL_ISMCTS}

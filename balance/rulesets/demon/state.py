@@ -26,6 +26,7 @@ import numpy as np
 from balance.core.compiled import compiled
 
 from ...core import engine, jit
+from ...core.kernel import copy_head  # before kernel_cache_begin
 from ...core.rng import mix_into, shuffle
 from .layout import (C_DECKM, C_DECKN, C_HAND, NO, NS, NZ, Z_LISTED, Z_NC, Z_ON, Z_SERR,
                      Z_SPOS, Z_TR, Ctx, State)
@@ -66,14 +67,10 @@ def copy(a, b):
     deck up to its size: the check-mode invariants read it; not the listed
     rows, which ``b`` then lists again when asked)."""
     for q in range(2):
-        for j in range(NS):
-            b.S[q, j] = a.S[q, j]
-        for i in range(a.S[q, C_DECKN]):
-            b.pile[q, i] = a.pile[q, i]
-    for i in range(a.Z[Z_NC]):
-        b.pile[2, i] = a.pile[2, i]
-    for i in range(NZ):
-        b.Z[i] = a.Z[i]
+        copy_head(a.S[q], b.S[q], NS)
+        copy_head(a.pile[q], b.pile[q], a.S[q, C_DECKN])
+    copy_head(a.pile[2], b.pile[2], a.Z[Z_NC])
+    copy_head(a.Z, b.Z, NZ)
     b.Z[Z_LISTED] = 0
     b.st[0] = a.st[0]
 

@@ -25,7 +25,7 @@ from balance.core.compiled import inlined
 from numba import types as nt
 
 from ...core import jit
-from ...core.kernel import BAN_FORBID, BAN_REMOVE, ev, setbit  # before kernel_cache_begin
+from ...core.kernel import BAN_FORBID, BAN_REMOVE, drawn, ev  # before kernel_cache_begin
 from ...core.rng import shuffle
 from .layout import (A_BIG, A_END, A_FACE, A_HEART, A_PAIR, A_ROW, A_SLOT, A_SMALL, C_BJ, C_DECKM,
                      C_DECKN, C_FACE, C_FACT, C_GRAVE, C_HAND, C_HP, C_KPTS, C_POW, C_ROW, C_STATS,
@@ -383,8 +383,7 @@ def draw(S, Z, pile, masks, counts, tr, p, deal):
     S[p, C_DECKN] = n
     S[p, C_DECKM] &= ~bit(k)
     S[p, C_HAND] |= bit(k)
-    setbit(masks, p, 0, k)
-    counts[0, k] += 1
+    drawn(masks, counts, p, k)
     if Z[Z_ON]:
         ev(tr, Z, E_DEAL if deal else E_DRAW, p, k, 0, 0, 0, 0)
     return k

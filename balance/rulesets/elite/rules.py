@@ -209,10 +209,7 @@ class PolicyParams:
                                              "the side ahead on points). 6 plays as well as "
                                              "200 at a fifth of the time (README, Search)",
                                       bounds=(1, 100_000), sweep=(3, 6, 12, 50, 200))
-    search_iterations: int = param(64, doc="ismcts: iterations per decision (each one "
-                                           "determinization, one descent of the tree, one "
-                                           "rollout)",
-                                   bounds=(1, 100_000), sweep=(16, 64, 256))
+    search_iterations: int = search.iterations_param()
 
 
 IDX = kernel_index(Params)

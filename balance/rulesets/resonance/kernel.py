@@ -7,7 +7,7 @@ One game's state is ``state.State`` (its docstring describes the arrays).
 Random numbers: the deal and the magic deck come from the game's stream
 (``core.rng.game_state(seed, game)``); each seat's policy draws its
 randomness (random choices and heuristic tie-breaks) from its own stream
-``ST[p] = mix64(game_state(seed, game) ^ (p + 1) * SEAT_MIX)``, so a seat's
+``ST[p]`` (``core.rng.seat_streams`` from the game stream's first state), so a seat's
 choices depend only on what it sees, never on how many numbers another
 seat consumed (the hidden-information test relies on it).
 

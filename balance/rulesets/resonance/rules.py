@@ -7,13 +7,12 @@ Card kinds: rune ``colour * 4 + i`` for colours red, green, blue and values
 ``VALUES[i]`` = 1, 2, -1, -2 (named ``red-1`` ... ``blue--2``), then
 ``dissolve`` (12). The 18 magic cards are data (``cards.py``).
 """
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
 from ...core import search
-from ...core.params import kernel_index, param
+from ...core.params import int_count, kernel_index, param
 from .layout import (DISSOLVE, END_REASONS, NK, POL_COUNTER, POL_RANDOM,  # noqa: F401
                      POL_ISMCTS, POL_SABOTEUR, POL_SEARCH, POL_SEARCH_FAST, POL_SEARCH_STRONG,
                      VALUES)
@@ -76,15 +75,13 @@ class PolicyParams:
     search_rollout_policy: int = param(0, doc="search: the policy of every seat in the "
                                        "rollouts (0 = counter, 1 = random)",
                                        bounds=(0, 1), sweep=(0, 1))
-    search_iterations: int = param(64, doc="ismcts: iterations per decision (each one "
-                                   "determinization, one descent of the tree, one rollout)",
-                                   bounds=(1, 100_000), sweep=(16, 64, 256))
+    search_iterations: int = search.iterations_param()
 
 
 IDX = kernel_index(Params)
 PIDX = kernel_index(PolicyParams)
 # the kernel's int vector: the rule ints, then the policy ints (``__init__.kernel_args``)
-N_RULE_INTS = sum(1 for f in dataclasses.fields(Params) if not isinstance(f.default, float))
+N_RULE_INTS = int_count(Params)
 
 POLICIES = {"random": POL_RANDOM, "counter": POL_COUNTER, "saboteur": POL_SABOTEUR,
             "search_fast": POL_SEARCH_FAST, "search": POL_SEARCH,

@@ -15,7 +15,7 @@ state's arrays (the seats' streams, draws, reveals, discards) are in
   ``Z`` int64[NZ] the globals and the phase machine (``layout.Z_*``),
   ``MD`` int64[18] the magic deck (top = last), ``st`` uint64[1] the
   game's stream (the deal), ``ST`` uint64[P] each seat's own stream (its
-  policy's draws: ``mix64(game_state(seed, game) ^ (p + 1) * SEAT_MIX)``).
+  policy's draws: ``core.rng.seat_streams``).
 - ``Ctx``: the seats' policy ids ``pol``, ``P``, the rule and policy vectors
   ``ip`` (int64[K]: the rule ints at ``P_*``, then the policy ints) and
   ``pp`` (float64[players_max, K]: row p is seat p's float policy
@@ -30,8 +30,8 @@ import numpy as np
 from balance.core.compiled import compiled
 
 from ...core import engine, jit
-from ...core.kernel import BAN_FORBID
-from ...core.rng import mix64, mix_into, shuffle
+from ...core.kernel import BAN_FORBID, copy_head  # before kernel_cache_begin
+from ...core.rng import mix_into, seat_streams, shuffle
 from .layout import (C_H, C_HN, DISSOLVE, F_KIND, F_KNOW, N_MAGIC, NC_MAX, NK, NS, NZ, Z_DECK,
                      Z_FN, Z_MD, Z_TR)
 from .rules import IDX, N_RULE_INTS, PIDX
@@ -56,7 +56,6 @@ Q_RISK = PIDX["overdraft_risk"]
 Q_DISSV = PIDX["dissolve_value"]
 Q_HIT = PIDX["hit_value"]
 
-SEAT_MIX = np.uint64(0xD1B54A32D192ED03)     # a seat's stream from the game's (deal, reseed)
 
 State = namedtuple("State", "S F pile Z MD st ST")
 Ctx = namedtuple("Ctx", "pol P ip pp ban M sp W pool")
@@ -85,18 +84,13 @@ jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_di
 def copy(a, b):
     """State ``a`` into ``b`` (the live parts; not the unshuffled deck)."""
     for q in range(a.S.shape[0]):
-        for c in range(NS):
-            b.S[q, c] = a.S[q, c]
+        copy_head(a.S[q], b.S[q], NS)
         b.ST[q] = a.ST[q]
-    for i in range(a.Z[Z_FN]):
-        for r in range(3):
-            b.F[r, i] = a.F[r, i]
-    for i in range(a.Z[Z_DECK]):
-        b.pile[0, i] = a.pile[0, i]
-    for i in range(NZ):
-        b.Z[i] = a.Z[i]
-    for i in range(a.Z[Z_MD]):
-        b.MD[i] = a.MD[i]
+    for r in range(3):
+        copy_head(a.F[r], b.F[r], a.Z[Z_FN])
+    copy_head(a.pile[0], b.pile[0], a.Z[Z_DECK])
+    copy_head(a.Z, b.Z, NZ)
+    copy_head(a.MD, b.MD, a.Z[Z_MD])
     b.st[0] = a.st[0]
 
 
@@ -104,8 +98,7 @@ def copy(a, b):
 def reseed(s, x):
     """New streams for the game and every seat, from ``x`` (a rollout's)."""
     s.st[0] = x
-    for q in range(s.ST.shape[0]):
-        s.ST[q] = mix64(x ^ (np.uint64(q + 1) * SEAT_MIX))
+    seat_streams(s.ST, x)
 
 
 @compiled

@@ -11,7 +11,7 @@ import numpy as np
 from balance.core.compiled import compiled
 
 from ...core import jit
-from ...core.kernel import BAN_FORBID, ev, setbit  # before kernel_cache_begin
+from ...core.kernel import BAN_FORBID, drawn, ev  # before kernel_cache_begin
 from ...core.rng import GAMMA, mix64
 from .layout import (C_H, C_HN, E_DEAL, E_DRAW, E_DRY, E_REVEAL, Z_DECK, Z_DISC, Z_DRY,
                      Z_DRYM, Z_MD, Z_MREV, Z_REV)
@@ -45,8 +45,7 @@ def draw1(S, pile, Z, p, masks, counts, tr, on, why):
     k = pile[0, Z[Z_DECK]]
     S[p, C_H + k] += 1
     S[p, C_HN] += 1
-    setbit(masks, p, 0, k)
-    counts[0, k] += 1
+    drawn(masks, counts, p, k)
     if on:
         ev(tr, Z, E_DEAL if why < 0 else E_DRAW, p, k, why, 0, 0, 0)
     return k

@@ -13,14 +13,14 @@ from balance.core.compiled import compiled
 from ...core import jit
 from ...core.kernel import BAN_REMOVE, ev  # before kernel_cache_begin
 from ...core.layout import index
-from ...core.rng import game_state, mix64, shuffle
+from ...core.rng import game_state, seat_streams, shuffle
 from .layout import (C_DISS, C_H, C_HN, C_IN, C_JOINED, C_JOINOK, C_MARK, C_MN, C_MPTS,
                      C_OUT, C_OVER, C_OWN, C_PEEKS, C_PLACED, C_STARTED, C_SUCC, C_USES,
                      DISSOLVE, E_END, E_SCORE, END_CAP, F_KIND, GAME_COLUMNS, N_MAGIC, NK, NZ,
                      SEAT_COLUMNS, Z_ACQ, Z_DEC, Z_DECK, Z_DISC, Z_FN, Z_JOINS, Z_MCHO, Z_MD,
                      Z_MDISC, Z_MJOIN, Z_MOVR, Z_MREV, Z_MSUC, Z_NC, Z_NTOT, Z_OVERS, Z_RES,
                      Z_REV, Z_ROUND, Z_SUCC, Z_SUPPLY, Z_TOT)
-from .state import P_COPY, P_HAND, P_MARKERS, SEAT_MIX
+from .state import P_COPY, P_HAND, P_MARKERS
 from .state_zones import draw1, reveal
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
@@ -124,8 +124,7 @@ def start(s, c, seed, game, masks, counts, tr, on):
     st, ST, S, pile, Z, MD, ip = s.st, s.ST, s.S, s.pile, s.Z, s.MD, c.ip
     P = S.shape[0]
     st[0] = game_state(seed, game)
-    for p in range(P):
-        ST[p] = mix64(st[0] ^ (np.uint64(p + 1) * SEAT_MIX))
+    seat_streams(ST, st[0])
     for i in range(NZ):
         if i != Z_NC and not (Z_TOT <= i < Z_TOT + NK):
             Z[i] = 0

@@ -32,7 +32,7 @@ Random numbers. The game's own stream ``st`` (``core.rng.game_state(seed,
 game)``) deals, picks the first sage, reshuffles, and picks the card a peek
 at a hand or a steal finds. Every policy choice (random choices and
 heuristic tie-breaks) comes from the choosing seat's own stream ``pst[p]``,
-seeded by (seed, game, seat) (``state_zones.seat_stream``): a seat's stream
+seeded by (seed, game, seat) (``core.rng.seat_streams``): a seat's stream
 advances only when it decides, so two deals that agree on everything a
 seat sees give it the same choices (tests/test_school_invariants.py proves
 it).

@@ -8,13 +8,12 @@ heart ♥, diamond ♦, club ♣ and values A=1 .. K=13, then the small (52) and
 the big (53) joker. A physical card id c (0..53, or 0..107 with two decks)
 is of kind c % 54.
 """
-import dataclasses
 import sys
 from dataclasses import dataclass
 
 from ...core import search
 from ...core.errors import BalanceError
-from ...core.params import kernel_index, param
+from ...core.params import int_count, kernel_index, param
 from .layout import (END_REASONS, HOUSES, POL_INFORMED, POL_ISMCTS, POL_RANDOM,  # noqa: F401
                      POL_SEARCH, POL_SEARCH_FAST, POL_SEARCH_STRONG)
 
@@ -77,15 +76,13 @@ class PolicyParams:
                                  bounds=(1, 64), sweep=(1, 2, 4, 8))
     search_rollout_policy: int = param(0, doc="search: the policy every seat plays in rollouts (0 informed, 1 random)",
                                        bounds=(0, 1), sweep=(0, 1))
-    search_iterations: int = param(64, doc="ismcts: iterations per decision (each one "
-                                   "determinization, one descent of the tree, one rollout)",
-                                   bounds=(1, 100_000), sweep=(16, 64, 256))
+    search_iterations: int = search.iterations_param()
 
 
 IDX = kernel_index(Params)
 PIDX = kernel_index(PolicyParams)
 # the kernel's int vector: the rule ints, then the policy ints (``__init__.kernel_args``)
-N_RULE_INTS = sum(1 for f in dataclasses.fields(Params) if not isinstance(f.default, float))
+N_RULE_INTS = int_count(Params)
 
 POLICIES = {"informed": POL_INFORMED, "random": POL_RANDOM, "search_fast": POL_SEARCH_FAST,
             "search": POL_SEARCH, "search_strong": POL_SEARCH_STRONG, "ismcts": POL_ISMCTS}

@@ -37,7 +37,8 @@ import numpy as np
 from balance.core.compiled import compiled
 
 from ...core import engine, jit
-from ...core.rng import mix64, mix_into, next_u64, shuffle
+from ...core.kernel import copy_head  # before kernel_cache_begin
+from ...core.rng import mix_into, next_u64, seat_streams, shuffle
 from .cards import KIND, KVAL, vbit
 from .layout import (BCAP, C_HN, D_VOTE, FCAP, HCAP, KNW, KN_FATE, KN_MASK, NCMAX, NS, NZ, PCAP,
                      PH_VOTE, POL_INFORMED, POL_ISMCTS, POL_SEARCH_FAST, Z_BN, Z_DECK, Z_DISC,
@@ -48,7 +49,6 @@ from .state_slots import P_FATE, S_FVALS
 
 State = namedtuple("State", "S hand fate B Z pile cards KN KF st pst")
 Ctx = namedtuple("Ctx", "pol P ip pp ban sp bpol script out tally tied fs ix buf pool flag")
-SEAT_MIX = np.uint64(0xD1B54A32D192ED03)
 
 
 def new_state(P: int) -> State:
@@ -93,33 +93,22 @@ def copy(a, b):
     P = a.S.shape[0]
     Z = a.Z
     for q in range(P):
-        for j in range(NS):
-            b.S[q, j] = a.S[q, j]
-        for i in range(a.S[q, C_HN]):
-            b.hand[q, i] = a.hand[q, i]
-        for i in range(FCAP):
-            b.fate[q, i] = a.fate[q, i]
-        for j in range(KNW):
-            b.KN[q, j] = a.KN[q, j]
+        copy_head(a.S[q], b.S[q], NS)
+        copy_head(a.hand[q], b.hand[q], a.S[q, C_HN])
+        copy_head(a.fate[q], b.fate[q], FCAP)
+        copy_head(a.KN[q], b.KN[q], KNW)
         for y in range(P):
-            for i in range(FCAP):
-                b.KF[q, y, i] = a.KF[q, y, i]
+            copy_head(a.KF[q, y], b.KF[q, y], FCAP)
         b.pst[q] = a.pst[q]
     for x in range(2):
-        for j in range(Z[Z_BN + x]):
-            b.B[x, 0, j] = a.B[x, 0, j]
-            b.B[x, 1, j] = a.B[x, 1, j]
+        copy_head(a.B[x, 0], b.B[x, 0], Z[Z_BN + x])
+        copy_head(a.B[x, 1], b.B[x, 1], Z[Z_BN + x])
     for h in range(4):
-        for j in range(Z[Z_PN + h]):
-            b.pile[h, j] = a.pile[h, j]
-    for i in range(Z[Z_DECK]):
-        b.cards[0, i] = a.cards[0, i]
-    for i in range(Z[Z_DISC]):
-        b.cards[1, i] = a.cards[1, i]
-    for i in range(NCMAX):
-        b.cards[2, i] = a.cards[2, i]
-    for i in range(NZ):
-        b.Z[i] = Z[i]
+        copy_head(a.pile[h], b.pile[h], Z[Z_PN + h])
+    copy_head(a.cards[0], b.cards[0], Z[Z_DECK])
+    copy_head(a.cards[1], b.cards[1], Z[Z_DISC])
+    copy_head(a.cards[2], b.cards[2], NCMAX)
+    copy_head(Z, b.Z, NZ)
     b.st[0] = a.st[0]
 
 
@@ -127,8 +116,7 @@ def copy(a, b):
 def reseed(s, x):
     """New streams for the game and every seat, from ``x`` (a rollout's)."""
     s.st[0] = x
-    for q in range(s.pst.shape[0]):
-        s.pst[q] = mix64(x ^ (np.uint64(q + 1) * SEAT_MIX))
+    seat_streams(s.pst, x)
 
 
 @compiled

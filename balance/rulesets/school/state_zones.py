@@ -6,12 +6,10 @@ hands). The rules (``step_moves``, ``step_records``, ``step``), the
 policies and the scenario tests share them; the arrays are described in
 ``state``.
 """
-import numpy as np
 from balance.core.compiled import compiled, internal
 
 from ...core import jit
-from ...core.kernel import ev, setbit  # before kernel_cache_begin
-from ...core.rng import game_state, mix64, shuffle
+from ...core.kernel import drawn, ev, refill_deck, remove_at  # before kernel_cache_begin
 from .cards import KIND, val, vbit
 from .layout import C_HN, E_DRAW, E_RESHUFFLE, Z_BN, Z_DECK, Z_DISC, Z_PN, Z_UP
 from .state_slots import ZG_RESH
@@ -20,12 +18,6 @@ jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_di
 
 
 # --- streams, seats, books and piles ---------------------------------------------
-@internal
-def seat_stream(seed, game, p):
-    """Seed of seat p's policy stream in game ``game`` of ``seed``."""
-    return mix64(game_state(seed, game) ^ (np.uint64(p + 1) * np.uint64(0xD1B54A32D192ED03)))
-
-
 @internal
 def next_seat(p, P):
     """The seat on p's left (the next in seat order)."""
@@ -67,17 +59,9 @@ def draw_card(st, cards, Z, tr, on):
     """The top card of the deck (reshuffling the discard pile into it when
     it is empty), or -1 when both are empty."""
     if Z[Z_DECK] == 0:
-        n = Z[Z_DISC]
-        if n == 0:
+        if refill_deck(st, cards, Z, Z_DECK, Z_DISC, tr, on, E_RESHUFFLE) == 0:
             return -1
-        for i in range(n):
-            cards[0, i] = cards[1, i]
-        Z[Z_DECK] = n
-        Z[Z_DISC] = 0
-        shuffle(st, cards[0], n)
         Z[ZG_RESH] += 1
-        if on:
-            ev(tr, Z, E_RESHUFFLE, -1, n, 0, 0, 0, 0)
     Z[Z_DECK] -= 1
     return cards[0, Z[Z_DECK]]
 
@@ -93,18 +77,14 @@ def to_hand(S, hand, p, c, masks, counts):
     hand[p, S[p, C_HN]] = c
     S[p, C_HN] += 1
     k = KIND[c]
-    setbit(masks, p, 0, k)
-    counts[0, k] += 1
+    drawn(masks, counts, p, k)
 
 
 @internal
 def take(S, hand, p, i):
     """Remove and return hand[p, i], keeping the order of the others."""
-    c = hand[p, i]
-    n = S[p, C_HN]
-    for j in range(i, n - 1):
-        hand[p, j] = hand[p, j + 1]
-    S[p, C_HN] = n - 1
+    c = remove_at(hand[p], i, S[p, C_HN])
+    S[p, C_HN] -= 1
     return c
 
 

@@ -13,7 +13,7 @@ from balance.core.compiled import compiled, internal, ir_inlined
 
 from ...core import jit
 from ...core.kernel import BAN_FORBID, BAN_REMOVE, ev, setbit  # before kernel_cache_begin
-from ...core.rng import below, below_at, game_state, shuffle
+from ...core.rng import below, below_at, game_state, seat_streams, shuffle
 from .cards import house_of_card, is_joker, KIND, KVAL, val, vbit
 from .layout import (C_HN, D_DISCARD, D_JOKER, E_BOOKSET, E_DEAL, E_DELETE, E_DISCARD, E_FATE,
                      E_FIRST, E_MEET, E_OPTION, E_SCORE, E_SPELL, E_SWAP, E_TOBOOK, EF_DRAW,
@@ -27,7 +27,7 @@ from .state_slots import (P_DECKS, P_FATE, P_HIDDEN, P_LIMIT, P_MEET, P_SDRAW, P
                           S_CB, S_CW, S_DEC, S_DRAWS, S_FIRST, S_FVALS, S_GAIN, S_PEEK, S_STEAL,
                           S_SWAPS, S_VOTES, ZG_CB, ZG_CLOAKED, ZG_CW, ZG_DRAW, ZG_PEEK, ZG_STEAL,
                           ZG_SWAP)
-from .state_zones import (draw_card, draw_to_hand, hand_index, seat_stream, take, to_discard,
+from .state_zones import (draw_card, draw_to_hand, hand_index, take, to_discard,
                           to_hand, update_up)
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
@@ -63,8 +63,8 @@ def init_game(s, c, seed, game, masks, counts, tr, on):
         if i != Z_NC:
             Z[i] = 0
     st[0] = game_state(seed, game)
+    seat_streams(s.pst, st[0])
     for p in range(P):
-        s.pst[p] = seat_stream(seed, game, p)
         for j in range(S.shape[1]):
             S[p, j] = 0
         for x in range(KNW):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from ...core import search
 from ...core.params import kernel_index, param
 from .layout import (END_REASONS, POL_GREEDY, POL_ORACLE, POL_PATIENT,  # noqa: F401  (END_REASONS: the spec's)
                      POL_ISMCTS, POL_RANDOM, POL_SEARCH, POL_SEARCH_FAST, POL_SEARCH_STRONG)
@@ -94,10 +95,7 @@ class PolicyParams:
     search_rollout_turns: int = param(200, doc="search: a rollout still running this many turns "
                                                "after the decision stops and counts as no win",
                                       bounds=(1, 100_000), sweep=(20, 50, 200, 1000))
-    search_iterations: int = param(64, doc="ismcts: iterations per decision (each one "
-                                           "determinization, one descent of the tree, one "
-                                           "rollout)",
-                                   bounds=(1, 100_000), sweep=(16, 64, 256))
+    search_iterations: int = search.iterations_param()
 
 
 IDX = kernel_index(Params)

@@ -21,6 +21,7 @@ import numpy as np
 from balance.core.compiled import compiled
 
 from ...core import engine, jit
+from ...core.kernel import copy_head  # before kernel_cache_begin
 from ...core.rng import mix_into, shuffle
 from .layout import C_HN, C_JUNK, C_SPEC, HCAP, NC_MAX, NS, NZ, Z_DECK, Z_DISC, Z_TR
 from .rules import QIDX
@@ -59,16 +60,11 @@ jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_di
 def copy(a, b):
     """State ``a`` into ``b`` (the cards in use only; not the unshuffled deck)."""
     for q in range(a.S.shape[0]):
-        for j in range(NS):
-            b.S[q, j] = a.S[q, j]
-        for j in range(a.S[q, C_HN]):
-            b.hand[q, j] = a.hand[q, j]
-    for j in range(a.Z[Z_DECK]):
-        b.pile[0, j] = a.pile[0, j]
-    for j in range(a.Z[Z_DISC]):
-        b.pile[1, j] = a.pile[1, j]
-    for j in range(NZ):
-        b.Z[j] = a.Z[j]
+        copy_head(a.S[q], b.S[q], NS)
+        copy_head(a.hand[q], b.hand[q], a.S[q, C_HN])
+    copy_head(a.pile[0], b.pile[0], a.Z[Z_DECK])
+    copy_head(a.pile[1], b.pile[1], a.Z[Z_DISC])
+    copy_head(a.Z, b.Z, NZ)
     b.st[0] = a.st[0]
 
 

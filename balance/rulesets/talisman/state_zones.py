@@ -10,8 +10,7 @@ uses them to deal hidden cards again.
 from balance.core.compiled import inlined, inlined_callable
 
 from ...core import jit
-from ...core.kernel import ev, setbit  # before kernel_cache_begin
-from ...core.rng import shuffle
+from ...core.kernel import drawn, ev, refill_deck, remove_at  # before kernel_cache_begin
 from .layout import (C_ALIVE, C_ARRN, C_BITS, C_HN, C_JUNK, C_NB, C_SPEC, E_DEAL, E_DRAW,
                      E_RESHUFFLE, Z_DECK, Z_DISC)
 
@@ -23,22 +22,12 @@ def draw(st, S, hand, pile, Z, p, masks, counts, tr, on, deal):
     """Seat p draws the deck's top card into its hand (``deal``: logged as
     the setup deal); an empty deck first takes the discard pile, shuffled
     from the game's stream. Returns the card, or -1 when both are empty."""
-    if Z[Z_DECK] == 0:
-        if Z[Z_DISC] == 0:
-            return -1
-        n = Z[Z_DISC]
-        for i in range(n):
-            pile[0, i] = pile[1, i]
-        Z[Z_DECK] = n
-        Z[Z_DISC] = 0
-        shuffle(st, pile[0], n)
-        if on:
-            ev(tr, Z, E_RESHUFFLE, -1, n, 0, 0, 0, 0)
+    if refill_deck(st, pile, Z, Z_DECK, Z_DISC, tr, on, E_RESHUFFLE) == 0:
+        return -1
     Z[Z_DECK] -= 1
     c = pile[0, Z[Z_DECK]]
     to_hand(S, hand, p, c)
-    setbit(masks, p, 0, c)
-    counts[0, c] += 1
+    drawn(masks, counts, p, c)
     if on:
         ev(tr, Z, E_DEAL if deal else E_DRAW, p, c, 0, 0, 0, 0)
     return c
@@ -71,13 +60,10 @@ def empty_hand(S, p):
 @inlined
 def take_from_hand(S, hand, p, i):
     """Remove and return hand[p, i], keeping the order of the others."""
-    c = hand[p, i]
+    c = remove_at(hand[p], i, S[p, C_HN])
     k = c - S[p, C_NB]
     S[p, C_SPEC + k if k >= 0 else C_JUNK] -= 1
-    n = S[p, C_HN]
-    for j in range(i, n - 1):
-        hand[p, j] = hand[p, j + 1]
-    S[p, C_HN] = n - 1
+    S[p, C_HN] -= 1
     return c
 
 

@@ -17,7 +17,7 @@ from balance.core.compiled import allocating, inlined, inlined_callable
 from numba import types as nt
 
 from ...core import jit
-from ...core.kernel import BAN_REMOVE, ev, setbit  # before kernel_cache_begin
+from ...core.kernel import BAN_REMOVE, drawn, ev, setbit  # before kernel_cache_begin
 from ...core.rng import below, shuffle
 from .cards import ELEM, VAL0
 from .layout import (A_CAST, A_COMBO, A_PASS, A_PLACE, C_ALIVE, C_ARRN, C_BITS, C_CASTS, C_COMBOS,
@@ -160,8 +160,7 @@ def cast(s, c, masks, counts, tr, on, p, special, tgt):
             j = below(st, nh)
             got = take_from_hand(S, hand, tgt, j)
             to_hand(S, hand, p, got)
-            setbit(masks, p, 0, got)
-            counts[0, got] += 1
+            drawn(masks, counts, p, got)
         if on:
             ev(tr, Z, E_STEAL, p, tgt, got, 0, 0, 0)
     else:  # gamble
