@@ -140,7 +140,7 @@ def engine_of(name, values):
     elite's for the version in ``values``."""
     if name == "elite":
         from balance.rulesets.elite.kernel import engine
-        return engine(values["version"]).E
+        return engine(values["version"], "kernel").E
     return importlib.import_module(f"balance.rulesets.{name}.kernel").E
 
 

@@ -93,7 +93,7 @@ def test_greedy_scores_a_reflect_the_same_at_any_multiplier():
     from balance.core import registry
     from balance.core.engine import contract
     from balance.rulesets.elite.kernel import engine
-    K = engine(3, "run")
+    K = engine(3, "kernel")
     spec = registry.get("elite")
     pols = ["greedy"] * 4
     big = contract.Table(spec, K, 4, pols, {"version": 3, "reflect_multiplier": 10_000})

@@ -23,7 +23,7 @@ CANDIDATES = [("talisman", 3, ["greedy", "random", "patient"]),
 # (test id, ruleset, players, heuristics, parameters)
 ON_ENGINE = [pytest.param(name, name, P, pols, {}, id=name) for name, P, pols in CANDIDATES
              if importlib.util.find_spec(f"balance.rulesets.{name}.step") is not None]
-# Magic Elite: one engine per version group (elite.kernel.engine(version, "run"))
+# Magic Elite: one engine per version group (elite.kernel.engine(version, "kernel"))
 ON_ENGINE += [pytest.param(f"elite-v{v}", "elite", 4, ["greedy", "random", "greedy", "random"],
                            {"version": v}, id=f"elite-v{v}") for v in (1, 2, 3)]
 
@@ -36,7 +36,7 @@ class _EliteRun:
         if attr.startswith("__"):
             raise AttributeError(attr)
         from balance.rulesets.elite.kernel import engine
-        return getattr(engine(self.version, "run"), attr)
+        return getattr(engine(self.version, "kernel"), attr)
 
 
 KERNELS = {p.values[0]: (_EliteRun(p.values[4]["version"]) if p.values[1] == "elite"

@@ -106,7 +106,7 @@ def test_search_responses_do_not_depend_on_what_the_seat_cannot_see(version, pol
     search's and ISMCTS's choices do not change when what the responding
     seat cannot see is dealt again."""
     from balance.rulesets.elite.kernel import engine
-    K = engine(version, "run")
+    K = engine(version, "kernel")
     P = 4
     spec = registry.get("elite")
     params = {"version": version, "search_determinizations": 4, "search_iterations": 32}

@@ -11,7 +11,9 @@ variant caches in its own subfolder of the ruleset's cache folder (``v12``,
 ``v3``). Versions 1 and 2 share a variant: they differ in a few branches on
 the runtime version (``Z[Z_V]``), and one compile serves both.
 
-This module is plain Python: ``run_batch`` and ``trace_one`` pick the
+This module is plain Python: ``engine(version, module)`` imports a module
+of the version's variant (``engine(version)``: its ``kernel``, the game
+engine bound to its ``step``); ``run_batch`` and ``trace_one`` pick the
 variant from the version in the parameter vector, ``kernels_for(values)``
 gives ``core.jit.notice`` the variant's kernels, and ``KERNELS`` (no
 parameters known) is version 3's, the default.
@@ -32,7 +34,7 @@ def variant(version) -> str:
         raise ValueError(f"elite has no version {version!r} (it has 1, 2, 3)") from None
 
 
-def engine(version, module: str = "run"):
+def engine(version, module: str = "kernel"):
     """Module ``module`` of the engine variant compiled for ``version``
     (imported, so compiled or loaded from numba's cache, on first use)."""
     import importlib

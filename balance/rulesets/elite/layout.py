@@ -279,7 +279,7 @@ C_DUELL = 120             # duels lost
 C_BUYS = 121              # purchases
 C_DEATHS = 122            # deaths (v3 causes and lost duels)
 C_RMANY = 123             # 1 once p's cards were marked (so C_RM may be > 0), until out
-# slot 124: unused (was the seat's search level, read by elite's own search, now the engine's)
+# slot 124: unused
 C_RM = 125                # 36 slots: rampage-marked cards per kind
 NCAP = 36 * 6             # cards in 6 decks: pile rows, duel pile
 C_DQ = C_RM + 36          # NCAP slots: duel pile, a ring buffer of card kinds
@@ -344,7 +344,7 @@ Z_RALLBLOCK = 60          # reflects that every other seat blocked
 Z_IDC = 61                # 16 slots: unused identity cards (Glutton HP extension)
 Z_RESP = Z_IDC + 16       # responses played in exchanges, all versions
 Z_TIES = Z_RESP + 1       # greedy: options tied for the best score, in acts[:Z_TIES]
-Z_OPTS = Z_TIES + 1       # options listed at the heuristics' decisions (policy.decide, decide3)
+Z_OPTS = Z_TIES + 1       # options listed at the heuristics' decisions (policies.decide, decide3)
 # the step machine (engine.step): the pending decision, and the exchange it is in
 _ZS = slots(("Z_CUR", "Z_PHASE", "Z_END", "Z_KEY0", "Z_FIRST", "Z_XA", "Z_XD", "Z_XI", "Z_XS"),
             Z_OPTS + 1)
@@ -458,7 +458,7 @@ E_DEATH3 = 51
 E_RESTART = 52
 E_DUELQ = 53
 
-# --- modes of the replay/scenario entry point (engine.game.entry) ------------------
+# --- modes of the replay/scenario entry point (engine.step_game.entry) ------------------
 M_GAME = 0                # unused: a whole game, traced or not, is play_blocks's
 M_TURN = 1                # one turn of seat a
 M_EXCHANGE = 2            # a sends c damage at b

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core import scenario
 from . import layout as L
 from . import rules
-from .replay import format_trace
 
 SUIT_LETTERS = "SHCD"
 
@@ -39,26 +39,22 @@ OPTIONS = {"": L.O_NONE, "judgment": L.O_JUDG, "frame": L.O_FRAME, "shield": L.O
            "freeze_skill": L.O_FRZSK, "freeze_shield": L.O_FRZSH, "bloodthirst": L.O_BLOOD}
 
 
-class Table:
-    """One game's arrays, dealt normally by ``init_game`` and then edited."""
+class Table(scenario.Table):
+    """One game's arrays, dealt normally by ``init_game`` and then edited
+    (``balance.core.scenario.Table``: values, policies and their ids, the
+    record buffers, the trace since a mark). Seats may play the tests'
+    ``script`` policy (their rows: :meth:`script`)."""
 
     def __init__(self, players: int = 2, params: dict | None = None, policies="greedy",
                  seed: int = 0, game: int = 0, trace: int = 200_000, ban: dict | None = None):
         from ...core.records import ban_vector
         from . import SPEC
         from .kernel import engine      # compiled: loaded on first use
-        self.values = SPEC.space.resolve(params)
+        super().__init__(SPEC, players, params, policies, kinds=rules.N_KINDS,
+                         ids={"script": rules.POLICY_SCRIPT}, seed=seed, game=game, trace=trace)
         version = self.values["version"]
-        kgame = engine(version, "game")
-        self._kernel, self._cards = kgame, engine(version, "cards")
-        self._run, self._step = engine(version, "run"), engine(version, "step")
-        SPEC.check_values(self.values, players)
-        self.P = players
-        if isinstance(policies, str):
-            policies = [policies] * players
-        self.policies = list(policies)
-        ids = {**rules.POLICIES, "script": rules.POLICY_SCRIPT}
-        self.pol = np.array([ids[p] for p in self.policies], np.int64)
+        self._kernel, self._cards = engine(version, "step_game"), engine(version, "cards")
+        self._run, self._step = engine(version, "kernel"), engine(version, "step")
         banv = None
         if ban:
             from ...core.records import BAN_CODES
@@ -70,19 +66,12 @@ class Table:
                                                                  ban_vector(banv, rules.N_KINDS))
         self.script_rows = np.full((256, 4), -1, np.int64)
         # the game (state.State) and its context (state.Ctx: seats, rules, scratch, script rows)
-        self.s = self._run.new_state(players)
-        self.c = self._run.context(players, self.pol, self.ip, self.pp, self.PT, self.PID,
+        self.s = self._run.new_state(self.P)
+        self.c = self._run.context(self.P, self.pol, self.ip, self.pp, self.PT, self.PID,
                                    self.script_rows)
         self.st, self.S, self.pile, self.Z = self.s.st, self.s.S, self.s.pile, self.s.Z
         self.n_script = 0
-        self.tr = np.zeros((trace, 8), np.int64)
-        self.masks = np.zeros((players, 2, 1), np.uint64)
-        self.counts = np.zeros((2, rules.N_KINDS), np.int64)
-        self.grow = np.zeros(L.NG, np.int64)
-        self.srow = np.zeros((players, L.NSEAT), np.int64)
-        self.seed, self.game = np.uint64(seed), np.int64(game)
         self._call(L.M_INIT, 1)
-        self.mark = 0
 
     # --- setting up -------------------------------------------------------
     def identity(self, p: int, *cards: str, hp: int | None = None, max_hp: int | None = None):
@@ -138,7 +127,7 @@ class Table:
             self.pile[0, :len(order)] = order
             self.Z[L.Z_DECK] = len(order)
             self.Z[L.Z_DISC] = 0
-        self.mark = int(self.Z[L.Z_TR])
+        self.set_mark()
 
     def script(self, *rows):
         """Script rows for seats with the ``script`` policy, in decision order:
@@ -274,13 +263,6 @@ class Table:
 
     def col(self, p: int, c: int) -> int:
         return int(self.S[p, c])
-
-    def events(self, all: bool = False) -> np.ndarray:
-        """Trace rows since the last ``arrange`` (or all)."""
-        return self.tr[0 if all else self.mark:self.Z[L.Z_TR]]
-
-    def lines(self, all: bool = False) -> list[str]:
-        return format_trace(self.events(all), self.values, self.P, self.policies)
 
     def script_errors(self) -> int:
         return int(self.Z[L.Z_SERR])

@@ -1,41 +1,50 @@
-"""Magic Elite's kernel: njit functions over small int64 arrays (layouts in
-``..layout``). Nothing is imported here: ``SPEC.kernel`` dispatches to
-``run`` of the version's variant, imported (compiled or loaded from
-numba's cache) on first use.
+"""Magic Elite's compiled engine: njit functions over small int64 arrays
+(layouts in ``..layout``). Nothing is imported here: ``SPEC.kernel``
+dispatches to ``kernel`` of the version's variant, imported (compiled or
+loaded from numba's cache) on first use.
 
-Modules, each importing only those above it (numba compiles and links by
-function, not by file, so the split changes no compiled code):
+Every file is named by its role (``core.package``); a role too long for
+one file continues in ``<role>_<part>`` modules. Each module imports only
+those above it (numba compiles and links by function, not by file, so the
+split changes no compiled code):
 
 - ``cards``: saturating arithmetic, draw/play/discard, the option buffer,
   sides, forbidden cards and the ban fallback;
-- ``v12``: characters entering play, the v1/v2 multipliers and skills;
-- ``v3``: v3's shields, multipliers, passives, lives, frost, bloodthirst,
-  mines, shop, the start of a turn (where the dragon's and birds' rounds end);
-- ``policy``: option enumeration, greedy's scores, the decisions, and the
+- ``step_v12``: characters entering play, the v1/v2 multipliers and skills;
+- ``step_v3``: v3's shields, multipliers, passives, lives, frost,
+  bloodthirst, mines, shop, the start of a turn (where the dragon's and
+  birds' rounds end);
+- ``policies``: option enumeration, greedy's scores, the decisions, and the
   option lists with greedy's scores the search reads (``options12``,
   ``options3``);
-- ``duel``: v3's duel and duel queue;
-- ``exchange``: the OD chain as steps (``xopen``, ``xnext``, ``xresp12``,
-  ``xresp3``: each response is a decision of its own) and, over them, the
-  chain played whole (``exchange``), with v1/v2's damage, deaths and
-  Judgment;
-- ``turn``: a turn played whole (``turn``: the start ``pre12``/``pre3``,
-  the decision, the play ``play12``/``play3`` and its exchange), the turn
-  order (``next_turn``, ``advance``), the sides left and the winner;
-- ``game``: dealing (``init_game``), the invariant checks, the records
-  (``finish``), ``entry`` (the scenarios' and tests' modes);
+- ``step_duel``: v3's duel and duel queue;
+- ``step_exchange``: the OD chain as steps (``xopen``, ``xnext``,
+  ``xresp12``, ``xresp3``: each response is a decision of its own) and,
+  over them, the chain played whole (``exchange``), with v1/v2's damage,
+  deaths and Judgment;
+- ``step_turn``: a turn played whole (``turn``: the start
+  ``pre12``/``pre3``, the decision, the play ``play12``/``play3`` and its
+  exchange), the turn order (``next_turn``, ``advance``), the sides left
+  and the winner;
+- ``step_game``: dealing (``init_game``), the invariant checks, the
+  records (``finish``), ``entry`` (the scenarios' and tests' modes);
 - ``state``: the game engine's ``State``/``Ctx``, ``copy``,
   ``redeal_hidden``, ``info_key``;
 - ``step``: the step interface (``core.engine``): the game as a phase
   machine that stops at every turn play and every response;
-- ``run``: the game engine bound to ``step`` (``core.engine.bind``),
+- ``kernel``: the game engine bound to ``step`` (``core.engine.bind``),
   ``run_batch``, ``trace_one``, ``KERNELS``.
+
+The rule parts are ``step_*`` modules below ``step`` because the phase
+machine plays them; ``policies`` sits among them, above the rule parts it
+reads (``step_v12``, ``step_v3``) and below those that decide
+(``step_exchange``, ``step_turn``).
 
 The game loop and the search policies (flat Monte Carlo levels, ISMCTS)
 are the engine's (``core.engine.loop``, ``core.engine.search``), written
-once for every ruleset; the whole-turn code (``turn.turn``,
-``exchange.exchange``) serves the scenarios' ``entry`` and plays the same
-step functions.
+once for every ruleset; the whole-turn code (``step_turn.turn``,
+``step_exchange.exchange``) serves the scenarios' ``entry`` and plays the
+same step functions.
 
 The exchange is written so later versions can hook into it: per-step
 defender options (v3's dedicated shields are response options), the damage
@@ -69,22 +78,22 @@ What is compiled where (docs/performance.md gives the rules):
   them (the process crashes); the step interface, ``entry``,
   ``cards.add_card`` and ``cards.draws_after_play``, which Python and the
   tests call, keep their wrappers.
-- Greedy's option scoring (``policy``: ``emit``, ``gscore``,
+- Greedy's option scoring (``policies``: ``emit``, ``greedy_score``,
   ``hit_value``, ...) and the larger hot functions with one call site
-  (the option enumerators, ``exchange.hit``, v3's turn callees
+  (the option enumerators, ``step_exchange.hit``, v3's turn callees
   ``decide3``, ``turn_start3``, ``draw_n3``, ``resolve_duels``) carry
   LLVM's ``alwaysinline`` (``forceinline=True``): numba's own inlining
   would type every copy again at each call site, and a call passes every
   array as a 7-11 word struct; so do the turn plays and exchange steps
-  ``step.apply`` runs (``turn.play3``/``play12``, ``exchange.xnext``,
-  ``xresp3``/``xresp12``), and ``step.settle`` (one call site, in
+  ``step.apply`` runs (``step_turn.play3``/``play12``,
+  ``step_exchange.xnext``, ``xresp3``/``xresp12``), and ``step.settle`` (one call site, in
   ``apply``) and ``step.begin`` (in ``settle`` and ``deal``), which end a
   turn and start the next. ``step.apply`` itself is inlined by numba into
   the engine's batch loop only (``core.engine.inlining.in_batch_loop``):
   inlined into every search call site, a compile grows many times over.
-- v1/v2's ``emit`` and ``gscore`` have one signature (``policy._sigs``),
-  as do v3's ``keep3`` and ``push3``: numba otherwise compiles one
-  version per combination of literal arguments.
+- v1/v2's ``emit`` and ``greedy_score`` have one signature
+  (``policies._sigs``), as do v3's ``keep_best3`` and ``push3``: numba
+  otherwise compiles one version per combination of literal arguments.
 - Trace events are only built under ``if Z[Z_ON]``.
 """
 RULESET = __package__.rsplit(".", 1)[0]     # cache folder of the ruleset, not of engine/

@@ -45,7 +45,7 @@ def new_state(P: int) -> State:
 def context(P, pol, ip, pp, PT, PID, script=None) -> Ctx:
     """One thread's context for a batch (its scratch arrays are its own).
     ``prow`` holds one seat's row of ``pp`` (seat ``pseat[0]``), the 1-D
-    vector greedy reads (``policy.seat_row``); ``pvar``: the rows differ (a
+    vector greedy reads (``policies.seat_row``); ``pvar``: the rows differ (a
     policy variant plays), so the row is copied when the deciding seat
     changes; else ``prow`` is every seat's and never copied (reading a row
     view of the 2-D ``pp`` in the greedy path cost elite v3 greedy about

@@ -14,11 +14,12 @@ An option is one int64 code (``code_of``): the run, its target, its
 option (Judgment, frame, shield, control, v3 shields, frost,
 bloodthirst) and the option's target; ``PASS`` (0) when the seat has no
 option (it passes its turn, or takes the damage). ``apply`` plays it with
-the turn's own code (``turn.play12``/``play3``, ``exchange.xresp12``/
-``xresp3``), then goes on: the next response (``exchange.xnext``), or the
-end of the exchange (``settle``: a revived rogue's pending attack opens the
-next exchange, v3's duel queue is resolved), the end of the turn (check
-mode's invariants, the sides left, the next seat) and the next turn.
+the turn's own code (``step_turn.play12``/``play3``,
+``step_exchange.xresp12``/``xresp3``), then goes on: the next response
+(``step_exchange.xnext``), or the end of the exchange (``settle``: a
+revived rogue's pending attack opens the next exchange, v3's duel queue is
+resolved), the end of the turn (check mode's invariants, the sides left,
+the next seat) and the next turn.
 
 Decisions that stay inside ``apply``, chosen by the seat's own heuristic
 (greedy for a seat that searches): a v1 rogue's paid revive, v3's spent 4s
@@ -28,9 +29,14 @@ called for a seat (``heuristic``) records its policy in the seat's
 ``C_POL``, so in a rollout these inner choices are the rollout policy's
 once the seat has decided.
 
-Every random number of the game comes from ``State.st`` in the order the
-whole-turn code drew them before the engine (``scripts/result_hashes.py``:
-identical tables for every configuration without a search seat).
+Every random number of the game comes from ``State.st``, in the order
+the whole-turn code (the scenarios' ``entry``) draws them.
+
+This module is the one ``core.engine.bind`` imports (``kernel``): it reads
+the step interface's functions and ``POLICIES`` here, so the state's
+functions (``state``) and the heuristics' dispatchers (``heuristic``,
+``options``, ``prior`` over ``policies``) are found here too; the rule
+parts it plays are the ``step_*`` modules.
 """
 import numpy as np
 from numba import njit
@@ -45,13 +51,13 @@ from ..layout import (C_ALIVE, C_HN, C_HP, C_KEY, C_MAXHP, C_OUT, C_POL, C_RANK,
                       Z_FIRST, Z_KEY0, Z_ON, Z_PA, Z_PD, Z_PHASE, Z_PT, Z_ROUNDS, Z_TURN, Z_V,
                       Z_XA, Z_XD, Z_XI)
 from ..rules import POLICIES  # noqa: F401  (the engine's policy ids)
-from .duel import resolve_duels
-from .exchange import xnext, xopen, xresp3, xresp12
-from .game import check_state, first_seat, init_game
-from .game import finish as records
-from .policy import decide, decide3, options3, options12, seat_row
+from .step_duel import resolve_duels
+from .step_exchange import xnext, xopen, xresp3, xresp12
+from .step_game import check_state, first_seat, init_game
+from .step_game import finish as records
+from .policies import decide, decide3, options3, options12, seat_row
 from .state import copy, info_key, redeal_hidden, reseed  # noqa: F401  (the step interface)
-from .turn import advance, play3, play12, pre3, pre12, sides_left, winner_of
+from .step_turn import advance, play3, play12, pre3, pre12, sides_left, winner_of
 from . import RULESET, VARIANT
 
 ROLLOUT = np.array([POL_GREEDY, POL_RANDOM], np.int64)   # search_rollout_policy 0, 1
@@ -74,7 +80,7 @@ def parts(code):
 
 @compiled
 def prepare(s, c):
-    """Nothing to prepare: every game builds its own deck (``game.init_game``)."""
+    """Nothing to prepare: every game builds its own deck (``step_game.init_game``)."""
     return None
 
 
@@ -137,7 +143,7 @@ def begin(s, c, masks, counts, tr, check):
 
 @compiled
 def deal(s, c, seed, game, masks, counts, tr, on, check):
-    """A new game (``game.init_game``), played on to its first decision."""
+    """A new game (``step_game.init_game``), played on to its first decision."""
     Z = s.Z
     init_game(s, c, seed, game, masks, counts, tr, on)
     p = first_seat(s.S, Z)
@@ -205,7 +211,7 @@ def apply(s, c, code, masks, counts, tr, on, check):
 def heuristic(s, c, pol):
     """Heuristic ``pol``'s option (random, greedy, the tests' script; a
     search id plays greedy), drawing from the game's stream as the turn
-    always did (``policy.decide``/``decide3``)."""
+    always did (``policies.decide``/``decide3``)."""
     S, Z = s.S, s.Z
     p = seat(s, c)
     S[p, C_POL] = pol if pol < POL_SEARCH0 else POL_GREEDY
@@ -256,8 +262,8 @@ def options(s, c, rows):
 
 @compiled
 def prior(s, c, code):
-    """greedy's score of option ``code`` (v1/v2 ``gscore``, v3
-    ``greedy3_f``'s)."""
+    """greedy's score of option ``code`` (v1/v2 ``greedy_score``, v3
+    ``score_options3``'s)."""
     n = scored(s, c)
     acts = c.acts
     for i in range(n):
@@ -305,7 +311,7 @@ def standing(s, c):
 
 @compiled
 def finish(s, c, tr, on, grow, srow):
-    """The game's records (``game.finish``)."""
+    """The game's records (``step_game.finish``)."""
     Z = s.Z
     records(s.S, Z, tr, Z[Z_END], Z[Z_TURN], grow, srow)
     grow[G_FIRST] = Z[Z_FIRST]

@@ -24,8 +24,8 @@ from ..layout import (CA_DUEL, C_ALIVE, C_BTT, C_DEATHS, C_DIAM, C_DQ, C_DQH, C_
                       Z_DCAPS, Z_DUELS, Z_INDUEL, Z_JOINT, Z_KITSAVE, Z_NEXT, Z_ON, Z_P, Z_ZOMB)
 from ..rules import T_DMG, T_HEAL
 from .cards import draws_after_play, remove_play, sat_add
-from .v12 import eliminate
-from .v3 import draw_n3, fix_mark
+from .step_v12 import eliminate
+from .step_v3 import draw_n3, fix_mark
 from . import RULESET, VARIANT
 
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)

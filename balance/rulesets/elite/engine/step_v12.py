@@ -1,12 +1,12 @@
 """Characters and their skills: a character (v1/v3) or general (v2)
 entering play (``init_general``, every version: it also gives v3's lives,
 shield and skill), the v1/v2 multipliers (``mult``; v3's are
-``v3.mult3``), who may call Judgment, control and its infighting, the 10's
-combined skill (v2), playing a run (v1/v2) and a seat leaving play
+``step_v3.mult3``), who may call Judgment, control and its infighting, the
+10's combined skill (v2), playing a run (v1/v2) and a seat leaving play
 (``eliminate``, every version).
 
-The v1/v2 deaths, Judgment and the exchange are in ``exchange``: a v1
-rogue's revive is a decision (``policy.decide``).
+The v1/v2 deaths, Judgment and the exchange are in ``step_exchange``: a
+v1 rogue's revive is a decision (``policies.decide``).
 """
 import numpy as np
 from balance.core.compiled import inlined, internal, ir_inlined_nrt
@@ -169,7 +169,7 @@ def rounds_end(S, Z, tr, p):
     effect of N rounds ends at the N-th of the target's turn starts after
     its use, before that turn's play: the 8's immunity (shield, control; the
     10's borrowed ones) counts the 8's turn starts, each infighter's bond its
-    own. (v3's dragon and birds: ``v3.turn_start3``.)"""
+    own. (v3's dragon and birds: ``step_v3.turn_start3``.)"""
     if S[p, C_IMM] > 0:
         S[p, C_IMM] -= 1
         if S[p, C_IMM] == 0:

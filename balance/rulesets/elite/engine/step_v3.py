@@ -9,18 +9,23 @@ frost and bloodthirst (the devouring shield may steal either), the shop
 and the start of a turn (``turn_start3``, where the dragon's and the birds'
 rounds end).
 
-v3 keeps its own versions of a few v1/v2 functions, not merged (not
-measured): ``mult3`` (other ranks, frost; called per run by v3's greedy,
-without ``Z``), ``play_cards3`` (rampage marks), ``hit3``/``die3``
+v3 keeps its own versions of a few v1/v2 functions, not merged:
+``mult3`` (other ranks, frost; called per run by v3's greedy, without
+``Z``), ``play_cards3`` (rampage marks), ``hit3``/``die3``
 (passives, the HP before the hit, causes, lives and the duel queue: little
 is shared with v1/v2's ``hit``, which LLVM inlines into v1/v2's hot
 exchange, and ``die``, which scores v2 kills and revives v1 rogues) and
 ``draw_n3`` (mines, the gift pack; v1/v2's ``draw_n`` is a three-line
-inlined loop). The v1/v2 and v3 turns are separate too (``game``).
+inlined loop). The v1/v2 and v3 turns are separate too (``step_turn``).
 
 ``die3`` and ``hit3`` carry explicit signatures (see ``core.kernel.ev``):
-called with many constant arguments (causes, flags), they were compiled
-six times each.
+called with many constant arguments (causes, flags), numba would
+otherwise compile each of them once per combination.
+
+The heuristics' choices inside these rules stay here, beside the rule
+they serve (``policies`` imports this module): the 4 a seat spends
+(``choose_four``), a yes/no at a turn start (``wants``), the shop
+(``buy``).
 
 The skills and shields a play or a response fires (``bloodthirst``,
 ``freeze``, the ``steal_react`` both may meet, ``reflect``) take the game
@@ -54,7 +59,7 @@ from ..layout import (CA_BLOOD, CA_MINE, CA_REFLECT, C_ALIVE, C_BIRD, C_BTS, C_B
                       Z_POUCHES, Z_RALLBLOCK, Z_RBLOCK, Z_REFL, Z_STORMS)
 from ..rules import T_DMG, T_HI, T_LO, T_SUIT
 from .cards import add_card, chance, draw, enemy, remove_play, sat_add, sat_mul
-from .v12 import eliminate
+from .step_v12 import eliminate
 from . import RULESET, VARIANT
 
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)

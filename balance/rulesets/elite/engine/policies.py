@@ -1,18 +1,28 @@
-"""The policies: option enumeration, greedy's scores, the decisions.
+"""The heuristics: option enumeration, greedy's scores, the decisions.
 
 v1/v2 (``decide``): ``enum_plays_f`` (a turn, a v1 rogue's revive) and
 ``enum_resp_f`` (a response) list each distinct run a hand holds (read from
 ``cards.RUNS[adj, mask]``) with its targets and skills; random picks
 uniformly, script follows its rows (tests), greedy scores the options as
-they are listed (``emit``, ``gscore``) and keeps only the best, in acts[0].
+they are listed (``emit``, ``greedy_score``) and keeps only the best, in
+acts[0].
 
 v3 (``decide3``): ``enum3`` lists the options for random and script;
-greedy enumerates and scores in one pass (``greedy3_f``), computing the
-terms an option shares with the others of its run and target once.
+greedy enumerates and scores in one pass (``score_options3``, keeping the
+best with ``keep_best3``), computing the terms an option shares with the
+others of its run and target once.
+
+The search reads every option with greedy's score of it (``options12``,
+``options3``: ``step.options``, ``step.prior``).
 
 Every enumeration skips forbidden cards unless that leaves no option
 (``cards.ban_fallback``). The enumerators have one call site each and
 carry LLVM's ``alwaysinline`` (``forceinline=True``), see ``engine``.
+
+The heuristics' choices inside a rule step (the 4 a seat spends, the shop,
+a yes/no at a turn start) stay with the rule they serve
+(``step_v3.choose_four``, ``buy``, ``wants``): this module imports the
+rule parts it reads (``step_v12``, ``step_v3``), so they cannot import it.
 """
 from collections import namedtuple
 
@@ -34,8 +44,8 @@ from ..layout import (C_ALIVE, C_LEO, C_POUCH, C_STORM, C_ZMB, C_BTU, C_FL, C_FR
 from ..rules import T_DMG, T_HAS4, T_HAS5, T_HASA, T_HASK, T_HEAL, T_LEN
 from .cards import (RUNS, ban_fallback, enemy, forbidden, push, run_walk, sat_add, sat_mul,
                     script_pick)
-from .v12 import can_judge, forced_target, mult
-from .v3 import can_freeze, has_shield, pdmg3, skill_on
+from .step_v12 import can_judge, forced_target, mult
+from .step_v3 import can_freeze, has_shield, pdmg3, skill_on
 from . import RULESET, VARIANT
 
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
@@ -65,12 +75,12 @@ def _sigs(variant, *sigs):
     none in the other variant, which never calls the function (a signature
     compiles at import). numba otherwise compiles a function once per
     combination of constant arguments it meets (option codes, -1 targets, a
-    first n of 0): v3's ``keep3`` and ``push3`` 8 times each per sink type,
-    for no gain at run time (LLVM inlines them and propagates the
-    constants). v1/v2's ``emit`` and ``gscore``, whose option arrives as an
-    ``Option`` (numba types a NamedTuple of constants as int64 fields), have
-    one too. ``keep3`` has two, its ``sink`` None (greedy) and an array (the
-    search's candidates)."""
+    first n of 0): v3's ``keep_best3`` and ``push3`` 8 times each per sink
+    type, for no gain at run time (LLVM inlines them and propagates the
+    constants). v1/v2's ``emit`` and ``greedy_score``, whose option arrives
+    as an ``Option`` (numba types a NamedTuple of constants as int64
+    fields), have one too. ``keep_best3`` has two, its ``sink`` None
+    (greedy) and an array (the search's candidates)."""
     return ([*sigs],) if VARIANT == variant else ()
 
 
@@ -179,7 +189,7 @@ def hit_value(S, Z, pp, t, amount):
 
 @njit(*_sigs(12, (_A2, _A1, _F1, _A2, _DEC, _TERMS, _OPT, _B)),
       cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def gscore(S, Z, pp, PT, decision, terms, opt, ub):
+def greedy_score(S, Z, pp, PT, decision, terms, opt, ub):
     """greedy's value of option ``opt`` (v1/v2, an ``Option``) at
     ``decision`` (a ``Decision``), with the run's and the seat's ``terms``
     (``Terms``: run k's damage with p's multipliers, the Judgment value,
@@ -252,11 +262,11 @@ def emit(S, Z, pp, PT, acts, n, bs, nt, g, decision, terms, opt):
     k, t, o, ot = opt
     if not g:
         return push(acts, n, k, t, o, ot), bs, nt
-    # after the first option, a kill's score is first bounded (gscore, hit_bound):
+    # after the first option, a kill's score is first bounded (greedy_score, hit_bound):
     # below the best, the option is neither better nor tied; else its exact score
     ub = n > 0
     while True:
-        s, bnd = gscore(S, Z, pp, PT, decision, terms, opt, ub)
+        s, bnd = greedy_score(S, Z, pp, PT, decision, terms, opt, ub)
         if not bnd:
             break
         if s < bs:
@@ -534,15 +544,15 @@ def run_base(pp, k):
 @njit(*_sigs(3, (_A2, _I, _F, _I, _F, _I, _I, _I, _I, nbt.none),
                 (_A2, _I, _F, _I, _F, _I, _I, _I, _I, _F1)),
       cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def keep3(acts, n, bs, nt, sc, k, t, o, ot, sink):
-    """greedy3_f: count option (k, t, o, ot) scored ``sc`` (options past
-    MAXA are not enumerated, as in ``push3``): a new best score makes it the
-    only best, in acts[0]; an equal score joins the ``nt`` tied best options
-    in acts[:nt] (the first option is the default, as in ``emit``). Returns
-    (n, best score, options tied for it). With a ``sink`` (the search's
-    candidates, ``greedy3_scores``; None for greedy, a branch numba removes
-    when it compiles greedy) every option is listed at acts[n], its score
-    at sink[n]."""
+def keep_best3(acts, n, bs, nt, sc, k, t, o, ot, sink):
+    """score_options3: count option (k, t, o, ot) scored ``sc`` (options
+    past MAXA are not enumerated, as in ``push3``): a new best score makes
+    it the only best, in acts[0]; an equal score joins the ``nt`` tied best
+    options in acts[:nt] (the first option is the default, as in ``emit``).
+    Returns (n, best score, options tied for it). With a ``sink`` (the
+    search's candidates, ``options3``; None for greedy, a branch numba
+    removes when it compiles greedy) every option is listed at acts[n], its
+    score at sink[n]."""
     if n >= MAXA:
         return n, bs, nt
     if sink is not None:
@@ -562,8 +572,8 @@ def keep3(acts, n, bs, nt, sc, k, t, o, ot, sink):
 
 @inlined
 def common3(sc, dec, ht, cadd, c):
-    """greedy3_f: the terms every option of a run and target shares, added
-    after the option's own term (turn: heal; a hit or the OD bounce)."""
+    """score_options3: the terms every option of a run and target shares,
+    added after the option's own term (turn: heal; a hit or the OD bounce)."""
     if dec == D_TURN:
         sc += ht
     if cadd:
@@ -573,8 +583,8 @@ def common3(sc, dec, ht, cadd, c):
 
 @inlined
 def od_term3(S, Z, ip, pp, a, od, hp, ub):
-    """greedy3_f: the value of OD ``od`` after a response (v3): a loss (all of
-    the HP: -(1e12 + HP)), or the bounce at the sender a with its public
+    """score_options3: the value of OD ``od`` after a response (v3): a loss
+    (all of the HP: -(1e12 + HP)), or the bounce at the sender a with its public
     passives (``est_incoming``); (whether it applies, value, bounded: with
     ``ub``, see ``hit_bound``)."""
     if od < 0:
@@ -589,7 +599,7 @@ def od_term3(S, Z, ip, pp, a, od, hp, ub):
 
 
 @inlined
-def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, decision, sink, fb):
+def score_options3(S, Z, ip, pp, PT, PID, acts, p, decision, sink, fb):
     """greedy for v3, enumeration and scoring in one pass: the options of
     p's ``decision`` (a ``Decision``) that ``enum3`` lists, in the same
     order (at most MAXA). An option's score is the run's own value, then
@@ -598,7 +608,7 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, decision, sink, fb):
     added in that order (float sums: the order is part of the results); the
     shared terms (v3 damage, the target's value) are computed once per run
     and target. The options tied for the best score go to acts[:Z[Z_TIES]]
-    (``keep3``; with a ``sink``, every option and its score); returns the
+    (``keep_best3``; with a ``sink``, every option and its score); returns the
     number of options. A run and target whose only option is O_NONE and
     whose kill value, bounded (``hit_bound``), puts it below the best so far
     is counted without its exact score (greedy only: the search's ``sink``
@@ -677,36 +687,36 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, decision, sink, fb):
                             c = hit_value(S, Z, pp, t, est_incoming(S, ip, t, dmg))
                     # O_NONE
                     sc = common3(s0, dec, ht, cadd, c)
-                    n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_NONE, -1, sink)
+                    n, bs, nt = keep_best3(acts, n, bs, nt, sc, k, t, O_NONE, -1, sink)
                     if blood and has5:
                         for e in range(P):
                             if S[e, C_ALIVE] == 1 and enemy(S, p, e):
                                 sc = s0 + (float(est_incoming(S, ip, e, ip[P_BTD]) * ip[P_BTR])
                                            - pp[Q_SKILL])
                                 sc = common3(sc, dec, ht, cadd, c)
-                                n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_BLOOD, e, sink)
+                                n, bs, nt = keep_best3(acts, n, bs, nt, sc, k, t, O_BLOOD, e, sink)
                     if has4:
                         if refl:
                             sc = s0
                             amt = sat_mul(inc, ip[P_REFLM])
                             for q in range(P):
                                 if q != p and S[q, C_ALIVE] == 1:
-                                    # block or die (v3.reflect): exactly lethal, however
+                                    # block or die (step_v3.reflect): exactly lethal, however
                                     # large the multiplied amount (its overkill doublings
                                     # mean nothing when no answer can shrink it)
                                     v = 0.5 * hit_value(S, Z, pp, q,
                                                         S[q, C_HP] if amt > 0 else amt)
                                     sc += v if enemy(S, p, q) else -v
-                            n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_REFLECT, -1, sink)
+                            n, bs, nt = keep_best3(acts, n, bs, nt, sc, k, t, O_REFLECT, -1, sink)
                         if dev:
                             sc = s0
                             if dadd:
                                 sc += dc
-                            n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_DEVOUR, -1, sink)
+                            n, bs, nt = keep_best3(acts, n, bs, nt, sc, k, t, O_DEVOUR, -1, sink)
                         if ramp:
                             sc = s0 + ramp_v
                             sc = common3(sc, dec, ht, cadd, c)
-                            n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_RAMP, -1, sink)
+                            n, bs, nt = keep_best3(acts, n, bs, nt, sc, k, t, O_RAMP, -1, sink)
                         if frz:
                             for e in range(P):
                                 if S[e, C_ALIVE] == 1 and enemy(S, p, e):
@@ -714,11 +724,13 @@ def greedy3_f(S, Z, ip, pp, PT, PID, acts, p, decision, sink, fb):
                                     sc = s0 + (2.0 if (r == 7 or r == 10 or S[e, C_BTU] > 0)
                                                else -1.0)
                                     sc = common3(sc, dec, ht, cadd, c)
-                                    n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_FRZSK, e, sink)
+                                    n, bs, nt = keep_best3(acts, n, bs, nt, sc, k, t, O_FRZSK, e,
+                                                           sink)
                                     sc = s0 + (2.0 if S[e, C_SHB] != 0 and S[e, C_FRSH] == 0
                                                else -1.0)
                                     sc = common3(sc, dec, ht, cadd, c)
-                                    n, bs, nt = keep3(acts, n, bs, nt, sc, k, t, O_FRZSH, e, sink)
+                                    n, bs, nt = keep_best3(acts, n, bs, nt, sc, k, t, O_FRZSH, e,
+                                                           sink)
     Z[Z_TIES] = nt
     return n
 
@@ -728,7 +740,7 @@ def greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a):
     """greedy for v3: the best-scoring options in acts[:Z[Z_TIES]]
     (forbidden cards skipped unless that leaves none); returns the number
     of options."""
-    return ban_fallback(Z, greedy3_f, (S, Z, ip, pp, PT, PID, acts, p, Decision(dec, inc, a),
+    return ban_fallback(Z, score_options3, (S, Z, ip, pp, PT, PID, acts, p, Decision(dec, inc, a),
                                        None))
 
 
@@ -736,9 +748,9 @@ def greedy3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a):
 def options3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a, sink):
     """v3: every option of p's decision ``dec`` (a turn, or a response to
     ``inc`` from a: enum3's options, in its order) in acts, greedy's score
-    of each in ``sink`` (``greedy3_f`` with a sink); returns their number
+    of each in ``sink`` (``score_options3`` with a sink); returns their number
     (the search's: ``step.options``, ``step.prior``)."""
-    return ban_fallback(Z, greedy3_f, (S, Z, ip, pp, PT, PID, acts, p, Decision(dec, inc, a),
+    return ban_fallback(Z, score_options3, (S, Z, ip, pp, PT, PID, acts, p, Decision(dec, inc, a),
                                        sink))
 
 
@@ -746,7 +758,7 @@ def options3(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a, sink):
 def options12(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a, sink):
     """v1/v2: every option of p's decision ``dec`` (random's list: a turn
     ``enum_plays``, a response to ``inc`` from a ``enum_resp``) in acts,
-    greedy's score of each in ``sink`` (``gscore`` with the arguments
+    greedy's score of each in ``sink`` (``greedy_score`` with the arguments
     ``emit`` gives it); returns their number."""
     if dec == D_RESP:
         n = enum_resp(S, Z, ip, pp, PT, PID, acts, p, a, inc, False)
@@ -757,7 +769,7 @@ def options12(S, Z, ip, pp, PT, PID, acts, p, dec, inc, a, sink):
     for i in range(n):
         k = acts[i, 0]
         terms = Terms(sat_mul(PT[k, T_DMG], m), jev, hp, room, imm)
-        sink[i] = gscore(S, Z, pp, PT, decision, terms,
+        sink[i] = greedy_score(S, Z, pp, PT, decision, terms,
                          Option(k, acts[i, 1], acts[i, 2], acts[i, 3]), False)[0]
     return n
 

@@ -1,9 +1,13 @@
-"""One game's dealing (``init_game``), first seat, invariant checks
-(``check_state``) and records (``finish``), which the step machine
-(``step``) calls, and ``entry``, the scenarios' and tests' entry point
-(its modes are ``layout.M_*``: a turn or an exchange played whole, a
-Judgment, a hit, a duel, ...). The game loop is the engine's
-(``core.engine.loop``, bound in ``run``).
+"""The rule parts around the game: one game's dealing (``init_game``),
+first seat, invariant checks (``check_state``) and records (``finish``),
+which the step machine (``step``) calls, and ``entry``, the scenarios'
+and tests' entry point (its modes are ``layout.M_*``: a turn or an
+exchange played whole, a Judgment, a hit, a duel, ...). The game loop is
+the engine's (``core.engine.loop``, bound in ``kernel``).
+
+Dealing is a rule step (the step interface's ``deal``), not part of the
+state: it draws from the game's stream and puts characters into play
+(``step_v12.init_general``).
 """
 import numpy as np
 from balance.core.compiled import compiled, internal
@@ -36,11 +40,11 @@ from ..layout import (CA_EXCH, C_ALIVE, C_BUYS, C_DEALT, C_DEATHS, C_DIAM, C_DQ,
                       Z_REFL, Z_RESP, Z_REVIVES, Z_ROUNDS, Z_SHIELDS, Z_STORMS, Z_TEAMS,
                       Z_V, Z_ZOMB)
 from .cards import SAT, draw, sat_add, sat_mul
-from .duel import duel, resolve_duels
-from .exchange import exchange, judgment, resolve_pending
-from .turn import next_turn, turn, winner_of
-from .v12 import init_general
-from .v3 import draw_n3, hit3, turn_start3
+from .step_duel import duel, resolve_duels
+from .step_exchange import exchange, judgment, resolve_pending
+from .step_turn import next_turn, turn, winner_of
+from .step_v12 import init_general
+from .step_v3 import draw_n3, hit3, turn_start3
 from . import RULESET, VARIANT
 
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)

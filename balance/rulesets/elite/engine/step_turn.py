@@ -1,15 +1,15 @@
 """A turn and what follows it: ``turn`` (v1/v2 ``play_turn``, v3
-``play_turn3``; a v3 turn ends in ``duel.resolve_duels``), each the start
-of the turn up to its play decision (``pre12``/``pre3``), the decision
-(``policy.decide``/``decide3``) and the play (``play12``/``play3``, then
-``exchange.exchange``), played whole (the scenarios' ``entry``); the step
-machine (``step``) plays the same pieces one decision at a time. The turn
-order (``next_turn``, ``advance``), the sides left and the winner
-(``sides_left``, ``winner_of``).
+``play_turn3``; a v3 turn ends in ``step_duel.resolve_duels``), each the
+start of the turn up to its play decision (``pre12``/``pre3``), the
+decision (``policies.decide``/``decide3``) and the play
+(``play12``/``play3``, then ``step_exchange.exchange``), played whole (the
+scenarios' ``entry``); the step machine (``step``) plays the same pieces
+one decision at a time. The turn order (``next_turn``, ``advance``), the
+sides left and the winner (``sides_left``, ``winner_of``).
 
 The turn and the plays take the game ``s`` (``state.State``) and the
 context ``c`` (``state.Ctx``), then ``masks``, ``counts`` and ``tr``, as
-``exchange`` does; the start of a turn (``pre12``, ``pre3``) takes the
+``step_exchange`` does; the start of a turn (``pre12``, ``pre3``) takes the
 arrays it uses.
 """
 import numpy as np
@@ -22,11 +22,11 @@ from ..layout import (C_ALIVE, C_COMB, C_HN, C_KEY, C_MAXHP, C_HP, C_RANK, C_SCO
                       O_RAMP, P_REFILL, Z_LK, Z_NEXT, Z_ON, Z_P, Z_PA, Z_ROUNDS, Z_V)
 from ..rules import T_HAS5, T_HASA, T_HEAL
 from .cards import draw_n, draws_after_play, heal_self
-from .duel import resolve_duels
-from .exchange import exchange, judgment, resolve_pending
-from .policy import decide, decide3
-from .v12 import combined, play_cards, rounds_end
-from .v3 import bloodthirst, draw_n3, freeze, mark_rampage, play_cards3, turn_start3
+from .step_duel import resolve_duels
+from .step_exchange import exchange, judgment, resolve_pending
+from .policies import decide, decide3
+from .step_v12 import combined, play_cards, rounds_end
+from .step_v3 import bloodthirst, draw_n3, freeze, mark_rampage, play_cards3, turn_start3
 from . import RULESET, VARIANT
 
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
@@ -35,7 +35,7 @@ jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.j
 @ir_inlined_nrt
 def turn(s, c, masks, counts, tr, p):
     """One turn of seat p in any version: a round of each effect on p ends
-    as it starts (v1/v2 ``v12.rounds_end``; v3 in ``v3.turn_start3``), then
+    as it starts (v1/v2 ``step_v12.rounds_end``; v3 in ``step_v3.turn_start3``), then
     its play. v3's turn function is inlined here (alwaysinline), not into
     v1/v2's ``play_turn``, which it slowed by ~7 %."""
     S, Z = s.S, s.Z
@@ -50,7 +50,7 @@ def turn(s, c, masks, counts, tr, p):
 @ir_inlined_nrt
 def pre12(st, S, pile, Z, tr, masks, counts, ip, p):
     """v1/v2: the start of p's turn up to its play decision: a round of each
-    effect on p ends (``v12.rounds_end``), an empty hand refills."""
+    effect on p ends (``step_v12.rounds_end``), an empty hand refills."""
     rounds_end(S, Z, tr, p)
     if S[p, C_HN] == 0:
         draw_n(st, S, pile, Z, tr, masks, counts, p, ip[P_REFILL])
@@ -112,7 +112,7 @@ def play_turn(s, c, masks, counts, tr, p):
 
 @ir_inlined_nrt
 def pre3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p):
-    """v3: the start of p's turn up to its play decision (``v3.turn_start3``,
+    """v3: the start of p's turn up to its play decision (``step_v3.turn_start3``,
     then an empty hand refills); p may be out of play after it."""
     turn_start3(st, S, pile, Z, tr, masks, counts, ip, pp, PT, PID, p)
     if S[p, C_ALIVE] == 1:

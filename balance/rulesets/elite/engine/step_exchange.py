@@ -14,7 +14,7 @@ plays a chain whole with every defender's heuristic (the scenarios'
 ``entry``). ``hit`` applies one v1/v2 damage instance, ``die`` a v1 death
 (a rogue's revive) or a v2 death (the kill is scored, the next general
 enters); ``resolve_pending`` plays a revived rogue's attack after the
-exchange (v3: the duel queue, ``duel.resolve_duels``).
+exchange (v3: the duel queue, ``step_duel.resolve_duels``).
 
 All but ``xopen`` and ``xdone`` (which keep to ``Z``) take the game
 ``s`` (``state.State``: the seats ``S``, the piles, the globals ``Z``,
@@ -42,11 +42,11 @@ from ..layout import (CA_EXCH, C_ALIVE, C_BILOC, C_BRESET, C_COMB, C_DEALT, C_DE
                       Z_XA, Z_XD, Z_XI, Z_XS)
 from ..rules import T_DMG, T_HAS4, T_HAS5, T_HASA, T_HEAL
 from .cards import draw_n, draws_after_play, enemy, heal_self, remove_play, sat_add, sat_mul
-from .duel import resolve_duels
-from .policy import decide, decide3
-from .v12 import (clear_effects, combined, eliminate, init_general, mult, pair_controller,
+from .step_duel import resolve_duels
+from .policies import decide, decide3
+from .step_v12 import (clear_effects, combined, eliminate, init_general, mult, pair_controller,
                   play_cards, use_eight)
-from .v3 import devour, draw_n3, freeze, hit3, incoming3, mark_rampage, play_cards3, reflect
+from .step_v3 import devour, draw_n3, freeze, hit3, incoming3, mark_rampage, play_cards3, reflect
 from . import RULESET, VARIANT
 
 jit.kernel_cache_begin(RULESET, f"v{VARIANT}")    # numba's cache folder (core.jit.cache_dir)
@@ -427,8 +427,8 @@ def xresp3(s, c, masks, counts, tr, n, k, o, ot):
 @internal
 def exchange(s, c, masks, counts, tr, a, d, inc):
     """伤害抵消 OD chain, played whole with every defender's heuristic
-    (the scenarios' ``entry`` and a turn played whole, ``turn.turn``; the
-    game loop plays it one response at a time, ``engine.step``): d defends
+    (the scenarios' ``entry`` and a turn played whole, ``step_turn.turn``;
+    the game loop plays it one response at a time, ``step``): d defends
     against ``inc`` damage sent by a. Returns the number of responses."""
     Z = s.Z
     acts = c.acts
