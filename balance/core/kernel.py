@@ -85,6 +85,14 @@ def remove_at(row, i, n):
 
 
 @ir_inlined_nrt
+def copy_piles(src, dst, Z, deck, disc):
+    """A state copy's deck and discard pile (rows 0 and 1 of ``pile``, as
+    :func:`refill_deck` keeps them), as far as they hold cards."""
+    copy_head(src[0], dst[0], Z[deck])
+    copy_head(src[1], dst[1], Z[disc])
+
+
+@ir_inlined_nrt
 def copy_head(src, dst, n):
     """``dst[:n] = src[:n]`` as a loop (a state copy copies only the part of
     a zone in use)."""

@@ -21,7 +21,7 @@ import numpy as np
 from balance.core.compiled import compiled
 
 from ...core import engine, jit
-from ...core.kernel import copy_head  # before kernel_cache_begin
+from ...core.kernel import copy_head, copy_piles  # before kernel_cache_begin
 from ...core.rng import mix_into, shuffle
 from .layout import C_HN, C_JUNK, C_SPEC, HCAP, NC_MAX, NS, NZ, Z_DECK, Z_DISC, Z_TR
 from .rules import QIDX
@@ -62,8 +62,7 @@ def copy(a, b):
     for q in range(a.S.shape[0]):
         copy_head(a.S[q], b.S[q], NS)
         copy_head(a.hand[q], b.hand[q], a.S[q, C_HN])
-    copy_head(a.pile[0], b.pile[0], a.Z[Z_DECK])
-    copy_head(a.pile[1], b.pile[1], a.Z[Z_DISC])
+    copy_piles(a.pile, b.pile, a.Z, Z_DECK, Z_DISC)
     copy_head(a.Z, b.Z, NZ)
     b.st[0] = a.st[0]
 

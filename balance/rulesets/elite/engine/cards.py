@@ -10,8 +10,8 @@ import numpy as np
 from balance.core.compiled import internal, ir_inlined_nrt
 
 from ....core import jit
-from ....core.kernel import ev, setbit  # before kernel_cache_begin: cached with core
-from ....core.rng import below, shuffle
+from ....core.kernel import drawn, ev, refill_deck, setbit  # before kernel_cache_begin: cached with core
+from ....core.rng import below
 from ..layout import (C_H, C_HEALED, C_HN, C_HP, C_M, C_MAXHP, C_TEAM, E_DEAL, E_DRAW, E_HEAL,
                       E_RESHUFFLE, P_FIVE, P_REFILL, Z_DECK, Z_DISC, Z_FM, Z_FORB, Z_ON, Z_SERR,
                       Z_SP)
@@ -98,22 +98,12 @@ def add_card(S, p, kind):
 
 @ir_inlined_nrt
 def draw(st, S, pile, Z, tr, masks, counts, p, deal):
-    if Z[Z_DECK] == 0:
-        n = Z[Z_DISC]
-        if n == 0:
-            return -1
-        for i in range(n):
-            pile[0, i] = pile[1, i]
-        Z[Z_DECK] = n
-        Z[Z_DISC] = 0
-        shuffle(st, pile[0], n)
-        if Z[Z_ON]:
-            ev(tr, Z, E_RESHUFFLE, -1, n, 0, 0, 0, 0)
+    if refill_deck(st, pile, Z, Z_DECK, Z_DISC, tr, Z[Z_ON], E_RESHUFFLE) == 0:
+        return -1
     Z[Z_DECK] -= 1
     c = pile[0, Z[Z_DECK]]
     add_card(S, p, c)
-    setbit(masks, p, 0, c)
-    counts[0, c] += 1
+    drawn(masks, counts, p, c)
     if Z[Z_ON]:
         ev(tr, Z, E_DEAL if deal else E_DRAW, p, c, 0, 0, 0, 0)
     return c

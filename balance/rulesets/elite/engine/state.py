@@ -22,6 +22,7 @@ import numpy as np
 from balance.core.compiled import compiled
 
 from ....core import engine, jit
+from ....core.kernel import copy_head, copy_piles  # before kernel_cache_begin: cached with core
 from ....core.rng import below, mix_into, shuffle
 from ..layout import (C_DQ, C_G, C_GEN, C_H, C_HN, C_M, C_POL, C_RM, MAXA, NCAP, NS,
                       NZ, P_DECKS, P_GENS, P_POL, Z_DECK, Z_DISC, Z_MOWN, Z_MPOS, Z_ON, Z_OPTS,
@@ -69,14 +70,9 @@ def copy(a, b):
     duel writes before it reads), the piles as far as they hold cards, Z,
     the stream."""
     for q in range(a.Z[Z_P]):
-        for j in range(C_DQ):
-            b.S[q, j] = a.S[q, j]
-    for i in range(a.Z[Z_DECK]):
-        b.pile[0, i] = a.pile[0, i]
-    for i in range(a.Z[Z_DISC]):
-        b.pile[1, i] = a.pile[1, i]
-    for j in range(NZ):
-        b.Z[j] = a.Z[j]
+        copy_head(a.S[q], b.S[q], C_DQ)
+    copy_piles(a.pile, b.pile, a.Z, Z_DECK, Z_DISC)
+    copy_head(a.Z, b.Z, NZ)
     b.st[0] = a.st[0]
 
 

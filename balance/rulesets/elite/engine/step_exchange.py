@@ -27,8 +27,8 @@ import numpy as np
 from balance.core.compiled import inlined, internal
 
 from ....core import jit
-from ....core.kernel import ev  # before kernel_cache_begin: cached with core
-from ....core.rng import below, shuffle
+from ....core.kernel import ev, refill_deck  # before kernel_cache_begin: cached with core
+from ....core.rng import below
 from ..layout import (CA_EXCH, C_ALIVE, C_BILOC, C_BRESET, C_COMB, C_DEALT, C_DECOYS, C_FB, C_FL,
                       C_FRAMES, C_FT, C_G, C_GEN, C_HN, C_HP, C_IMM, C_JUDGS, C_KEY, C_KILLS,
                       C_LOST, C_MAXHP, C_RANK, C_REV, C_REVFREE, C_REVUSED, C_SCORE, C_SUIT,
@@ -163,19 +163,10 @@ def judgment(s, c, masks, counts, tr, p):
     ip = c.ip
     Z[Z_JUDG] += 1
     S[p, C_JUDGS] += 1
-    if Z[Z_DECK] == 0:
-        n = Z[Z_DISC]
-        if n == 0:
-            if Z[Z_ON]:
-                ev(tr, Z, E_JUDG, p, -1, -1, 0, 0, 0)
-            return 0
-        for i in range(n):
-            pile[0, i] = pile[1, i]
-        Z[Z_DECK] = n
-        Z[Z_DISC] = 0
-        shuffle(st, pile[0], n)
+    if refill_deck(st, pile, Z, Z_DECK, Z_DISC, tr, Z[Z_ON], E_RESHUFFLE) == 0:
         if Z[Z_ON]:
-            ev(tr, Z, E_RESHUFFLE, -1, n, 0, 0, 0, 0)
+            ev(tr, Z, E_JUDG, p, -1, -1, 0, 0, 0)
+        return 0
     Z[Z_DECK] -= 1
     card = pile[0, Z[Z_DECK]]
     pile[1, Z[Z_DISC]] = card
