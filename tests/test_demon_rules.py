@@ -1,4 +1,4 @@
-"""Demon Faction rule scenarios (contract: shared/rules/demon.md), each an
+"""Demon Faction rule scenarios (contract: docs/rules/demon.md), each an
 exact position run one step through the compiled kernel
 (``balance.rulesets.demon.scenario``). Rows are numbered 1-3 as in the
 rules; seat 0 moves, seat 1 is the opponent, unless said otherwise."""

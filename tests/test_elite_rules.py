@@ -1,6 +1,6 @@
 """Magic Elite 魔法精英: rulebook scenarios, each set up as an exact position.
 
-Rules cited: shared/rules/elite.md (the contract) and shared/seeds/elite.zh.txt.
+Rules cited: docs/rules/elite.md (the contract) and docs/rules/seeds/elite.zh.txt.
 Positions are built with :class:`balance.rulesets.elite.scenario.Table`;
 seats with the ``script`` policy play the scripted rows exactly (a row that
 does not match a legal option counts as a script error).

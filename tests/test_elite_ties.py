@@ -1,9 +1,9 @@
 """Magic Elite: ties in a heuristic and the random policy's draws.
 
-Rules cited: shared/rules/README.md, "Ties in a heuristic": two targets,
+Rules cited: docs/rules/README.md, "Ties in a heuristic": two targets,
 plays or votes scoring the same are broken uniformly at random from the
 game's own random stream, never by seat or list order; and
-shared/rules/elite.md, "Heuristics": ``random`` is uniform over the legal
+docs/rules/elite.md, "Heuristics": ``random`` is uniform over the legal
 options. Each test plays one position many times from one table (its
 stream runs on from trial to trial) and checks the counts with a
 chi-square test at p = 0.001: the tests can fail, and with a fixed seed

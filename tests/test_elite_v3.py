@@ -1,7 +1,7 @@
 """Magic Elite v3 三代: rulebook scenarios, each set up as an exact position.
 
-Rules cited: shared/rules/elite.md "v3 三代" (the contract) and
-shared/seeds/elite.zh.txt 四. Positions are built with
+Rules cited: docs/rules/elite.md "v3 三代" (the contract) and
+docs/rules/seeds/elite.zh.txt 四. Positions are built with
 :class:`balance.rulesets.elite.scenario.Table`; seats with the ``script``
 policy play the scripted rows exactly (a row that is not a legal option
 counts as a script error).

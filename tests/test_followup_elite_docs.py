@@ -1,6 +1,6 @@
 """Issue 34 item 2: the elite README's decisions list says that a ninja's
 frame is optional and that the framing run's heal heals the ninja, citing
-the contract line (shared/rules/elite.md, v1 9: "The frame is optional (the
+the contract line (docs/rules/elite.md, v1 9: "The frame is optional (the
 policy decides), and the framing run's heal, if any, heals the ninja")."""
 from pathlib import Path
 

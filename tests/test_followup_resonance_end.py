@@ -1,6 +1,6 @@
 """Issue 34 item 1: after a resonance the field goes to the discard pile,
 then the end conditions are checked, and only a game that goes on reveals
-2 new magic cards (shared/rules/resonance.md, "A turn": "Either way all
+2 new magic cards (docs/rules/resonance.md, "A turn": "Either way all
 field runes go to the discard pile; then the end conditions are checked,
 and only a game that goes on reveals 2 new magic cards (a game that ends on
 this resonance reveals nothing)"). So a resonance that gives a seat its

@@ -1,6 +1,6 @@
 """Magic Resonance scenarios on exact positions, through the compiled
 kernel (``balance.rulesets.resonance.scenario``). Contract:
-shared/rules/resonance.md; the default magic table's cards are cited by id.
+docs/rules/resonance.md; the default magic table's cards are cited by id.
 
 Cards used (default table): #1 Spark base R2 / overdraft R5 G3 B3, normal
 GAIN 1, overdraft LOSE 1, use PEEK 1; #2 Dew base G2 / over R3 G5 B3, DRAW 1 /

@@ -1,4 +1,4 @@
-"""Magic School rule scenarios (shared/rules/school.md), each an exact
+"""Magic School rule scenarios (docs/rules/school.md), each an exact
 position run one step through the compiled kernel
 (balance/rulesets/school/scenario.py)."""
 import pytest

@@ -4,7 +4,7 @@
 - Determinism: a batch with search seats gives the same tables on 1 and 2
   threads and chunked or whole (the search draws from its own
   counter-based substreams, never from the game's stream).
-- No cheating (shared/rules/README.md, "Hidden information"): from
+- No cheating (docs/rules/README.md, "Hidden information"): from
   mid-game states, everything the searching seat cannot see (the other
   hands, the deck order, the mine's position, v2's hidden generals) is
   dealt again among itself, keeping every count and all public

@@ -1,4 +1,4 @@
-"""Talisman rulebook scenarios and invariants (contract: shared/rules/talisman.md).
+"""Talisman rulebook scenarios and invariants (contract: docs/rules/talisman.md).
 
 Scenario tests set up the exact position of each worked example and check
 the outcome in the kernel and, where cheap, in the pure-Python reference
@@ -722,7 +722,7 @@ def test_patient_fires_when_any_opponent_can_be_killed():
     assert kernel_policy_choice(k, "patient", 0, cards("木5")) == (L.A_COMBO, GENERATING, 2)
 
 
-# Ties in a heuristic (shared/rules/README.md): broken uniformly at random from
+# Ties in a heuristic (docs/rules/README.md): broken uniformly at random from
 # the game's own stream, never by seat or list order. Each position has two
 # options the heuristic scores the same; the old kernel always took the first.
 TIE_POSITIONS = {

@@ -1,6 +1,6 @@
 """Talisman Poker (符咒游戏): card ids, constants and parameters.
 
-Contract: ``shared/rules/talisman.md``. Decisions where it is silent are in
+Contract: ``docs/rules/talisman.md``. Decisions where it is silent are in
 ``balance/rulesets/talisman/README.md``.
 
 Card ids: basic cards are ``element * V + (value - 1)`` for elements in the
