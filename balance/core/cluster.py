@@ -1,6 +1,6 @@
 """Play pieces of a run on a Dask cluster instead of this machine's threads.
 
-Every command plays its games through :func:`runner.play_range`, which
+Every command plays its games through :func:`play.play_range`, which
 splits a game range into chunks (pieces) of one configuration. With an
 engine in use (:func:`use`), the chunks not already in the command's store
 are submitted to a Dask scheduler; each worker plays its piece with one

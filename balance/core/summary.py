@@ -1,7 +1,7 @@
 """``--summary-only``: a run's figures from per-piece aggregates, in memory
 that does not grow with the number of games.
 
-Each piece of games (a chunk of ``runner.play_range``) is reduced as soon as
+Each piece of games (a chunk of ``play.play_range``) is reduced as soon as
 it is played to integer sums: wins, sole wins and seat-games by seat and by
 role, draws, first-mover wins, games with a shared win, a histogram of game
 lengths, end-reason counts, and per card kind the seats that drew / played
@@ -25,7 +25,8 @@ from . import stats
 from .io import json_default, json_rows, version
 from .outdir import publish
 from .records import Batch, mask_counts
-from .results import first_mover_figure, first_seats, shares_wins, sole_wins, won_matrix
+from .results import (count_table, first_mover_figure, first_seats, policy_table, seat_table,
+                      shares_wins, sole_wins, won_matrix)
 
 # length histogram bins: turns beyond this are counted in the last bin and
 # their exact values kept in ``long`` (rare: capped or very long games)
@@ -139,45 +140,10 @@ def length_stats(hist: np.ndarray, long: np.ndarray) -> dict:
             "max": int(long[-1]) if long.size else int(np.flatnonzero(hist[:-1])[-1])}
 
 
-def _rates(keys, wins, games, sole=None) -> pd.DataFrame:
-    wins, games = np.asarray(wins, np.int64), np.asarray(games, np.int64)
-    lo, hi = stats.wilson(wins, games)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = pd.DataFrame({"games": games, "wins": wins, "win_rate": wins / games,
-                            "ci_low": lo, "ci_high": hi}, index=pd.Index(keys))
-        if sole is not None:
-            sole = np.asarray(sole, np.int64)
-            slo, shi = stats.wilson(sole, games)
-            out["sole_wins"] = sole
-            out["sole_win_rate"] = sole / games
-            out["sole_ci_low"], out["sole_ci_high"] = slo, shi
-    return out
-
-
-def seat_table(n_players: int, seat_wins, seat_sole, n: int) -> pd.DataFrame:
-    """Win rate per seat from its win (and sole-win) counts over ``n`` games:
-    the table ``stats.rate_table(seats, "seat")`` gives, without the frame."""
-    df = _rates(np.arange(n_players), seat_wins, np.full(n_players, n), seat_sole)
-    df.index = pd.Index(np.arange(n_players, dtype=np.int64), name="seat")
-    return df
-
-
-def policy_table(policies: list, seat_wins, seat_sole, n: int) -> pd.DataFrame:
-    """Win rate per policy (all seats playing it), as ``seat_table``."""
-    pol = np.array(policies)
-    keys = sorted(set(policies))
-    w = [int(np.asarray(seat_wins)[pol == k].sum()) for k in keys]
-    so = None if seat_sole is None else [int(np.asarray(seat_sole)[pol == k].sum())
-                                         for k in keys]
-    df = _rates(keys, w, [int((pol == k).sum()) * n for k in keys], so)
-    df.index = pd.CategoricalIndex(keys, categories=keys, name="policy")
-    return df
-
-
 @dataclass
 class Summary:
     """The figures of a ``--summary-only`` run: the interface of
-    :class:`runner.Result` that needs no per-game table (``by_seat``,
+    :class:`results.Result` that needs no per-game table (``by_seat``,
     ``by_policy``, ``by_role``, ``first_mover``, ``cards``, ``summary``,
     ``save``)."""
     setup: object
@@ -213,7 +179,7 @@ class Summary:
         g = self.agg["role_games"]
         ids = [r for r in range(g.size) if g[r] > 0]
         keys = [names.get(r, str(r)) for r in ids]
-        df = _rates(keys, self.agg["role_wins"][ids], g[ids],
+        df = count_table(keys, self.agg["role_wins"][ids], g[ids],
                     self.agg["role_sole"][ids] if self._shares() else None)
         df.index.name = "role"
         return df

@@ -19,7 +19,10 @@ import numpy as np
 
 from ..core import stats
 from ..core.errors import BalanceError
-from ..core.runner import Result, check_count, check_memory, play_range, setup
+from ..core.machine import check_memory
+from ..core.play import play_range
+from ..core.results import Result
+from ..core.setup import check_count, setup
 
 DEFAULT_MAX_GAMES = 2_000_000
 

@@ -20,7 +20,9 @@ import numpy as np
 import pandas as pd
 
 from ..core import stats, summary
-from ..core.runner import play_range, shares_wins, table_bytes
+from ..core.machine import table_bytes
+from ..core.play import play_range
+from ..core.results import shares_wins
 
 # a summary-only piece holds at most this many bytes of tables while it is reduced
 PIECE_BYTES = 64 << 20
