@@ -99,7 +99,7 @@ def run_precise(ruleset: str, precision: float, max_games: int | None = None,
         result, info = until_precise(
             lambda a, b: summary.Summary(s, play_range(s, a, b, progress=progress,
                                                        summary_only=True), a),
-            lambda parts: summary.Summary(s, summary.merge([p.agg for p in parts]), 0),
+            summary.Summary.merge,
             result_width, eps, first, mg)
     else:
         check_memory(s, mg)              # the tables may grow to max_games: refuse first

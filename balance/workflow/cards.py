@@ -35,7 +35,7 @@ from ..core import plots, registry, stats, summary
 from ..core.errors import BalanceError
 from ..core.outdir import Published
 from ..core.records import mask_bit
-from ..core.results import shares_wins, sole_wins, won_matrix
+from ..core.summary import shares_wins, sole_wins, won_matrix
 from ..core.setup import check_count, setup
 from ..core.stats import points as pp
 from .outcome import Outcome, Pieces, open_store, play_outcome, play_result, text_table

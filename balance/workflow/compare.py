@@ -23,7 +23,7 @@ from ..core.stats import points as pp
 from ..core.errors import BalanceError
 from ..core.outdir import Published
 from ..core.play import play_range
-from ..core.results import shares_wins
+from ..core.summary import shares_wins
 from ..core.setup import check_count, setup
 from ..core.store import PointStore
 from ..core.params import parse_assignments

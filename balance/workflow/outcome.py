@@ -21,7 +21,8 @@ import pandas as pd
 
 from ..core.records import Batch
 from ..core.play import play_range
-from ..core.results import Result, shares_wins, sole_wins, won_matrix
+from ..core.results import Result
+from ..core.summary import Sums, shares_wins, sole_wins, won_matrix
 from ..core.setup import Setup
 from ..core.store import PointStore
 
@@ -138,13 +139,18 @@ class Outcome:
             return np.zeros(self.n, bool)
         return self.end_reason == reasons.index("turn_cap")
 
+    def sums(self) -> Sums:
+        """These games' :class:`core.summary.Sums` (no card masks: the sums
+        of outcomes only), the model every figure is read from."""
+        from .sums import point_sums
+        return Sums(self.setup, point_sums(self), self.start)
+
     def rates(self) -> pd.DataFrame:
         """Tidy win rates per seat, policy and role (group, key, games
         (seat-games), wins, win_rate, 95% Wilson; where wins can be shared
         also sole_win_rate with its own interval), followed by the length
-        figures (``sums.length``): the table of one sweep point."""
-        from .sums import point_sums, point_table
-        return point_table(self.setup, point_sums(self))
+        figures (``Sums.lengths``): the table of one sweep point."""
+        return self.sums().rates()
 
 
 def main_group(s: Setup) -> str:

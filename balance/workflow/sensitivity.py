@@ -50,7 +50,7 @@ import pandas as pd
 from ..core import plots, registry, stats, summary
 from ..core.errors import BalanceError, did_you_mean
 from ..core.outdir import Published
-from ..core.results import first_seats, shares_wins
+from ..core.summary import first_seats, shares_wins
 from ..core.setup import check_count, setup
 from ..core.stats import points as pp
 from . import adaptive

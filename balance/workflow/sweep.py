@@ -573,7 +573,7 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
 def piece_sums(s, a: int, b: int) -> dict:
     """The sums of games [a, b) of a point, played as one piece: those of
     ``sums.point_sums`` and the first mover's wins."""
-    from ..core.results import first_seats
+    from ..core.summary import first_seats
     batch = play_piece(s, a, b)
     o = Outcome.from_batch(s, batch)
     agg = point_sums(o)
