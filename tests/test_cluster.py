@@ -154,9 +154,9 @@ def test_without_the_extra_a_cluster_option_says_what_to_install(tmp_path, monke
 def test_summary_only_on_the_cluster_equals_embedded(on_cluster, tmp_path):
     s = setup.setup("talisman", seed=8, players=3, policies=["greedy", "random", "patient"])
     cluster._engine = None
-    here = play.play_range(s, 0, 3000, chunk=700, progress=False, summary_only=True)
+    here = play.play_range(s, 0, 3000, chunk=700, progress=False, sink="sums")
     cluster._engine = on_cluster
-    far = play.play_range(s, 0, 3000, chunk=700, progress=False, summary_only=True,
+    far = play.play_range(s, 0, 3000, chunk=700, progress=False, sink="sums",
                             checkpoint=tmp_path)
     assert here.keys() == far.keys()
     for k in here:

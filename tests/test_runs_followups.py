@@ -346,7 +346,7 @@ def test_a_run_whose_tables_pass_1_gb_says_so_before_the_first_game(monkeypatch,
     line = f"note: 3,000 games keep about {M.record_bytes(s, 3000) / 1e9:.1f} GB"
     assert said[0].count("\n") == 1 and said[0].startswith(line) and "--summary-only" in said[0]
     P.play_range(s, 0, 2999, progress=False)
-    P.play_range(s, 0, 3000, progress=False, summary_only=True)
+    P.play_range(s, 0, 3000, progress=False, sink="sums")
     assert "note:" not in "".join(said[1:]) + capsys.readouterr().err
 
 

@@ -26,7 +26,7 @@ import re
 from . import registry
 from .errors import BalanceError
 from .store import narrow
-from .summary import reduce
+from .sinks import sink_class
 
 _engine = None
 
@@ -126,7 +126,7 @@ class DaskEngine:
 def _piece(args: tuple, a: int, b: int):
     """On a worker: games [a, b) of one configuration, on one numba thread."""
     import numba
-    name, values, seed, n_players, policy_ids, check, ban, data, summary_only, seat_values = args
+    name, values, seed, n_players, policy_ids, check, ban, data, sink, seat_values = args
     numba.set_num_threads(1)
     spec = registry.get(name)
     kw = {} if ban is None else {"ban": ban}
@@ -135,17 +135,14 @@ def _piece(args: tuple, a: int, b: int):
     if seat_values is not None:
         kw["seat_values"] = seat_values
     part = spec.simulate_range(values, seed, a, b, n_players, policy_ids, check, **kw)
-    if summary_only:              # reduced here: only the sums travel
-        return a, b, registry.fingerprint(name), {
-            k: (v.dtype.str, v) for k, v in reduce(spec, values, part).items()}
-    arrays = {"games": part.games, "seats": part.seats, "masks": part.masks,
-              "counts": part.counts}
-    if check and part.errors is not None:
-        arrays["errors"] = part.errors
-    # sent narrowed (most record columns fit in 1-2 bytes: about a quarter of
-    # the bytes over the network), widened again by the client
-    sent = {k: (v.dtype.str, narrow(v)) for k, v in arrays.items()}
-    return a, b, registry.fingerprint(name), sent
+    # what the run's sink keeps, made here (the sums sink's: only the sums travel)
+    kind = sink_class(sink)
+    arrays = kind.arrays(spec, values, part, check)
+    # record arrays are sent narrowed (most record columns fit in 1-2 bytes:
+    # about a quarter of the bytes over the network), widened by the client
+    shrink = narrow if kind.narrowed else (lambda v: v)
+    return a, b, registry.fingerprint(name), {k: (v.dtype.str, shrink(v))
+                                              for k, v in arrays.items()}
 
 
 def parse(scheduler: str | None, cluster: str | None) -> dict | None:

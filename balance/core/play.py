@@ -9,9 +9,10 @@ crash). Its parts, each small:
   when they match, and on the way otherwise);
 - the executor: this machine's threads (:func:`play_here`, the ruleset's
   parallel kernel) or a Dask engine (``core.cluster``);
-- the sink: the run's per-game tables (:class:`TableSink`, allocated once,
-  each chunk played or loaded into its rows) or its mergeable sums
-  (:class:`SumsSink`, ``summary_only``: memory does not grow with the games);
+- the sink, chosen by the command (``core.sinks``): the run's per-game
+  tables (``"tables"``: allocated once, each chunk played or loaded into its
+  rows) or its mergeable sums (``"sums"``: memory does not grow with the
+  games);
 - :class:`Progress`: the bar and the resume and interrupt lines.
 
 :func:`simulate` is the Python API behind ``balance run``. Game ``i`` of
@@ -27,16 +28,14 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
-from . import cluster, jit, summary
+from . import cluster, jit
 from .cluster import use as use_cluster
 from .errors import BalanceError, interrupt
-from .machine import check_memory, say_big, set_threads
-from .records import Batch, alloc
+from .machine import set_threads
 from .results import Result
 from .search import is_search
 from .setup import MAX_INT64, Setup, check_count, chunk_desc, setup, setup_key
+from .sinks import sink_class
 from .store import PointStore
 from .summary import Summary
 
@@ -50,72 +49,6 @@ def chunk_ranges(start: int, stop: int, chunk: int):
     run of 10**12 games lists none in memory)."""
     for a in range(start, stop, chunk):
         yield a, min(stop, a + chunk)
-
-
-class TableSink:
-    """The run's per-game tables, allocated once: each chunk is played (or
-    loaded) into its rows, so no chunk list is joined at the end."""
-    what = "chunk"
-
-    def __init__(self, s: Setup, start: int, stop: int):
-        check_memory(s, stop - start)         # every command, before any game
-        say_big(s, stop - start)
-        self.start = start
-        nk = s.spec.n_kinds(s.values)
-        self.G, self.S, self.M, _ = alloc(stop - start, s.n_players, len(s.spec.game_columns),
-                                          len(s.spec.seat_columns), nk)
-        self.counts = np.zeros((2, nk), np.int64)
-        self.errors = {}
-
-    def out(self, a: int, b: int) -> dict:
-        """The kernel's keywords for games [a, b): their rows to fill."""
-        rows = slice(a - self.start, b - self.start)
-        return {"out": (self.G[rows], self.S[rows], self.M[rows])}
-
-    def arrays(self, s: Setup, part: Batch, check: bool) -> dict:
-        """What a chunk played here is stored as."""
-        return {"games": part.games, "seats": part.seats, "masks": part.masks,
-                "counts": part.counts, **({} if part.errors is None or not check
-                                          else {"errors": part.errors})}
-
-    def take(self, a: int, b: int, d: dict, loaded: bool) -> None:
-        """Games [a, b) are in: ``loaded`` (from the store, or sent by a
-        worker) are copied into their rows; played here, they are there."""
-        rows = slice(a - self.start, b - self.start)
-        if loaded:
-            for arr, name in ((self.G, "games"), (self.S, "seats"), (self.M, "masks")):
-                if d[name].shape != arr[rows].shape:
-                    raise BalanceError(f"the piece of games {a}-{b} holds {name} of shape "
-                                       f"{d[name].shape}, expected {arr[rows].shape}")
-                arr[rows] = d[name]
-        self.counts[...] += d["counts"]
-        self.errors[a] = d.get("errors")
-
-    def result(self, start: int, stop: int, chunk: int) -> Batch:
-        errs = [self.errors[a] for a in range(start, stop, chunk)]
-        return Batch(start, self.G, self.S, self.M, self.counts,
-                     None if not errs or any(e is None for e in errs) else np.concatenate(errs))
-
-
-class SumsSink:
-    """No table: each chunk is reduced to its integer sums as soon as it is
-    played (``core.summary``) and merged into the running sums."""
-    what = "summary"
-
-    def __init__(self, s: Setup, start: int, stop: int):
-        self.agg = {}              # the running sums: constant size
-
-    def out(self, a: int, b: int) -> dict:
-        return {}
-
-    def arrays(self, s: Setup, part: Batch, check: bool) -> dict:
-        return summary.reduce(s.spec, s.values, part)
-
-    def take(self, a: int, b: int, d: dict, loaded: bool) -> None:
-        self.agg.update(summary.merge([self.agg, d]) if self.agg else d)
-
-    def result(self, start: int, stop: int, chunk: int) -> dict:
-        return self.agg
 
 
 class Checkpoints:
@@ -234,12 +167,12 @@ def play_here(s: Setup, ranges, sink, check: bool):
         kw.update(sink.out(a, b))
         part = s.spec.simulate_range(s.values, s.seed, a, b, s.n_players, s.policy_ids,
                                      check, **kw)
-        yield a, b, sink.arrays(s, part, check)
+        yield a, b, sink.arrays(s.spec, s.values, part, check)
 
 
 def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
                check: bool = False, chunk: int = CHUNK, label: str = "",
-               checkpoint: str | os.PathLike | None = None, summary_only: bool = False):
+               checkpoint: str | os.PathLike | None = None, sink: str = "tables"):
     """Play games [start, stop) of a setup, in chunks, with a progress bar
     that appears when the run lasts more than two seconds.
 
@@ -257,9 +190,9 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
     in use (``core.cluster``), the chunks not in the store are played on its
     workers.
 
-    Returns the tables as a Batch, or with ``summary_only`` the merged sums
-    (:class:`SumsSink`: no table is kept)."""
-    sink = (SumsSink if summary_only else TableSink)(s, start, stop)
+    ``sink`` (``core.sinks``): ``"tables"`` returns the tables as a Batch,
+    ``"sums"`` the merged sums (no table is kept)."""
+    kind, sink = sink, sink_class(sink)(s, start, stop)
     store = None
     if checkpoint is not None and not check:
         store = Checkpoints(s, checkpoint, sink.what)
@@ -292,7 +225,7 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
             played, loaded = play_here(s, ranges, sink, check), False
         else:
             args = (s.spec.name, s.values, s.seed, s.n_players, s.policy_ids, check,
-                    s.ban_vector, s.data, summary_only, s.seat_values)
+                    s.ban_vector, s.data, kind, s.seat_values)
             played, loaded = engine.play(args, ranges), True
         for a, b, d in played:
             take(a, b, d, loaded)
@@ -381,7 +314,7 @@ def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | No
     t0, c0 = time.perf_counter(), jit.compiles
     if summary_only:
         agg = play_range(s, start, stop, progress=progress, checkpoint=checkpoint,
-                         summary_only=True)
+                         sink="sums")
         return Summary(s, agg, start, time.perf_counter() - t0, compiled=jit.compiles > c0)
     batch = play_range(s, start, stop, progress=progress, checkpoint=checkpoint)
     return Result(s, batch, time.perf_counter() - t0, compiled=jit.compiles > c0)

@@ -98,7 +98,7 @@ def run_precise(ruleset: str, precision: float, max_games: int | None = None,
         from ..core import summary
         result, info = until_precise(
             lambda a, b: summary.Summary(s, play_range(s, a, b, progress=progress,
-                                                       summary_only=True), a),
+                                                       sink="sums"), a),
             summary.Summary.merge,
             result_width, eps, first, mg)
     else:
