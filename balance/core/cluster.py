@@ -5,12 +5,13 @@ splits a game range into chunks (pieces) of one configuration. With an
 engine in use (:func:`use`), the chunks not already in the command's store
 are submitted to a Dask scheduler; each worker plays its piece with one
 numba thread (``spec.simulate_range``: game i of seed s is the same game on
-any machine) and sends back the piece's record arrays, which the client
-writes into the store (``.partial`` / ``.points``, exactly as on one machine)
-and into the run's tables. So the tables are bit-identical to a one-machine
+any machine) and sends back what the run's sink keeps (``core.sinks``: the
+piece's record arrays, or only its sums), which the client writes into the
+store (``.partial`` / ``.points``, exactly as on one machine) and into the
+run's tables or sums. So the results are bit-identical to a one-machine
 run, an interrupted command resumes from the stored pieces, and a piece
 whose worker was killed is computed again by the scheduler (nothing is
-counted twice: a piece lands in its own rows once).
+counted twice: a piece is taken in once).
 
 Dask is optional (``pip install -e ".[distributed]"``); without it a cluster
 option is one ``Error:`` line. Workers must import the same ``balance`` code:
