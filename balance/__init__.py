@@ -8,7 +8,9 @@
 from .core.io import VERSION as __version__  # noqa: F401  (core writes it into every result)
 from .core.errors import BalanceError  # noqa: E402
 from .core.registry import get as ruleset, names as ruleset_names  # noqa: E402
-from .core.runner import Result, load, simulate  # noqa: E402
+from .core.io import load  # noqa: E402
+from .core.play import simulate  # noqa: E402
+from .core.results import Result  # noqa: E402
 from .core.cluster import use as cluster  # noqa: E402
 
 __all__ = ["simulate", "load", "Result", "BalanceError", "ruleset", "ruleset_names", "replay",

@@ -65,7 +65,8 @@ import numpy as np
 
 import balance
 from balance.core import registry
-from balance.core.runner import play_range, setup
+from balance.core.play import play_range
+from balance.core.setup import setup
 
 
 def kernel_speed(name, cfg, games, threads, repeats=5):

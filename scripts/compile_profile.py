@@ -62,7 +62,9 @@ def main() -> None:
     event.register("numba:compile", compiles)
     event.register("numba:llvm_lock", llvm)
 
-    from balance.core.runner import play_range, setup
+    from balance.core.play import play_range
+
+    from balance.core.setup import setup
     t0 = time.perf_counter()
     s = setup(args.ruleset, seed=1, players=args.players, policies=[args.policy],
               params=params or None)

@@ -20,7 +20,8 @@ import time
 import numba
 import numpy as np
 
-from balance.core import runner
+from balance.core.play import play_range
+from balance.core.setup import setup
 from balance.rulesets.talisman import SPEC
 from balance.rulesets.talisman import reference as R
 
@@ -75,15 +76,15 @@ def first_divergence(s, game) -> str:
 
 
 def check(name, over, P, policies, n, seed):
-    s = runner.setup("talisman", seed=seed, players=P, policies=policies, params=over,
+    s = setup("talisman", seed=seed, players=P, policies=policies, params=over,
                      ban=BANS.get(name))
     values = s.values
     K = len(SPEC.card_kinds(values))
-    runner.play_range(s, 0, min(n, 1000), progress=False)          # warm up
+    play_range(s, 0, min(n, 1000), progress=False)          # warm up
     t0 = time.perf_counter()
-    batch = runner.play_range(s, 0, n, progress=False)
+    batch = play_range(s, 0, n, progress=False)
     t_kernel = time.perf_counter() - t0
-    errors = runner.play_range(s, 0, n, progress=False, check=True).errors
+    errors = play_range(s, 0, n, progress=False, check=True).errors
     mismatches = []
     draws = np.zeros(K, np.int64)
     plays = np.zeros(K, np.int64)

@@ -25,7 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from balance.core import runner
+from balance.core.play import play_range
+from balance.core.setup import setup
 
 GAMES = {"elite": 600, "talisman": 3000, "demon": 3000, "school": 2000, "resonance": 2000}
 SEARCH_GAMES = {"elite": 40, "talisman": 300, "demon": 200, "school": 60, "resonance": 60}
@@ -127,9 +128,9 @@ def hashes(rulesets) -> dict:
     out = {}
     for name in rulesets:
         for label, P, pols, params, ban, check in configs(name):
-            s = runner.setup(name, seed=7, players=P, policies=pols, params=params, ban=ban)
+            s = setup(name, seed=7, players=P, policies=pols, params=params, ban=ban)
             n = SEARCH_GAMES[name] if any(is_search(p) for p in pols) else GAMES[name]
-            b = runner.play_range(s, 0, n, progress=False, check=check)
+            b = play_range(s, 0, n, progress=False, check=check)
             out[f"{name} {label}"] = digest(b)
             print(f"{name} {label}: {out[f'{name} {label}']}", flush=True)
     return out

@@ -10,7 +10,7 @@ import pytest  # noqa: E402
 def _store_every_chunk(monkeypatch):
     """Tests of resuming, refusing and sizing stored chunks need every chunk
     stored at once; a run stores them only after 5 s by default
-    (``runner.checkpoint_seconds``; tests/test_integrity.py tests the default)."""
+    (``play.checkpoint_seconds``; tests/test_integrity.py tests the default)."""
     monkeypatch.setenv("BALANCE_CHECKPOINT_SECONDS", "0")
 
 

@@ -16,7 +16,7 @@ pytest.importorskip("distributed")
 
 import balance  # noqa: E402
 from balance.cli import cli  # noqa: E402
-from balance.core import cluster, runner  # noqa: E402
+from balance.core import cluster, machine, play, setup  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -46,21 +46,21 @@ def same(a, b):
 ])
 def test_cluster_tables_equal_embedded_on_any_thread_count(ruleset, players, policies, params,
                                                            engine, monkeypatch, tmp_path):
-    s = runner.setup(ruleset, seed=11, players=players, policies=policies, params=params)
-    local = runner.play_range(s, 0, 3000, chunk=700, progress=False)   # compiles here first
-    runner.set_threads(1)
-    one = runner.play_range(s, 0, 3000, chunk=3000, progress=False)
-    runner.set_threads(2)
+    s = setup.setup(ruleset, seed=11, players=players, policies=policies, params=params)
+    local = play.play_range(s, 0, 3000, chunk=700, progress=False)   # compiles here first
+    machine.set_threads(1)
+    one = play.play_range(s, 0, 3000, chunk=3000, progress=False)
+    machine.set_threads(2)
     monkeypatch.setattr(cluster, "_engine", engine)
-    far = runner.play_range(s, 0, 3000, chunk=700, progress=False, checkpoint=tmp_path)
+    far = play.play_range(s, 0, 3000, chunk=700, progress=False, checkpoint=tmp_path)
     same(local, one)
     same(local, far)
     assert len(list(tmp_path.rglob("*.npz"))) == 5          # every piece landed in the store
 
 
 def test_a_killed_worker_loses_nothing(on_cluster):
-    s = runner.setup("talisman", seed=5, players=2)
-    want = runner.play_range(s, 0, 8000, chunk=500, progress=False)
+    s = setup.setup("talisman", seed=5, players=2)
+    want = play.play_range(s, 0, 8000, chunk=500, progress=False)
     real = on_cluster.play
 
     def play_and_kill(args, ranges):
@@ -72,7 +72,7 @@ def test_a_killed_worker_loses_nothing(on_cluster):
         yield from it
     on_cluster.play = play_and_kill
     try:
-        got = runner.play_range(s, 0, 8000, chunk=500, progress=False)
+        got = play.play_range(s, 0, 8000, chunk=500, progress=False)
     finally:
         del on_cluster.play
     same(want, got)
@@ -82,16 +82,16 @@ def test_a_killed_worker_loses_nothing(on_cluster):
 
 
 def test_a_torn_or_foreign_piece_is_played_again_on_the_cluster(on_cluster, tmp_path, capsys):
-    s = runner.setup("talisman", seed=6, players=2)
-    whole = runner.play_range(s, 0, 3000, chunk=1000, progress=False, checkpoint=tmp_path)
+    s = setup.setup("talisman", seed=6, players=2)
+    whole = play.play_range(s, 0, 3000, chunk=1000, progress=False, checkpoint=tmp_path)
     files = sorted(tmp_path.rglob("*.npz"))
     files[0].write_bytes(files[0].read_bytes()[:64])                   # torn
-    other = runner.setup("talisman", seed=7, players=2)
-    runner.play_range(other, 0, 3000, chunk=1000, progress=False, checkpoint=tmp_path / "o")
+    other = setup.setup("talisman", seed=7, players=2)
+    play.play_range(other, 0, 3000, chunk=1000, progress=False, checkpoint=tmp_path / "o")
     foreign = sorted((tmp_path / "o").rglob("*.npz"))[1]
     os.replace(foreign, files[1])                                      # another seed's piece
     capsys.readouterr()
-    again = runner.play_range(s, 0, 3000, chunk=1000, progress=False, checkpoint=tmp_path)
+    again = play.play_range(s, 0, 3000, chunk=1000, progress=False, checkpoint=tmp_path)
     err = capsys.readouterr().err
     assert "cannot be read" in err and "another configuration (differs in " in err
     assert "seed" in err.split("another configuration")[1].split(")")[0]
@@ -152,11 +152,11 @@ def test_without_the_extra_a_cluster_option_says_what_to_install(tmp_path, monke
 
 
 def test_summary_only_on_the_cluster_equals_embedded(on_cluster, tmp_path):
-    s = runner.setup("talisman", seed=8, players=3, policies=["greedy", "random", "patient"])
+    s = setup.setup("talisman", seed=8, players=3, policies=["greedy", "random", "patient"])
     cluster._engine = None
-    here = runner.play_range(s, 0, 3000, chunk=700, progress=False, summary_only=True)
+    here = play.play_range(s, 0, 3000, chunk=700, progress=False, sink="sums")
     cluster._engine = on_cluster
-    far = runner.play_range(s, 0, 3000, chunk=700, progress=False, summary_only=True,
+    far = play.play_range(s, 0, 3000, chunk=700, progress=False, sink="sums",
                             checkpoint=tmp_path)
     assert here.keys() == far.keys()
     for k in here:

@@ -10,7 +10,8 @@ import pytest
 
 import balance
 from balance.core.engine import contract
-from balance.core.runner import play_range, setup
+from balance.core.play import play_range
+from balance.core.setup import setup
 from balance.core import registry
 from lazy import lazy
 

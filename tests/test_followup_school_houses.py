@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from balance.cli import cli
-from balance.core import runner
+from balance.core.setup import setup
 from balance.rulesets.school import rules
 
 
@@ -17,8 +17,8 @@ def _fresh(monkeypatch):
 
 
 def test_two_suits_in_one_house_warn_once_with_what_it_does(capsys):
-    runner.setup("school", players=4, params={"house_of_heart": 2})
-    runner.setup("school", players=4, params={"house_of_heart": 2})   # once per process
+    setup("school", players=4, params={"house_of_heart": 2})
+    setup("school", players=4, params={"house_of_heart": 2})   # once per process
     out, err = capsys.readouterr()
     assert out == ""
     lines = err.splitlines()
@@ -28,8 +28,8 @@ def test_two_suits_in_one_house_warn_once_with_what_it_does(capsys):
 
 
 def test_a_one_to_one_map_is_silent(capsys):
-    runner.setup("school", players=4)
-    runner.setup("school", players=4, params={"house_of_spade": 1, "house_of_heart": 0})
+    setup("school", players=4)
+    setup("school", players=4, params={"house_of_spade": 1, "house_of_heart": 0})
     assert capsys.readouterr().err == ""
 
 

@@ -231,7 +231,7 @@ def test_report_plan_names_the_skill_budget():
     from pathlib import Path
 
     from balance.core import registry
-    from balance.core.runner import setup
+    from balance.core.setup import setup
     from balance.workflow.report import plan_lines
     spec = registry.get("talisman")
     base = setup("talisman", policies=["greedy"])

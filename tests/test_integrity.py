@@ -43,15 +43,15 @@ def test_a_failure_while_saving_leaves_the_previous_result_whole(tmp_path, monke
     balance.simulate("talisman", games=300, seed=1).save(out)
     assert outdir.is_complete(out)
     b = balance.simulate("talisman", games=300, seed=2)
-    from balance.core import runner
-    real, calls = runner.write_parquet, []
+    from balance.core import io, results
+    real, calls = io.write_parquet, []
 
     def fail_second(*a, **k):          # the disk fills while the second file is written
         calls.append(1)
         if len(calls) == 2:
             raise OSError(28, "No space left on device")
         return real(*a, **k)
-    monkeypatch.setattr(runner, "write_parquet", fail_second)
+    monkeypatch.setattr(results, "write_parquet", fail_second)
     with pytest.raises(balance.BalanceError, match="No space left"):
         b.save(out)
     monkeypatch.undo()
@@ -65,17 +65,17 @@ def test_a_failure_while_saving_leaves_the_previous_result_whole(tmp_path, monke
 def test_saved_tables_read_back_as_the_result_with_an_encoding_per_column(tmp_path):
     """Tables written a row group at a time, with the game column delta-
     encoded, a dictionary only for a column of few values and plain kind
-    bitmasks (``runner.encodings``), read back equal to the result's own."""
+    bitmasks (``io.encodings``), read back equal to the result's own."""
     import pandas as pd
     import pyarrow.parquet as pq
 
-    from balance.core import runner
+    from balance.core import io
     r = balance.simulate("talisman", games=6000, seed=4, players=3)
     meta = json.dumps(r.setup.describe(), default=str)
     for name, cols, frame in (("seats", r._seat_cols(), r.seats), ("games", r._game_cols(),
                                                                    r.games)):
         path = tmp_path / f"{name}.parquet"
-        runner.write_parquet(path, cols, meta, rows=1000)
+        io.write_parquet(path, cols, meta, rows=1000)
         back = pd.read_parquet(path)
         pd.testing.assert_frame_equal(back, frame.reset_index(drop=True))
         f = pq.ParquetFile(path)
@@ -164,7 +164,7 @@ def test_bad_configs_are_one_line(tmp_path, content, fragment):
 
 
 def test_non_ascii_digits_are_refused():
-    from balance.core.runner import check_count
+    from balance.core.setup import check_count
     with pytest.raises(balance.BalanceError):
         check_count("games", "١٢٣")
     assert check_count("games", "123") == 123
@@ -200,7 +200,9 @@ def test_a_regenerated_report_is_byte_identical(tmp_path):
 
 
 def test_checkpoints_are_smaller_than_the_finished_tables(tmp_path):
-    from balance.core.runner import Result, play_range, setup
+    from balance.core.play import play_range
+    from balance.core.results import Result
+    from balance.core.setup import setup
     # the command line's default (2 players, random): its tables are the
     # smallest per game, and at 200,000 games their fixed overhead is small
     s = setup("talisman", seed=1, players=2, policies="random")
@@ -213,9 +215,10 @@ def test_checkpoints_are_smaller_than_the_finished_tables(tmp_path):
 
 def test_an_interrupted_sweep_point_resumes_from_its_own_chunks(tmp_path, monkeypatch):
     from balance.workflow import outcome
-    from balance.core import runner as R
-    monkeypatch.setitem(R.play_range.__kwdefaults__, "chunk", 1000)
-    s = R.setup("talisman", seed=4, players=2)
+    from balance.core.play import play_range
+    from balance.core.setup import setup, setup_key
+    monkeypatch.setitem(play_range.__kwdefaults__, "chunk", 1000)
+    s = setup("talisman", seed=4, players=2)
     orig = s.spec.simulate_range
     from balance.core.store import PointStore
     st = PointStore(tmp_path / ".points")
@@ -227,7 +230,7 @@ def test_an_interrupted_sweep_point_resumes_from_its_own_chunks(tmp_path, monkey
     monkeypatch.setattr(s.spec, "simulate_range", lambda *a, **k: counted.append(1) or orig(*a, **k))
     o = outcome.play_outcome(s, 0, 3000, st, progress=False)
     assert len(counted) == 1                      # two of three chunks were reused
-    assert o.n == 3000 and not (tmp_path / ".points" / "chunks" / R.setup_key(s)).exists()
+    assert o.n == 3000 and not (tmp_path / ".points" / "chunks" / setup_key(s)).exists()
 
 
 def test_cards_file_for_a_ruleset_without_one_is_one_line(tmp_path):
@@ -260,7 +263,8 @@ def test_a_stored_piece_round_trips_and_a_foreign_or_stale_one_is_refused(tmp_pa
 
 
 def test_a_resumed_run_says_how_many_chunks_it_refused(tmp_path, capsys):
-    from balance.core.runner import play_range, setup
+    from balance.core.play import play_range
+    from balance.core.setup import setup
     s = setup("talisman", seed=3, players=2)
     ck = tmp_path / "ck"
     whole = play_range(s, 0, 3000, checkpoint=ck, chunk=1000, progress=False)
@@ -331,21 +335,22 @@ def test_precision_outputs_are_byte_identical(tmp_path):
 
 def test_a_short_run_stores_no_chunk_and_an_interrupted_one_stores_what_it_played(
         tmp_path, monkeypatch, capsys):
-    from balance.core import runner as R
+    from balance.core.play import checkpoint_seconds, play_range
+    from balance.core.setup import setup
     monkeypatch.delenv("BALANCE_CHECKPOINT_SECONDS")          # the default: after 5 s
-    assert R.checkpoint_seconds() == 5.0
-    s = R.setup("talisman", seed=2, players=2)
-    whole = R.play_range(s, 0, 3000, checkpoint=tmp_path / "a", chunk=1000, progress=False)
+    assert checkpoint_seconds() == 5.0
+    s = setup("talisman", seed=2, players=2)
+    whole = play_range(s, 0, 3000, checkpoint=tmp_path / "a", chunk=1000, progress=False)
     assert not list((tmp_path / "a").rglob("*.npz"))          # nothing written, nothing lost
     orig = s.spec.simulate_range
     interrupt_at(monkeypatch, s.spec, 3)
     with pytest.raises(KeyboardInterrupt):
-        R.play_range(s, 0, 3000, checkpoint=tmp_path / "b", chunk=1000, progress=False)
+        play_range(s, 0, 3000, checkpoint=tmp_path / "b", chunk=1000, progress=False)
     assert "interrupted: 2,000 games are saved" in capsys.readouterr().err
     monkeypatch.setattr(s.spec, "simulate_range", orig)
-    again = R.play_range(s, 0, 3000, checkpoint=tmp_path / "b", chunk=1000, progress=False)
+    again = play_range(s, 0, 3000, checkpoint=tmp_path / "b", chunk=1000, progress=False)
     assert "resumed: 2,000 of 3,000 games reused" in capsys.readouterr().err
     assert (again.games == whole.games).all() and (again.masks == whole.masks).all()
     monkeypatch.setenv("BALANCE_CHECKPOINT_SECONDS", "soon")
     with pytest.raises(balance.BalanceError, match="BALANCE_CHECKPOINT_SECONDS"):
-        R.checkpoint_seconds()
+        checkpoint_seconds()

@@ -92,7 +92,8 @@ def test_kernels_cached_by_ruleset_fingerprint(name):
 
 def test_a_table_with_a_searching_seat_tells_of_the_search_compile(monkeypatch, capsys):
     # told once, before the first piece, only where a seat searches
-    from balance.core.runner import play_range, setup
+    from balance.core.play import play_range
+    from balance.core.setup import setup
     monkeypatch.setattr(jit, "_told", set())
     monkeypatch.setattr(jit, "needs_compile", lambda d: True)
     play_range(setup("talisman", seed=1, players=2, policies=["greedy"]), 0, 5, progress=False)

@@ -169,7 +169,8 @@ def test_sweep_refines_an_integer_crossing_and_marks_it(tmp_path):
 
 def test_interrupted_run_says_what_is_saved_and_a_resume_what_it_reused(tmp_path, capsys,
                                                                          monkeypatch):
-    from balance.core.runner import play_range, setup
+    from balance.core.play import play_range
+    from balance.core.setup import setup
     s = setup("talisman", seed=3, players=2)
     real = s.spec.simulate_range
     calls = []

@@ -33,7 +33,7 @@ def columns_of(line: str, char: str) -> list[int]:
 
 def test_role_slugs_and_labels_are_both_accepted_as_targets():
     """`--target glutton=0.3` was refused: the role's name was "7 glutton"."""
-    from balance.core.runner import setup
+    from balance.core.setup import setup
     from balance.workflow.sweep import resolve_target
     s = setup("elite", players=4, policies="greedy")         # no kernel needed
     slugs = s.spec.role_names(s.values)
@@ -298,7 +298,8 @@ def test_progress_clocks_start_after_the_first_piece(monkeypatch):
     """The clock of a bar started before the first chunk or point counts
     the kernel's compile (a first ETA of 05:38 for a run of seconds)."""
     import tqdm
-    from balance.core.runner import play_range, setup
+    from balance.core.play import play_range
+    from balance.core.setup import setup
     from balance.workflow.sweep import sweep
     monkeypatch.setattr(tqdm, "tqdm", _FakeBar)
     _FakeBar.made = []

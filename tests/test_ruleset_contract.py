@@ -32,7 +32,9 @@ from balance.cli import cli
 from balance.core import jit, registry
 from balance.core.errors import BalanceError
 from balance.core.records import BAN_CODES, mask_bit
-from balance.core.runner import Result, play_range, setup, setup_key
+from balance.core.play import play_range
+from balance.core.results import Result
+from balance.core.setup import setup, setup_key
 
 HERE = Path(__file__).parent
 NAMES = registry.names() + ["coin"]
@@ -316,7 +318,7 @@ def test_checkpointed_run_resumes_and_never_reuses_other_setups(name, tmp_path):
     assert setup_key(s2) != setup_key(s)
     other = play_range(s2, 0, 900, progress=False, chunk=300, checkpoint=ck)
     # a chunk of another seed copied in under this run's file name is refused
-    from balance.core.runner import chunk_desc
+    from balance.core.setup import chunk_desc
     from balance.core.store import PointStore
     mine = PointStore(ck / setup_key(s)).path(chunk_desc(s, 300, 600))
     theirs = PointStore(ck / setup_key(s2)).path(chunk_desc(s2, 300, 600))

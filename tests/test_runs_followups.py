@@ -30,7 +30,7 @@ def test_the_memory_check_takes_the_cgroup_limit_when_it_is_smaller(tmp_path, mo
     import pytest
 
     import balance
-    from balance.core import runner as R
+    from balance.core import machine as M, setup as S
     GiB, MiB = 2**30, 2**20
     (tmp_path / "meminfo").write_text(f"MemTotal: {64 * GiB // 1024} kB\n"
                                       f"MemAvailable: {32 * GiB // 1024} kB\n")
@@ -38,28 +38,28 @@ def test_the_memory_check_takes_the_cgroup_limit_when_it_is_smaller(tmp_path, mo
     v1 = [tmp_path / f"v1.{n}" for n in ("limit", "usage", "stat")]
     files = ((*v2, "inactive_file"), (*v1, "total_inactive_file"))
     meminfo = str(tmp_path / "meminfo")
-    assert R.available_memory(meminfo, files) == 32 * GiB          # no cgroup files
+    assert M.available_memory(meminfo, files) == 32 * GiB          # no cgroup files
     v1[0].write_text(f"{2 * GiB}\n")
     v1[1].write_text(f"{512 * MiB}\n")
     v1[2].write_text(f"cache 1\ntotal_inactive_file {256 * MiB}\n")
-    assert R.available_memory(meminfo, files) == 2 * GiB - 256 * MiB      # v1
+    assert M.available_memory(meminfo, files) == 2 * GiB - 256 * MiB      # v1
     v2[0].write_text(f"{GiB}\n")
     v2[1].write_text(f"{256 * MiB}\n")
     v2[2].write_text(f"anon 5\ninactive_file {128 * MiB}\n")
-    assert R.available_memory(meminfo, files) == GiB - 128 * MiB         # v2 first
+    assert M.available_memory(meminfo, files) == GiB - 128 * MiB         # v2 first
     v2[0].write_text("max\n")                                  # no v2 limit: v1's
-    assert R.available_memory(meminfo, files) == 2 * GiB - 256 * MiB
+    assert M.available_memory(meminfo, files) == 2 * GiB - 256 * MiB
     v1[0].write_text(f"{128 * GiB}\n")                         # above MemAvailable
-    assert R.available_memory(meminfo, files) == 32 * GiB
+    assert M.available_memory(meminfo, files) == 32 * GiB
     # a run whose tables fit in MemAvailable but not in the cgroup is refused
     v1[0].write_text(f"{GiB}\n")
-    monkeypatch.setattr(R, "CGROUP_FILES", files)
-    s = R.setup("talisman", seed=1, players=2)
-    n = 2 * GiB // R.table_bytes(s, 1)
+    monkeypatch.setattr(M, "CGROUP_FILES", files)
+    s = S.setup("talisman", seed=1, players=2)
+    n = 2 * GiB // M.table_bytes(s, 1)
     none = ((tmp_path / "none", tmp_path / "none", tmp_path / "none", "x"),)
-    assert R.table_bytes(s, n) < R.available_memory(cgroup=none)     # this machine's
+    assert M.table_bytes(s, n) < M.available_memory(cgroup=none)     # this machine's
     with pytest.raises(balance.BalanceError, match=r"GiB are available"):
-        R.check_memory(s, n)
+        M.check_memory(s, n)
 
 
 PUBLISH = r"""
@@ -168,7 +168,7 @@ def test_a_kill_at_any_step_of_publish_leaves_one_whole_result(tmp_path):
 
 
 class _Bar:
-    """A stand-in for tqdm that records what the runner asks of its bar."""
+    """A stand-in for tqdm that records what ``play_range`` asks of its bar."""
     made = []
 
     def __init__(self, total=None, initial=0, **kw):
@@ -200,14 +200,14 @@ def test_a_resumed_run_says_so_first_and_its_bar_counts_games_played_now(
     import pytest
     import tqdm
 
-    from balance.core import runner as R
+    from balance.core import play as P, setup as S
     monkeypatch.setattr(tqdm, "tqdm", _Bar)
-    s = R.setup("talisman", seed=5, players=2)
+    s = S.setup("talisman", seed=5, players=2)
     ck = tmp_path / "ck"
     orig = s.spec.simulate_range
     interrupt_at(monkeypatch, s.spec, 3)
     with pytest.raises(KeyboardInterrupt):
-        R.play_range(s, 0, 5000, checkpoint=ck, chunk=1000)
+        P.play_range(s, 0, 5000, checkpoint=ck, chunk=1000)
     capsys.readouterr()
     said_before_play = []
 
@@ -216,12 +216,12 @@ def test_a_resumed_run_says_so_first_and_its_bar_counts_games_played_now(
         return orig(*a, **k)
     monkeypatch.setattr(s.spec, "simulate_range", playing)
     _Bar.made.clear()
-    again = R.play_range(s, 0, 5000, checkpoint=ck, chunk=1000)
+    again = P.play_range(s, 0, 5000, checkpoint=ck, chunk=1000)
     assert len(said_before_play) == 3
     assert "resumed: 2,000 of 5,000 games reused" in said_before_play[0]
     bar, = _Bar.made
     assert bar.first == (3000, 1000) and bar.n == 3000 and bar.total == 3000
-    whole = R.play_range(s, 0, 5000, progress=False)
+    whole = P.play_range(s, 0, 5000, progress=False)
     assert (again.games == whole.games).all() and (again.seats == whole.seats).all()
 
 
@@ -231,7 +231,7 @@ def test_the_interrupt_line_comes_after_the_bar_is_closed(tmp_path, monkeypatch)
     import pytest
     import tqdm
 
-    from balance.core import runner as R
+    from balance.core import play as P, setup as S
     monkeypatch.setattr(tqdm, "tqdm", _Bar)
     _EVENTS.clear()
 
@@ -244,10 +244,10 @@ def test_the_interrupt_line_comes_after_the_bar_is_closed(tmp_path, monkeypatch)
         def flush(self):
             pass
     monkeypatch.setattr(sys, "stderr", Err())
-    s = R.setup("talisman", seed=5, players=2)
+    s = S.setup("talisman", seed=5, players=2)
     interrupt_at(monkeypatch, s.spec, 4)
     with pytest.raises(KeyboardInterrupt):
-        R.play_range(s, 0, 5000, checkpoint=tmp_path / "ck", chunk=1000)
+        P.play_range(s, 0, 5000, checkpoint=tmp_path / "ck", chunk=1000)
     assert _EVENTS == ["bar closed", "line"]
 
 
@@ -332,21 +332,21 @@ def test_a_terminated_run_says_what_is_saved_and_a_rerun_resumes(tmp_path):
 
 
 def test_a_run_whose_tables_pass_1_gb_says_so_before_the_first_game(monkeypatch, capsys):
-    from balance.core import runner as R
-    s = R.setup("talisman", seed=1, players=2)
+    from balance.core import machine as M, play as P, setup as S
+    s = S.setup("talisman", seed=1, players=2)
     # 20,000,000 games peaked at 5.18 GB (issue 34): the estimate is that size
-    assert 5.0e9 < R.record_bytes(s, 20_000_000) < 5.6e9
-    assert R.record_bytes(s, 3_000_000) < R.BIG_TABLES < R.record_bytes(s, 4_000_000)
-    monkeypatch.setattr(R, "BIG_TABLES", R.record_bytes(s, 2999))
-    monkeypatch.setattr(R, "_said_big", set())
+    assert 5.0e9 < M.record_bytes(s, 20_000_000) < 5.6e9
+    assert M.record_bytes(s, 3_000_000) < M.BIG_TABLES < M.record_bytes(s, 4_000_000)
+    monkeypatch.setattr(M, "BIG_TABLES", M.record_bytes(s, 2999))
+    monkeypatch.setattr(M, "_said_big", set())
     orig, said = s.spec.simulate_range, []
     monkeypatch.setattr(s.spec, "simulate_range",
                         lambda *a, **k: said.append(capsys.readouterr().err) or orig(*a, **k))
-    R.play_range(s, 0, 3000, progress=False)
-    line = f"note: 3,000 games keep about {R.record_bytes(s, 3000) / 1e9:.1f} GB"
+    P.play_range(s, 0, 3000, progress=False)
+    line = f"note: 3,000 games keep about {M.record_bytes(s, 3000) / 1e9:.1f} GB"
     assert said[0].count("\n") == 1 and said[0].startswith(line) and "--summary-only" in said[0]
-    R.play_range(s, 0, 2999, progress=False)
-    R.play_range(s, 0, 3000, progress=False, summary_only=True)
+    P.play_range(s, 0, 2999, progress=False)
+    P.play_range(s, 0, 3000, progress=False, sink="sums")
     assert "note:" not in "".join(said[1:]) + capsys.readouterr().err
 
 
@@ -424,7 +424,7 @@ def test_publish_replaces_a_file_by_a_folder_and_back(tmp_path):
 
 
 def test_a_limit_on_the_process_cgroup_or_one_above_it_applies(tmp_path):
-    from balance.core import runner as R
+    from balance.core import machine as M
     GiB = 2**30
     proc = tmp_path / "cgroup"
     proc.write_text("4:memory:/jobs/run7\n1:cpu:/jobs/run7\n0::/user.slice/job.scope\n")
@@ -433,15 +433,15 @@ def test_a_limit_on_the_process_cgroup_or_one_above_it_applies(tmp_path):
     v2 = root / "user.slice" / "job.scope"
     v1.mkdir(parents=True)
     v2.mkdir(parents=True)
-    files = R.cgroup_files(str(proc), str(root))
-    assert files[-2:] == list(R.CGROUP_FILES)                  # the system's root last
+    files = M.cgroup_files(str(proc), str(root))
+    assert files[-2:] == list(M.CGROUP_FILES)                  # the system's root last
     files = files[:-2]
     assert files[0][0] == str(v1 / "memory.limit_in_bytes")
     assert str(root / "user.slice" / "memory.max") in [f[0] for f in files]
-    assert R.cgroup_available(files) is None                   # no limit anywhere
+    assert M.cgroup_available(files) is None                   # no limit anywhere
     (v1 / "memory.limit_in_bytes").write_text(f"{8 * GiB}\n")
     (v1 / "memory.usage_in_bytes").write_text(f"{GiB}\n")
-    assert R.cgroup_available(files) == 7 * GiB
+    assert M.cgroup_available(files) == 7 * GiB
     (root / "user.slice" / "memory.max").write_text(f"{3 * GiB}\n")     # the parent's
     (v2 / "memory.max").write_text("max\n")
-    assert R.cgroup_available(files) == 3 * GiB
+    assert M.cgroup_available(files) == 3 * GiB

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from balance.core.runner import play_range, setup
+from balance.core.play import play_range
+from balance.core.setup import setup
 from balance.rulesets.talisman import SPEC
 from balance.rulesets.talisman import layout as L
 from lazy import lazy

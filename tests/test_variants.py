@@ -13,7 +13,7 @@ from test_sensitivity import coin, seat0_wins  # noqa: F401
 from balance.cli import cli
 from balance.core import registry, variants
 from balance.core.errors import BalanceError
-from balance.core.runner import simulate
+from balance.core.play import simulate
 from balance.workflow.tune import tune
 
 

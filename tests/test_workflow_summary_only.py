@@ -26,7 +26,8 @@ def pieces_of(s, games):
 
 
 def test_pieces_are_several_and_bounded(small_pieces):
-    from balance.core.runner import setup, table_bytes
+    from balance.core.machine import table_bytes
+    from balance.core.setup import setup
     s = setup("talisman", players=3, policies=MIXED)
     r = sums.piece_ranges([s], 0, 3001)
     assert len(r) > 3 and r[0][0] == 0 and r[-1][1] == 3001

@@ -110,10 +110,10 @@ def gather(ctx: click.Context, *, games, seed, players, policies, assignments, c
         games = pick("games", games)
         if not isinstance(games, int) or isinstance(games, bool) or games <= 0:
             raise BalanceError(f"--games must be a whole number of at least 1, got {games!r}")
-        from ..core.runner import check_count
+        from ..core.setup import check_count
         check_count("--games", games)
     if threads is not None:
-        from ..core.runner import set_threads
+        from ..core.machine import set_threads
         set_threads(threads)
     return {"games": games, "seed": cfg.get("seed", seed) if ctx.get_parameter_source("seed")
             == ParameterSource.DEFAULT else seed,
@@ -132,7 +132,7 @@ def pass_run(f):
                 threads=None, cards_file=None, scheduler=None, cluster=None, **kw):
         ctx = click.get_current_context()
         if cards_file is not None:
-            from ..core.runner import use_data
+            from ..core.setup import use_data
             ruleset = ctx.params.get("ruleset")
             if not Path(cards_file).is_file():
                 raise BalanceError(f"--cards {cards_file}: no such file")

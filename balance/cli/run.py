@@ -2,7 +2,7 @@ import shutil
 
 import click
 
-from ..core.runner import simulate
+from ..core.play import simulate
 from .common import WHOLE, out_dir, pass_run, run_options
 from .show import print_summary
 

@@ -1,16 +1,17 @@
 """Play pieces of a run on a Dask cluster instead of this machine's threads.
 
-Every command plays its games through :func:`runner.play_range`, which
+Every command plays its games through :func:`play.play_range`, which
 splits a game range into chunks (pieces) of one configuration. With an
 engine in use (:func:`use`), the chunks not already in the command's store
 are submitted to a Dask scheduler; each worker plays its piece with one
 numba thread (``spec.simulate_range``: game i of seed s is the same game on
-any machine) and sends back the piece's record arrays, which the client
-writes into the store (``.partial`` / ``.points``, exactly as on one machine)
-and into the run's tables. So the tables are bit-identical to a one-machine
+any machine) and sends back what the run's sink keeps (``core.sinks``: the
+piece's record arrays, or only its sums), which the client writes into the
+store (``.partial`` / ``.points``, exactly as on one machine) and into the
+run's tables or sums. So the results are bit-identical to a one-machine
 run, an interrupted command resumes from the stored pieces, and a piece
 whose worker was killed is computed again by the scheduler (nothing is
-counted twice: a piece lands in its own rows once).
+counted twice: a piece is taken in once).
 
 Dask is optional (``pip install -e ".[distributed]"``); without it a cluster
 option is one ``Error:`` line. Workers must import the same ``balance`` code:
@@ -26,7 +27,7 @@ import re
 from . import registry
 from .errors import BalanceError
 from .store import narrow
-from .summary import reduce
+from .sinks import sink_class
 
 _engine = None
 
@@ -126,7 +127,7 @@ class DaskEngine:
 def _piece(args: tuple, a: int, b: int):
     """On a worker: games [a, b) of one configuration, on one numba thread."""
     import numba
-    name, values, seed, n_players, policy_ids, check, ban, data, summary_only, seat_values = args
+    name, values, seed, n_players, policy_ids, check, ban, data, sink, seat_values = args
     numba.set_num_threads(1)
     spec = registry.get(name)
     kw = {} if ban is None else {"ban": ban}
@@ -135,17 +136,14 @@ def _piece(args: tuple, a: int, b: int):
     if seat_values is not None:
         kw["seat_values"] = seat_values
     part = spec.simulate_range(values, seed, a, b, n_players, policy_ids, check, **kw)
-    if summary_only:              # reduced here: only the sums travel
-        return a, b, registry.fingerprint(name), {
-            k: (v.dtype.str, v) for k, v in reduce(spec, values, part).items()}
-    arrays = {"games": part.games, "seats": part.seats, "masks": part.masks,
-              "counts": part.counts}
-    if check and part.errors is not None:
-        arrays["errors"] = part.errors
-    # sent narrowed (most record columns fit in 1-2 bytes: about a quarter of
-    # the bytes over the network), widened again by the client
-    sent = {k: (v.dtype.str, narrow(v)) for k, v in arrays.items()}
-    return a, b, registry.fingerprint(name), sent
+    # what the run's sink keeps, made here (the sums sink's: only the sums travel)
+    kind = sink_class(sink)
+    arrays = kind.arrays(spec, values, part, check)
+    # record arrays are sent narrowed (most record columns fit in 1-2 bytes:
+    # about a quarter of the bytes over the network), widened by the client
+    shrink = narrow if kind.narrowed else (lambda v: v)
+    return a, b, registry.fingerprint(name), {k: (v.dtype.str, shrink(v))
+                                              for k, v in arrays.items()}
 
 
 def parse(scheduler: str | None, cluster: str | None) -> dict | None:

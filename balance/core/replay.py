@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from . import jit, registry
 from .errors import BalanceError
-from .runner import check_count, setup
+from .setup import check_count, setup
 
 
 def event_rows(events, deal_type: int, card_name, policies):

@@ -1,15 +1,24 @@
-"""``--summary-only``: a run's figures from per-piece aggregates, in memory
-that does not grow with the number of games.
+"""The one model of a run's outcomes: who won, the run's mergeable sums,
+and every figure computed from them.
 
-Each piece of games (a chunk of ``runner.play_range``) is reduced as soon as
-it is played to integer sums: wins, sole wins and seat-games by seat and by
-role, draws, first-mover wins, games with a shared win, a histogram of game
-lengths, end-reason counts, and per card kind the seats that drew / played
-it and how many of those won. Integer sums merge exactly in any order, so
-the figures equal those computed from the full tables (tested), on one
-machine or a cluster. The per-game and per-seat tables are not kept, and a
-ruleset's own extra figures (``spec.summary``, which read those tables)
-are left out.
+Who won is read from the records once here, so no two tables can disagree:
+the won matrix (a ruleset's own ``won`` seat column where sides hold
+several seats, else the game's ``winner``), a sole win, whether wins can be
+shared, the seat that moved first.
+
+Each piece of games (a chunk of ``play.play_range``, played here or on a
+worker) is reduced to integer sums (:func:`reduce`): wins, sole wins and
+seat-games by seat and by role, draws, first-mover wins, games with a
+shared win, histograms of game lengths, end-reason counts, and per card
+kind the seats that drew / played it and how many of those won. Integer
+sums merge exactly in any order (:func:`merge`). :class:`Sums` computes
+every figure and table from them: ``results.Result`` reads its figures
+from the Sums of its full tables, a ``--summary-only`` run
+(:class:`Summary`) from its merged chunks, in memory that does not grow
+with the games, and a workflow's point from its own (:meth:`Sums.rates`).
+So the figures are the same whichever way the games were kept. The
+per-game tables are one optional sink (``results.Result``); a ruleset's own
+extra figures (``spec.summary``), which read them, are a full run's only.
 """
 from __future__ import annotations
 
@@ -22,10 +31,85 @@ import numpy as np
 import pandas as pd
 
 from . import stats
+from .errors import BalanceError
 from .io import json_default, json_rows, version
 from .outdir import publish
 from .records import Batch, mask_counts
-from .results import first_mover_figure, first_seats, shares_wins, sole_wins, won_matrix
+
+
+def won_matrix(spec, batch: Batch) -> np.ndarray:
+    """bool[n, P]: whether each seat won each game. A ruleset whose sides can
+    hold several seats (teams, zombies) provides a ``won`` seat column; else a
+    seat won when it is the game's ``winner``."""
+    if "won" in spec.seat_columns:
+        return batch.seats[:, :, spec.seat_columns.index("won")].astype(bool)
+    P = batch.seats.shape[1]
+    return batch.games[:, 0][:, None] == np.arange(P)[None, :]
+
+
+def sole_wins(won: np.ndarray) -> np.ndarray:
+    """bool[n, P]: the seat won and no other seat did."""
+    return won & (won.sum(axis=1) == 1)[:, None]
+
+
+def shares_wins(spec) -> bool:
+    """Can several seats win one game (teams, zombies, houses)? Then every
+    table shows the sole-win rate beside the win rate, and win rates of the
+    seats may add to more than 100%."""
+    return "won" in spec.seat_columns
+
+
+def first_seats(spec, batch: Batch) -> np.ndarray:
+    """int64[n]: the seat that moved first in each game (the ``first_seat``
+    game column where the rules decide the order, else seat 0)."""
+    if "first_seat" in spec.game_columns:
+        return batch.games[:, spec.game_columns.index("first_seat")].astype(np.int64)
+    return np.zeros(batch.n, np.int64)
+
+
+def first_mover_figure(spec, wins: int, games: int) -> dict:
+    """The first mover's win rate with its 95% Wilson interval."""
+    lo, hi = stats.wilson(wins, games)
+    return {"games": games, "wins": wins, "win_rate": wins / games if games else float("nan"),
+            "ci_low": float(lo), "ci_high": float(hi), "turn_order": spec.turn_order}
+
+
+def count_table(keys, wins, games, sole=None) -> pd.DataFrame:
+    """Win rates with 95% Wilson intervals from counts: ``wins`` of
+    ``games`` per key (and ``sole`` wins, where wins can be shared)."""
+    wins, games = np.asarray(wins, np.int64), np.asarray(games, np.int64)
+    lo, hi = stats.wilson(wins, games)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = pd.DataFrame({"games": games, "wins": wins, "win_rate": wins / games,
+                            "ci_low": lo, "ci_high": hi}, index=pd.Index(keys))
+        if sole is not None:
+            sole = np.asarray(sole, np.int64)
+            slo, shi = stats.wilson(sole, games)
+            out["sole_wins"] = sole
+            out["sole_win_rate"] = sole / games
+            out["sole_ci_low"], out["sole_ci_high"] = slo, shi
+    return out
+
+
+def seat_table(n_players: int, seat_wins, seat_sole, n: int) -> pd.DataFrame:
+    """Win rate per seat from its win (and sole-win) counts over ``n`` games:
+    the table ``stats.rate_table(seats, "seat")`` gives, without the frame."""
+    df = count_table(np.arange(n_players), seat_wins, np.full(n_players, n), seat_sole)
+    df.index = pd.Index(np.arange(n_players, dtype=np.int64), name="seat")
+    return df
+
+
+def policy_table(policies: list, seat_wins, seat_sole, n: int) -> pd.DataFrame:
+    """Win rate per policy (all seats playing it), as ``seat_table``."""
+    pol = np.array(policies)
+    keys = sorted(set(policies))
+    w = [int(np.asarray(seat_wins)[pol == k].sum()) for k in keys]
+    so = None if seat_sole is None else [int(np.asarray(seat_sole)[pol == k].sum())
+                                         for k in keys]
+    df = count_table(keys, w, [int((pol == k).sum()) * n for k in keys], so)
+    df.index = pd.CategoricalIndex(keys, categories=keys, name="policy")
+    return df
+
 
 # length histogram bins: turns beyond this are counted in the last bin and
 # their exact values kept in ``long`` (rare: capped or very long games)
@@ -134,58 +218,41 @@ def length_stats(hist: np.ndarray, long: np.ndarray) -> dict:
         lo = int(np.floor(x))
         a = _order_stat(hist, long, lo)
         b = _order_stat(hist, long, min(lo + 1, n - 1))
-        return float(a + (x - lo) * (b - a))
+        t, d = x - lo, b - a
+        # numpy's linear interpolation to the last bit: from the upper
+        # neighbour when t >= 0.5 (np.percentile's _lerp)
+        return float(b - d * (1 - t)) if t >= 0.5 else float(a + d * t)
     return {"mean": total / n, "median": pct(0.5), "p90": pct(0.9),
             "max": int(long[-1]) if long.size else int(np.flatnonzero(hist[:-1])[-1])}
 
 
-def _rates(keys, wins, games, sole=None) -> pd.DataFrame:
-    wins, games = np.asarray(wins, np.int64), np.asarray(games, np.int64)
-    lo, hi = stats.wilson(wins, games)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = pd.DataFrame({"games": games, "wins": wins, "win_rate": wins / games,
-                            "ci_low": lo, "ci_high": hi}, index=pd.Index(keys))
-        if sole is not None:
-            sole = np.asarray(sole, np.int64)
-            slo, shi = stats.wilson(sole, games)
-            out["sole_wins"] = sole
-            out["sole_win_rate"] = sole / games
-            out["sole_ci_low"], out["sole_ci_high"] = slo, shi
-    return out
-
-
-def seat_table(n_players: int, seat_wins, seat_sole, n: int) -> pd.DataFrame:
-    """Win rate per seat from its win (and sole-win) counts over ``n`` games:
-    the table ``stats.rate_table(seats, "seat")`` gives, without the frame."""
-    df = _rates(np.arange(n_players), seat_wins, np.full(n_players, n), seat_sole)
-    df.index = pd.Index(np.arange(n_players, dtype=np.int64), name="seat")
-    return df
-
-
-def policy_table(policies: list, seat_wins, seat_sole, n: int) -> pd.DataFrame:
-    """Win rate per policy (all seats playing it), as ``seat_table``."""
-    pol = np.array(policies)
-    keys = sorted(set(policies))
-    w = [int(np.asarray(seat_wins)[pol == k].sum()) for k in keys]
-    so = None if seat_sole is None else [int(np.asarray(seat_sole)[pol == k].sum())
-                                         for k in keys]
-    df = _rates(keys, w, [int((pol == k).sum()) * n for k in keys], so)
-    df.index = pd.CategoricalIndex(keys, categories=keys, name="policy")
-    return df
-
-
 @dataclass
-class Summary:
-    """The figures of a ``--summary-only`` run: the interface of
-    :class:`runner.Result` that needs no per-game table (``by_seat``,
-    ``by_policy``, ``by_role``, ``first_mover``, ``cards``, ``summary``,
-    ``save``)."""
+class Sums:
+    """A run's (or a piece's) mergeable sums with its setup: every figure
+    and table of a run is computed here, from the sums only.
+
+    ``results.Result`` keeps the per-game tables as well and reads its
+    figures from the Sums of its tables (:meth:`of`); :class:`Summary` is a
+    ``--summary-only`` run, its Sums merged chunk by chunk; a workflow's
+    point is read through :meth:`rates` and :meth:`lengths`."""
     setup: object
     agg: dict
-    start: int
-    elapsed: float = 0.0
-    _cache: dict = field(default_factory=dict, repr=False)
-    compiled: bool = False        # this run compiled its kernel
+    start: int = 0
+    _cache: dict = field(default_factory=dict, repr=False, kw_only=True)
+
+    @staticmethod
+    def of(s, batch: Batch) -> "Sums":
+        """The Sums of a setup's games in ``batch``."""
+        return Sums(s, reduce(s.spec, s.values, batch), batch.start)
+
+    @classmethod
+    def merge(cls, parts: list["Sums"]) -> "Sums":
+        """The sums of disjoint pieces of one setup's games, as one (exact,
+        in any order: :func:`merge`)."""
+        first = parts[0].setup
+        if any(p.setup.describe() != first.describe() for p in parts[1:]):
+            raise BalanceError("cannot merge sums of different setups")
+        return cls(first, merge([p.agg for p in parts]), min(p.start for p in parts))
 
     @property
     def spec(self):
@@ -195,34 +262,71 @@ class Summary:
     def n(self) -> int:
         return int(self.agg["n"])
 
-    def _shares(self) -> bool:
-        return shares_wins(self.spec)
+    def _sole(self, key: str):
+        """The sole-win counts ``key``, where wins can be shared, else None."""
+        return self.agg[key] if shares_wins(self.spec) else None
 
     def by_seat(self) -> pd.DataFrame:
-        return seat_table(self.setup.n_players, self.agg["seat_wins"],
-                          self.agg["seat_sole"] if self._shares() else None, self.n)
+        return seat_table(self.setup.n_players, self.agg["seat_wins"], self._sole("seat_sole"),
+                          self.n)
 
     def by_policy(self) -> pd.DataFrame:
-        return policy_table(self.setup.policies, self.agg["seat_wins"],
-                            self.agg["seat_sole"] if self._shares() else None, self.n)
+        return policy_table(self.setup.policies, self.agg["seat_wins"], self._sole("seat_sole"),
+                            self.n)
 
     def by_role(self) -> pd.DataFrame | None:
+        """Win rate per role held (rulesets with roles), in role order; the
+        index is categorical over the roles held and those the ruleset
+        names (as the seats table's ``role`` column)."""
         if "role_games" not in self.agg:
             return None
         names = self.spec.role_names(self.setup.values)
         g = self.agg["role_games"]
-        ids = [r for r in range(g.size) if g[r] > 0]
-        keys = [names.get(r, str(r)) for r in ids]
-        df = _rates(keys, self.agg["role_wins"][ids], g[ids],
-                    self.agg["role_sole"][ids] if self._shares() else None)
-        df.index.name = "role"
+        ids = [int(r) for r in np.flatnonzero(g)]
+        cats = [names.get(r, str(r)) for r in sorted(set(ids) | set(names))]
+        sole = self._sole("role_sole")
+        df = count_table([names.get(r, str(r)) for r in ids], self.agg["role_wins"][ids], g[ids],
+                         None if sole is None else sole[ids])
+        df.index = pd.CategoricalIndex(df.index, categories=cats, name="role")
         return df
 
     def first_mover(self) -> dict:
+        """Win rate of the seat that moved first, with its 95% Wilson interval."""
         return first_mover_figure(self.spec, int(self.agg["first_wins"]), self.n)
+
+    def draws(self) -> dict:
+        """Games no seat won (a tie whose win is shared is not one)."""
+        n, draws = self.n, int(self.agg["draws"])
+        lo, hi = stats.wilson(draws, n)
+        return {"count": draws, "share": draws / n if n else float("nan"),
+                "ci_low": float(lo), "ci_high": float(hi)}
+
+    def shared_wins(self) -> dict | None:
+        """Where wins can be shared: how often they were, and what the seat
+        win rates add to (the fair share is their mean, not 1/players)."""
+        if not shares_wins(self.spec):
+            return None
+        a, n = self.agg, self.n
+        rates = a["seat_wins"] / n if n else np.full(self.setup.n_players, np.nan)
+        return {"games_with_shared_win": int(a["shared"]),
+                "share": int(a["shared"]) / n if n else float("nan"),
+                "seat_win_rates_sum": float(rates.sum()),
+                "fair_share": (int(a["seat_wins"].sum()) / (n * len(rates))
+                               if n else float("nan"))}
+
+    def length_turns(self) -> dict:
+        return length_stats(self.agg["hist"], self.agg["long"])
+
+    def end_reasons(self) -> pd.Series:
+        """Games per end reason, in the ruleset's order."""
+        reasons = list(self.spec.end_reasons)
+        return pd.Series(np.asarray(self.agg["end"][:len(reasons)], np.int64),
+                         index=pd.CategoricalIndex(reasons, categories=reasons,
+                                                   name="end_reason"), name="count")
 
     @property
     def cards(self) -> pd.DataFrame:
+        """Observational per-card power (``stats.card_power``)."""
         if "cards" not in self._cache:
             kinds = self.spec.card_kinds(self.setup.values)
             a = self.agg
@@ -233,33 +337,102 @@ class Summary:
                 a["counts"])
         return self._cache["cards"]
 
+    def figures(self, **flags) -> dict:
+        """The run's summary.json: its description, then ``flags`` (such as
+        ``summary_only=True``), then every figure."""
+        table = json_rows
+        out = {**self.setup.describe(), "games": self.n, "first_game": self.start,
+               "balance_version": version(), **flags,
+               "draws": self.draws(),
+               "by_seat": table(self.by_seat()), "by_policy": table(self.by_policy()),
+               "length_turns": self.length_turns(),
+               "end_reasons": {str(r): int(c) for r, c in zip(self.spec.end_reasons,
+                                                               self.agg["end"])}}
+        role = self.by_role()
+        if role is not None:
+            out["by_role"] = table(role)
+        out["first_mover"] = self.first_mover()
+        shared = self.shared_wins()
+        if shared is not None:
+            out["shared_wins"] = shared
+        return out
+
+    # --- a workflow's point ------------------------------------------------
+    def rates(self) -> pd.DataFrame:
+        """Win rates per seat, policy (in the order the seats first play
+        them) and role held (Wilson), followed by :meth:`lengths`: the
+        tidy table of one sweep point."""
+        s, agg, n = self.setup, self.agg, self.n
+        keys, wins, games, sole = [], [], [], []
+        for j in range(s.n_players):
+            keys.append(("seat", str(j)))
+            wins.append(int(agg["seat_wins"][j]))
+            sole.append(int(agg["seat_sole"][j]))
+            games.append(n)
+        pol = np.array(s.policies)
+        for p in dict.fromkeys(s.policies):
+            m = pol == p
+            keys.append(("policy", p))
+            wins.append(int(agg["seat_wins"][m].sum()))
+            sole.append(int(agg["seat_sole"][m].sum()))
+            games.append(int(m.sum()) * n)
+        if "role_games" in agg:
+            labels = self.spec.role_names(s.values)
+            for r in range(agg["role_games"].size):
+                if agg["role_games"][r] == 0:
+                    continue
+                keys.append(("role", labels.get(r, str(r))))
+                wins.append(int(agg["role_wins"][r]))
+                sole.append(int(agg["role_sole"][r]))
+                games.append(int(agg["role_games"][r]))
+        df = pd.DataFrame({"group": [k[0] for k in keys], "key": [k[1] for k in keys],
+                           "games": games, "wins": wins})
+        lo, hi = stats.wilson(df["wins"], df["games"])
+        df["win_rate"] = df["wins"] / df["games"]
+        df["ci_low"], df["ci_high"] = lo, hi
+        if shares_wins(self.spec):
+            slo, shi = stats.wilson(np.array(sole), df["games"])
+            df["sole_win_rate"] = np.array(sole) / df["games"]
+            df["sole_ci_low"], df["sole_ci_high"] = slo, shi
+        for k, v in self.lengths().items():
+            df[k] = v
+        return df
+
+    def lengths(self) -> dict:
+        """Game length and end figures: mean turns with a normal interval,
+        median, 90th percentile, maximum, draw, capped and (where wins are
+        shared) shared-win rates."""
+        agg, n, spec = self.agg, self.n, self.spec
+        T, T2 = turns_sum(agg), int(agg["turns_sq"])
+        G = np.array([[n, T, n], [T, T2, T], [n, T, n]], np.int64)
+        m, lo, hi, _ = stats.ratio_mean_g(G)
+        ls = length_stats(agg["hist"], agg["long"])
+        reasons = list(spec.end_reasons)
+        capped = int(agg["end"][reasons.index("turn_cap")]) if "turn_cap" in reasons else 0
+        draws = int(agg["draws"])
+        out = {"n_games": n, "turns_mean": m, "turns_mean_low": lo, "turns_mean_high": hi,
+               "turns_median": ls["median"] if n else np.nan,
+               "turns_p90": ls["p90"] if n else np.nan, "turns_max": int(ls["max"]) if n else 0,
+               "draw_rate": draws / n if n else np.nan,
+               "capped_rate": capped / n if n else np.nan}
+        if shares_wins(spec):
+            out["shared_win_rate"] = int(agg["shared"]) / n if n else np.nan
+        return out
+
+
+@dataclass
+class Summary(Sums):
+    """A ``--summary-only`` run: its :class:`Sums` (no per-game table is
+    kept), with the interface of ``results.Result`` that needs none
+    (``by_seat``, ``by_policy``, ``by_role``, ``first_mover``, ``cards``,
+    ``summary``, ``save``)."""
+    elapsed: float = 0.0
+    compiled: bool = False        # this run compiled its kernel
+
     @property
     def summary(self) -> dict:
         if "summary" not in self._cache:
-            table = json_rows
-            a, n = self.agg, self.n
-            draws = int(a["draws"])
-            dlo, dhi = stats.wilson(draws, n)
-            out = {**self.setup.describe(), "games": n, "first_game": self.start,
-                   "balance_version": version(), "summary_only": True,
-                   "draws": {"count": draws, "share": draws / n if n else float("nan"),
-                             "ci_low": float(dlo), "ci_high": float(dhi)},
-                   "by_seat": table(self.by_seat()), "by_policy": table(self.by_policy()),
-                   "length_turns": length_stats(a["hist"], a["long"]),
-                   "end_reasons": {str(r): int(c) for r, c in zip(self.spec.end_reasons,
-                                                                   a["end"])}}
-            role = self.by_role()
-            if role is not None:
-                out["by_role"] = table(role)
-            out["first_mover"] = self.first_mover()
-            if self._shares():
-                rates = a["seat_wins"] / n if n else np.full(self.setup.n_players, np.nan)
-                out["shared_wins"] = {"games_with_shared_win": int(a["shared"]),
-                                      "share": int(a["shared"]) / n if n else float("nan"),
-                                      "seat_win_rates_sum": float(rates.sum()),
-                                      "fair_share": (int(a["seat_wins"].sum()) / (n * len(rates))
-                                                     if n else float("nan"))}
-            self._cache["summary"] = out
+            self._cache["summary"] = self.figures(summary_only=True)
         return self._cache["summary"]
 
     def save(self, out: str | os.PathLike) -> Path:

@@ -19,7 +19,10 @@ import numpy as np
 
 from ..core import stats
 from ..core.errors import BalanceError
-from ..core.runner import Result, check_count, check_memory, play_range, setup
+from ..core.machine import check_memory
+from ..core.play import play_range
+from ..core.results import Result
+from ..core.setup import check_count, setup
 
 DEFAULT_MAX_GAMES = 2_000_000
 
@@ -95,8 +98,8 @@ def run_precise(ruleset: str, precision: float, max_games: int | None = None,
         from ..core import summary
         result, info = until_precise(
             lambda a, b: summary.Summary(s, play_range(s, a, b, progress=progress,
-                                                       summary_only=True), a),
-            lambda parts: summary.Summary(s, summary.merge([p.agg for p in parts]), 0),
+                                                       sink="sums"), a),
+            summary.Summary.merge,
             result_width, eps, first, mg)
     else:
         check_memory(s, mg)              # the tables may grow to max_games: refuse first

@@ -35,7 +35,8 @@ from ..core import plots, registry, stats, summary
 from ..core.errors import BalanceError
 from ..core.outdir import Published
 from ..core.records import mask_bit
-from ..core.runner import check_count, setup, shares_wins, sole_wins, won_matrix
+from ..core.summary import shares_wins, sole_wins, won_matrix
+from ..core.setup import check_count, setup
 from ..core.stats import points as pp
 from .outcome import Outcome, Pieces, open_store, play_outcome, play_result, text_table
 from .sums import by_pieces, part, play_piece, sum_key

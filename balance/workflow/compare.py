@@ -22,7 +22,9 @@ from ..core import plots, stats, summary
 from ..core.stats import points as pp
 from ..core.errors import BalanceError
 from ..core.outdir import Published
-from ..core.runner import check_count, play_range, setup, shares_wins
+from ..core.play import play_range
+from ..core.summary import shares_wins
+from ..core.setup import check_count, setup
 from ..core.store import PointStore
 from ..core.params import parse_assignments
 from . import adaptive

@@ -31,7 +31,8 @@ import pandas as pd
 from ..core import plots, registry, stats, variants
 from ..core.errors import BalanceError
 from ..core.outdir import Published
-from ..core.runner import check_count, check_players, setup, shares_wins
+from ..core.summary import shares_wins
+from ..core.setup import check_count, check_players, setup
 from .outcome import Outcome, Pieces, open_store, play_outcome, text_table
 from .sums import by_pieces, play_piece
 from ..core.stats import points as pp

@@ -20,7 +20,10 @@ import pandas as pd
 
 
 from ..core.records import Batch
-from ..core.runner import Result, Setup, play_range, shares_wins, sole_wins, won_matrix
+from ..core.play import play_range
+from ..core.results import Result
+from ..core.summary import Sums, shares_wins, sole_wins, won_matrix
+from ..core.setup import Setup
 from ..core.store import PointStore
 
 
@@ -136,13 +139,18 @@ class Outcome:
             return np.zeros(self.n, bool)
         return self.end_reason == reasons.index("turn_cap")
 
+    def sums(self) -> Sums:
+        """These games' :class:`core.summary.Sums` (no card masks: the sums
+        of outcomes only), the model every figure is read from."""
+        from .sums import point_sums
+        return Sums(self.setup, point_sums(self), self.start)
+
     def rates(self) -> pd.DataFrame:
         """Tidy win rates per seat, policy and role (group, key, games
         (seat-games), wins, win_rate, 95% Wilson; where wins can be shared
         also sole_win_rate with its own interval), followed by the length
-        figures (``sums.length``): the table of one sweep point."""
-        from .sums import point_sums, point_table
-        return point_table(self.setup, point_sums(self))
+        figures (``Sums.lengths``): the table of one sweep point."""
+        return self.sums().rates()
 
 
 def main_group(s: Setup) -> str:
@@ -184,7 +192,7 @@ def _drop_chunks(s: Setup, store: PointStore) -> None:
     """Once a point is stored whole, its chunks are no longer needed."""
     if store.root is not None:
         import shutil
-        from ..core.runner import setup_key
+        from ..core.setup import setup_key
         shutil.rmtree(store.root / "chunks" / setup_key(s), ignore_errors=True)
 
 
@@ -206,7 +214,7 @@ def play_result(s: Setup, start: int, stop: int, store: PointStore | None = None
 
 
 def say(text: str) -> None:
-    """One line for the user on standard error (as the runner's resume and
+    """One line for the user on standard error (as ``play.play_range``'s resume and
     interrupt lines), apart from the tables on standard output."""
     import sys
     print(text, file=sys.stderr, flush=True)
@@ -229,7 +237,7 @@ class Pieces:
     that plays a list of pieces (sweep points, card bans, matchup lineups)
     into a :class:`PointStore`.
 
-    The bar starts after the first piece played, as ``runner.play_range``'s
+    The bar starts after the first piece played, as ``play.play_range``'s
     does: its clock and rate leave out the kernel's first compile (a first
     ETA of minutes for a run of seconds otherwise), and it counts the pieces
     played in this process only. How many pieces were reused from the store

@@ -35,7 +35,7 @@ import pandas as pd
 from ..core import plots, registry, stats, summary, variants
 from ..core.errors import BalanceError
 from ..core.outdir import Published
-from ..core.runner import MAX_SEED, setup
+from ..core.setup import MAX_SEED, setup
 from ..core.search import is_search
 from .outcome import Pieces, open_store, say, text_table
 from .trials import ETA, Player, budget, drive, plain, resolve_axes, rungs_of

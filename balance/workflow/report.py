@@ -28,7 +28,8 @@ from ..core import summary as summaries
 from ..core.errors import BalanceError
 from ..core.stats import share_fair_of
 from ..core.outdir import publish
-from ..core.runner import check_count, setup, shares_wins
+from ..core.summary import shares_wins
+from ..core.setup import check_count, setup
 from .cards import cards as cards_fn
 from .matchups import matchups as matchups_fn
 from .outcome import Pieces, play_result

@@ -28,7 +28,7 @@ is reduced, paired with it, to integer sums (moment matrices,
 default's outcome of each piece, are kept in the store (``out/.points``),
 keyed by the full configuration and the code fingerprint, so an interrupted
 run resumes and a finished one is never played twice; pieces play on a Dask
-cluster when one is in use (``runner.play_range``). ``precision`` plays each
+cluster when one is in use (``play.play_range``). ``precision`` plays each
 variant in batches until its widest paired interval is narrower than
 +/-EPS (``adaptive.until_precise``).
 
@@ -50,7 +50,8 @@ import pandas as pd
 from ..core import plots, registry, stats, summary
 from ..core.errors import BalanceError, did_you_mean
 from ..core.outdir import Published
-from ..core.runner import check_count, first_seats, setup, shares_wins
+from ..core.summary import first_seats, shares_wins
+from ..core.setup import check_count, setup
 from ..core.stats import points as pp
 from . import adaptive
 from .compare import outcome_pair_sums
@@ -122,7 +123,7 @@ def parse_names(spec, names) -> list[str] | None:
 class Plan:
     """What a sensitivity run plays: the default, and per parameter its
     values and their setups; the parameters or values left out, and why."""
-    base: object                  # runner.Setup of the default
+    base: object                  # setup.Setup of the default
     values: dict                  # name -> [values other than the default]
     setups: dict                  # name -> [Setup per value]
     skipped: list                 # (name, why)

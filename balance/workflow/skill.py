@@ -32,7 +32,8 @@ import time
 import pandas as pd
 
 from ..core import registry, stats
-from ..core.runner import play_range, setup
+from ..core.play import play_range
+from ..core.setup import setup
 from ..core.search import LEVELS
 from ..core.stats import points as pp
 from .cards import cards as cards_fn

@@ -1,10 +1,11 @@
-"""The workflows' figures from integer sums, and ``--summary-only`` play.
+"""The workflows' sums of pieces of games, and ``--summary-only`` play.
 
 Every table a workflow prints (a sweep point's rates and lengths, compare's
 paired differences, the card bans' holder changes, the matchup matrix) is a
 function of integer sums over games: win and seat counts, a histogram of
-lengths, and moment matrices (``stats.gram``) of the per-game columns that
-the paired intervals pair. Sums of pieces of games add up exactly, so:
+lengths (``core.summary``: a point's table is ``Sums.rates``), and moment
+matrices (``stats.gram``) of the per-game columns that the paired
+intervals pair. Sums of pieces of games add up exactly, so:
 
 - the ordinary path reduces the stored per-game outcomes of [0, n) once;
 - ``summary_only`` plays [0, n) in pieces of a bounded size
@@ -20,7 +21,8 @@ import numpy as np
 import pandas as pd
 
 from ..core import stats, summary
-from ..core.runner import play_range, shares_wins, table_bytes
+from ..core.machine import table_bytes
+from ..core.play import play_range
 
 # a summary-only piece holds at most this many bytes of tables while it is reduced
 PIECE_BYTES = 64 << 20
@@ -92,66 +94,8 @@ def point_sums(o) -> dict:
 
 def point_table(s, agg: dict) -> pd.DataFrame:
     """Win rates per seat, policy and role (Wilson) and the length figures
-    of one configuration, from its sums."""
-    spec, n = s.spec, int(agg["n"])
-    shared = shares_wins(spec)
-    P = s.n_players
-    keys, wins, games, sole = [], [], [], []
-    for j in range(P):
-        keys.append(("seat", str(j)))
-        wins.append(int(agg["seat_wins"][j]))
-        sole.append(int(agg["seat_sole"][j]))
-        games.append(n)
-    pol = np.array(s.policies)
-    for p in dict.fromkeys(s.policies):
-        m = pol == p
-        keys.append(("policy", p))
-        wins.append(int(agg["seat_wins"][m].sum()))
-        sole.append(int(agg["seat_sole"][m].sum()))
-        games.append(int(m.sum()) * n)
-    if "role_games" in agg:
-        labels = spec.role_names(s.values)
-        for r in range(agg["role_games"].size):
-            if agg["role_games"][r] == 0:
-                continue
-            keys.append(("role", labels.get(r, str(r))))
-            wins.append(int(agg["role_wins"][r]))
-            sole.append(int(agg["role_sole"][r]))
-            games.append(int(agg["role_games"][r]))
-    df = pd.DataFrame({"group": [k[0] for k in keys], "key": [k[1] for k in keys],
-                       "games": games, "wins": wins})
-    lo, hi = stats.wilson(df["wins"], df["games"])
-    df["win_rate"] = df["wins"] / df["games"]
-    df["ci_low"], df["ci_high"] = lo, hi
-    if shared:
-        slo, shi = stats.wilson(np.array(sole), df["games"])
-        df["sole_win_rate"] = np.array(sole) / df["games"]
-        df["sole_ci_low"], df["sole_ci_high"] = slo, shi
-    for k, v in length(spec, agg).items():
-        df[k] = v
-    return df
-
-
-def length(spec, agg: dict) -> dict:
-    """Game length and end figures from the sums: mean turns with a normal
-    interval, median, 90th percentile, maximum, draw, capped and (where wins
-    are shared) shared-win rates."""
-    n = int(agg["n"])
-    T, T2 = summary.turns_sum(agg), int(agg["turns_sq"])
-    G = np.array([[n, T, n], [T, T2, T], [n, T, n]], np.int64)
-    m, lo, hi, _ = stats.ratio_mean_g(G)
-    ls = summary.length_stats(agg["hist"], agg["long"])
-    reasons = list(spec.end_reasons)
-    capped = int(agg["end"][reasons.index("turn_cap")]) if "turn_cap" in reasons else 0
-    draws = int(agg["draws"])
-    out = {"n_games": n, "turns_mean": m, "turns_mean_low": lo, "turns_mean_high": hi,
-           "turns_median": ls["median"] if n else np.nan,
-           "turns_p90": ls["p90"] if n else np.nan, "turns_max": int(ls["max"]) if n else 0,
-           "draw_rate": draws / n if n else np.nan,
-           "capped_rate": capped / n if n else np.nan}
-    if shares_wins(spec):
-        out["shared_win_rate"] = int(agg["shared"]) / n if n else np.nan
-    return out
+    of one configuration, from its sums (``summary.Sums.rates``)."""
+    return summary.Sums(s, agg).rates()
 
 
 def widest(table: pd.DataFrame) -> float:

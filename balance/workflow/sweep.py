@@ -37,7 +37,7 @@ from ..core import plots, registry, stats, summary
 from ..core.errors import BalanceError
 from ..core.outdir import Published
 from ..core.params import coerce, unknown_key_error
-from ..core.runner import check_count, setup
+from ..core.setup import check_count, setup
 from ..core.stats import points as pp
 from . import adaptive
 from .outcome import (Outcome, Pieces, main_group, open_store, play_outcome, say,
@@ -573,7 +573,7 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
 def piece_sums(s, a: int, b: int) -> dict:
     """The sums of games [a, b) of a point, played as one piece: those of
     ``sums.point_sums`` and the first mover's wins."""
-    from ..core.runner import first_seats
+    from ..core.summary import first_seats
     batch = play_piece(s, a, b)
     o = Outcome.from_batch(s, batch)
     agg = point_sums(o)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..core import plots
 from ..core.errors import BalanceError
 from ..core.params import coerce, unknown_key_error
-from ..core.runner import check_count
+from ..core.setup import check_count
 from .outcome import Pieces, play_outcome
 from .sums import by_pieces, point_sums
 from .sweep import piece_sums

@@ -50,7 +50,7 @@ import pandas as pd
 from ..core import plots, registry, summary
 from ..core.errors import BalanceError
 from ..core.outdir import Published
-from ..core.runner import MAX_SEED, check_count, setup
+from ..core.setup import check_count, MAX_SEED, setup
 from ..core.stats import share_fair_of
 from .outcome import Pieces, main_group, open_store, say, text_table
 from .sweep import point_summary
