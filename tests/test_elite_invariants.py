@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 import balance
-from balance.core import runner
+from balance.core.setup import setup
+from balance.core.play import play_range
 from balance.rulesets.elite import layout as L
 
 CONFIGS = [
@@ -25,9 +26,9 @@ def test_invariants_check_mode(players, policies, params):
     """Cards conserved across zones, hand counts consistent, HP in (0, max
     HP] for every character in play, no negative damage (kernel check mode,
     after every turn); every game ends by max_turns; table ranges."""
-    s = runner.setup("elite", seed=11, players=players, policies=policies, params=params)
+    s = setup("elite", seed=11, players=players, policies=policies, params=params)
     n = 2000
-    b = runner.play_range(s, 0, n, check=True, progress=False)
+    b = play_range(s, 0, n, check=True, progress=False)
     assert int(b.errors.sum()) == 0
     g, st = b.games, b.seats
     maxt = s.values["max_turns"]
@@ -59,7 +60,7 @@ def test_trace_invariants():
     bookkeeping matches the final seat rows (plays and draws add up)."""
     spec = balance.ruleset("elite")
     for params, pols in (({"version": 1}, ["random"] * 3), ({"version": 2}, ["greedy"] * 3)):
-        s = runner.setup("elite", seed=5, players=3, policies=pols, params=params)
+        s = setup("elite", seed=5, players=3, policies=pols, params=params)
         for game in range(25):
             b, ev = spec.trace_game(s.values, 5, game, 3, s.policy_ids)
             dmg = ev[ev[:, 0] == L.E_DAMAGE]

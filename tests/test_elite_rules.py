@@ -8,7 +8,8 @@ does not match a legal option counts as a script error).
 import numpy as np
 import pytest
 
-from balance.core import runner
+from balance.core.setup import setup
+from balance.core.play import play_range
 from balance.core.engine import contract
 from balance.core.errors import BalanceError
 from balance.rulesets.elite import SPEC, rules
@@ -621,8 +622,8 @@ def test_a_dealt_table_run_to_the_end_is_the_batch_game(params):
     mode with no broken invariant; a search choice for a seat that does
     not search is refused."""
     P = 4 if params.get("teams") else 3
-    s = runner.setup("elite", seed=5, players=P, policies=["greedy"], params=params)
-    b = runner.play_range(s, 0, 6, progress=False)
+    s = setup("elite", seed=5, players=P, policies=["greedy"], params=params)
+    b = play_range(s, 0, 6, progress=False)
     for g in range(6):
         t = Table(players=P, params=params, policies="greedy", seed=5, game=g)
         first = int(b.games[g, L.G_FIRST])

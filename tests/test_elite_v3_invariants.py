@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 import balance
-from balance.core import runner
+from balance.core.setup import setup
+from balance.core.play import play_range
 from balance.rulesets.elite import layout as L
 
 CONFIGS = [
@@ -28,9 +29,9 @@ def test_v3_invariants_check_mode(players, policies, params):
     consistent, HP in (0, max HP] in play, no duel left waiting between
     turns (kernel check mode, after every turn); every game ends; diamonds
     never negative unless from a duel penalty; deaths add up by cause."""
-    s = runner.setup("elite", seed=13, players=players, policies=policies, params=params)
+    s = setup("elite", seed=13, players=players, policies=policies, params=params)
     n = 1500
-    b = runner.play_range(s, 0, n, check=True, progress=False)
+    b = play_range(s, 0, n, check=True, progress=False)
     assert int(b.errors.sum()) == 0
     g, st = b.games, b.seats
     maxt = s.values["max_turns"]
@@ -58,9 +59,9 @@ def test_v3_duel_game_replays_and_narrates_the_duel():
     """A game with a duel replays to its batch row and its narration tells
     the duel (the contract test replays fixed game numbers, which need not
     hold a duel)."""
-    s = runner.setup("elite", seed=3, players=4, policies=["greedy", "random"] * 2,
+    s = setup("elite", seed=3, players=4, policies=["greedy", "random"] * 2,
                      params={"version": 3})
-    b = runner.play_range(s, 0, 300, progress=False)
+    b = play_range(s, 0, 300, progress=False)
     duel_game = int(np.argmax(b.games[:, L.G_DUELS] > 0))
     assert b.games[duel_game, L.G_DUELS] > 0
     spec = balance.ruleset("elite")
@@ -143,8 +144,8 @@ def test_v1_v2_results_identical_to_before_v3(players, policies, params, digest)
     the target's turn starts (v2); greedy's ties drawn at random (v1, v2).
     v1 random play never changed."""
     import hashlib
-    s = runner.setup("elite", seed=7, players=players, policies=policies, params=params)
-    b = runner.play_range(s, 0, 400, progress=False)
+    s = setup("elite", seed=7, players=players, policies=policies, params=params)
+    b = play_range(s, 0, 400, progress=False)
     h = hashlib.sha256()
     h.update(np.ascontiguousarray(b.games[:, :L.NG_V12]).tobytes())
     h.update(np.ascontiguousarray(b.seats[:, :, :L.NSEAT_V12]).tobytes())

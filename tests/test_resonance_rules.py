@@ -280,7 +280,7 @@ def test_a_bad_table_is_refused_by_the_cli_before_any_game(tmp_path):
 def test_a_designers_table_changes_the_games_and_is_recorded(tmp_path):
     import balance
     import pandas as pd
-    from balance.core.runner import use_data
+    from balance.core.setup import use_data
     df = pd.read_csv(load_cards.__globals__["DEFAULT"], dtype=str, keep_default_na=False)
     f = tmp_path / "easy.csv"
     df.assign(base_r="0", base_g="0", base_b="0").to_csv(f, index=False)

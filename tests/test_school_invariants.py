@@ -5,7 +5,7 @@ import copy
 import numpy as np
 import pytest
 
-from balance.core.runner import setup
+from balance.core.setup import setup
 from balance.rulesets.school import layout as L
 from balance.rulesets.school.scenario import Table
 

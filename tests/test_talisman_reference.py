@@ -14,7 +14,8 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from balance.core import runner
+from balance.core.setup import setup
+from balance.core.play import play_range
 from balance.rulesets.talisman import SPEC
 from balance.rulesets.talisman import reference as R
 from balance.rulesets.talisman.rules import SEARCH_POLICIES
@@ -98,8 +99,8 @@ def run_config(name: str):
     event-type coverage of the reference logs, number of games)."""
     over, P, policies, n = CONFIGS[name]
     ban = BANS.get(name)
-    s = runner.setup("talisman", seed=SEED, players=P, policies=policies, params=over, ban=ban)
-    batch = runner.play_range(s, 0, n, progress=False, check=True)
+    s = setup("talisman", seed=SEED, players=P, policies=policies, params=over, ban=ban)
+    batch = play_range(s, 0, n, progress=False, check=True)
     values = s.values
     K = len(SPEC.card_kinds(values))
     bad = []
@@ -166,7 +167,7 @@ def test_exact_game_by_game(name):
 def test_event_traces_identical(name):
     """The whole event trace, row by row, for the first games of a config."""
     over, P, policies, _ = CONFIGS[name]
-    s = runner.setup("talisman", seed=SEED, players=P, policies=policies, params=over,
+    s = setup("talisman", seed=SEED, players=P, policies=policies, params=over,
                      ban=BANS.get(name))
     values = s.values
     for g in range(TRACED):
@@ -222,10 +223,10 @@ def test_bans_are_respected():
     placed or cast, in both implementations."""
     for name in ("ban-remove", "ban-forbid"):
         over, P, policies, _ = CONFIGS[name]
-        s = runner.setup("talisman", seed=SEED, players=P, policies=policies, params=over,
+        s = setup("talisman", seed=SEED, players=P, policies=policies, params=over,
                          ban=BANS[name])
         kinds = SPEC.card_kinds(s.values)
-        b = runner.play_range(s, 0, 100, progress=False)
+        b = play_range(s, 0, 100, progress=False)
         ref = [R.play(s.values, SEED, g, P, policies, ban=s.ban) for g in range(100)]
         for kind, mode in BANS[name].items():
             k = kinds.index(kind)
