@@ -34,7 +34,7 @@ from .errors import BalanceError, interrupt
 from .machine import set_threads
 from .results import Result
 from .search import is_search
-from .setup import MAX_INT64, Setup, check_count, chunk_desc, setup, setup_key
+from .setup import MAX_INT64, Setup, check_count, chunk_desc, seconds_from_env, setup, setup_key
 from .sinks import sink_class
 from .store import PointStore
 from .summary import Summary
@@ -265,16 +265,7 @@ def checkpoint_seconds() -> float:
     """How long a run plays before it stores its finished chunks:
     ``BALANCE_CHECKPOINT_SECONDS`` or :data:`CHECKPOINT_SECONDS` (0: from
     the first chunk)."""
-    v = os.environ.get("BALANCE_CHECKPOINT_SECONDS")
-    if v is None:
-        return CHECKPOINT_SECONDS
-    try:
-        x = float(v)
-    except ValueError:
-        x = -1.0
-    if not x >= 0:
-        raise BalanceError(f"BALANCE_CHECKPOINT_SECONDS={v!r}: a number of seconds >= 0")
-    return x
+    return seconds_from_env("BALANCE_CHECKPOINT_SECONDS", CHECKPOINT_SECONDS)
 
 
 def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | None = None,

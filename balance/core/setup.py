@@ -10,6 +10,7 @@ Nothing here plays a game: execution (``core.play``) and results
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -70,6 +71,21 @@ def check_count(name: str, value, minimum: int = 1) -> int:
     if v > MAX_INT64:
         raise BalanceError(f"{name}: {v} is beyond 2**63-1")
     return v
+
+
+def seconds_from_env(name: str, default: float) -> float:
+    """A number of seconds >= 0 from environment variable ``name``, else
+    ``default``; a bad value is one line naming it."""
+    v = os.environ.get(name)
+    if v is None:
+        return default
+    try:
+        x = float(v)
+    except ValueError:
+        x = -1.0
+    if not x >= 0:
+        raise BalanceError(f"{name}={v!r}: a number of seconds >= 0")
+    return x
 
 
 def check_seed(seed) -> int:

@@ -29,7 +29,7 @@ from ..core.errors import BalanceError
 from ..core.stats import share_fair_of
 from ..core.outdir import publish
 from ..core.summary import shares_wins
-from ..core.setup import check_count, setup
+from ..core.setup import check_count, seconds_from_env, setup
 from .cards import cards as cards_fn
 from .matchups import matchups as matchups_fn
 from .outcome import Pieces, play_result
@@ -159,16 +159,7 @@ def skill_budget() -> float:
     """The skill section's default time budget: ``BALANCE_SKILL_SECONDS`` or
     :data:`SKILL_SECONDS` (the test suite sets 0: no section unless a test
     asks for one)."""
-    v = os.environ.get("BALANCE_SKILL_SECONDS")
-    if v is None:
-        return SKILL_SECONDS
-    try:
-        x = float(v)
-    except ValueError:
-        x = -1.0
-    if not x >= 0:
-        raise BalanceError(f"BALANCE_SKILL_SECONDS={v!r}: a number of seconds >= 0")
-    return x
+    return seconds_from_env("BALANCE_SKILL_SECONDS", SKILL_SECONDS)
 
 
 def command_line(ruleset, out, games, seed, players, policies, params, matchup_policies,
