@@ -26,7 +26,7 @@ from ...core.layout import index
 from .layout import (C_BJ, C_FACE, C_FACT, C_GRAVE, C_HP, C_KPTS, C_POW, C_ROW, C_STATS,
                      E_FACEGONE, E_GONE, E_HP, E_JOKERGONE, GAME_COLUMNS, H_HEAL, H_PASSIVE, ST,
                      Z_DONE, Z_HPCH, Z_LASTC, Z_ON, Z_SACT, Z_SCARD, Z_SOWN, Ctx, State)
-from .rules import BIG, IDX, PIDX
+from .rules import BIG, IDX
 from .state_bits import bit
 
 jit.kernel_cache_begin(__package__)    # numba's cache folder (core.jit.cache_dir)
@@ -46,17 +46,6 @@ P_TRIG = IDX["hand_trigger"]
 P_KEEP = IDX["hand_keep"]
 P_STALE = IDX["stalemate_rounds"]
 P_MAXT = IDX["max_turns"]
-Q_WIN = PIDX["win_bonus"]
-Q_SLOT = PIDX["slot_value"]
-Q_Q = PIDX["q_value"]
-Q_K = PIDX["k_value"]
-Q_JOKER = PIDX["joker_value"]
-Q_HEALMIN = PIDX["heal_min"]
-Q_SPEND = PIDX["joker_spend"]
-Q_SMALL = PIDX["small_value"]
-Q_MARGIN = PIDX["reply_margin"]
-Q_KMIN = PIDX["k_revive_min"]
-Q_GUARD = PIDX["guard_bonus"]
 
 GI = index(GAME_COLUMNS)
 G_WINNER, G_TURNS, G_ROUNDS, G_END = GI["winner"], GI["turns"], GI["rounds"], GI["end_reason"]
