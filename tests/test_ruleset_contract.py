@@ -494,8 +494,8 @@ def test_float_policy_parameters_reach_the_kernel_one_row_per_seat(name):
 def test_package_files_are_named_by_their_role(name):
     """File name = role (``core.package``): rules, layout, state, step,
     policies, replay, scenario, kernel, README; a long role continues in
-    ``<role>_<part>`` modules. The coin flip is the kernel contract's
-    smallest proof and keeps its two files."""
+    ``<role>_<part>`` modules. The coin flip is the contract's smallest
+    proof: its spec, state, step and kernel only (no rules or layout)."""
     from balance.core.package import check_package
     path = Path(balance.__file__).parent / "rulesets" / name
     assert check_package(path) == []
