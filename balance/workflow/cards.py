@@ -204,7 +204,7 @@ def group_power(t: pd.DataFrame, names=("family", "value")) -> pd.DataFrame:
 def cards(ruleset: str, games: int = 10_000, seed: int = 0, players=None, policies=None,
           params: dict | None = None, *, mode: str | None = None, correction: str = "holm",
           kinds=None, out=None, progress: bool | None = None, store=None,
-          summary_only: bool = False) -> CardsResult:
+          summary_only: bool = False, sink: Sink | None = None) -> CardsResult:
     """Interventional per-card power of every card kind (see module doc).
 
     >>> r = cards("talisman", games=20_000, seed=1, policies=["greedy"])
@@ -239,7 +239,7 @@ def cards(ruleset: str, games: int = 10_000, seed: int = 0, players=None, polici
     setups = {k: setup(ruleset, seed=seed, players=players, policies=policies, params=params,
                        ban={k: use}) for k in kinds}
     st, own = open_store(store, out)
-    sink = Sink.of(summary_only)
+    sink = sink or Sink.of(summary_only)
     order = [base] + [setups[k] for k in kinds]
     pieces = Pieces(st, sink.total(len(order), games), sink.unit("piece"), f"cards {ruleset}",
                     progress, say_resumed=own)

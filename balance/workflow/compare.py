@@ -299,7 +299,7 @@ def _cards(sa, sb, agg: dict) -> pd.DataFrame:
 def compare(ruleset: str, a, b, games: int = 10_000, seed: int = 0, players=None,
             policies=None, params: dict | None = None, *, precision: float | None = None,
             max_games: int | None = None, out=None, progress: bool | None = None,
-            summary_only: bool = False) -> CompareResult:
+            summary_only: bool = False, sink: Sink | None = None) -> CompareResult:
     """Play variants ``a`` and ``b`` (parameter overrides on top of
     ``params``) on the same seeds and report paired differences B - A.
 
@@ -323,7 +323,7 @@ def compare(ruleset: str, a, b, games: int = 10_000, seed: int = 0, players=None
     eps, mg = adaptive.check_precision(precision, max_games)
     shared = shares_wins(sa.spec)
     store = PointStore(None)
-    sink = Sink.of(summary_only)
+    sink = sink or Sink.of(summary_only)
     pieces = Pieces(store, games * 2, "game", f"compare {ruleset}", progress)   # sums' pieces
 
     def play(x, y):

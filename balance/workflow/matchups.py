@@ -165,7 +165,8 @@ class MatchupResult(Published):
 
 def matchups(ruleset: str, policies=None, games: int = 10_000, seed: int = 0, players=None,
              params: dict | None = None, *, out=None, progress: bool | None = None,
-             store=None, summary_only: bool = False) -> MatchupResult:
+             store=None, summary_only: bool = False, sink: Sink | None = None
+             ) -> MatchupResult:
     """Win-rate matrix of every pair of ``policies`` (default: all of the
     ruleset's), seats rotated; see the module doc for the method."""
     spec = registry.get(ruleset)
@@ -177,7 +178,7 @@ def matchups(ruleset: str, policies=None, games: int = 10_000, seed: int = 0, pl
     setups = [setup(ruleset, seed=seed, players=n, policies=list(lu), params=params)
               for _, _, lu in plan]
     st, own = open_store(store, out)
-    sink = Sink.of(summary_only)
+    sink = sink or Sink.of(summary_only)
     pieces = Pieces(st, sink.total(len(plan), games), sink.unit("lineup"),
                     f"matchups {ruleset}", progress, say_resumed=own)
     try:

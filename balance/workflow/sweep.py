@@ -461,7 +461,8 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
           params: dict | None = None, *, target=None, precision: float | None = None,
           max_games: int | None = None, out=None, progress: bool | None = None,
           store: str | None = None, refine: bool = True, target_precision: float | None = None,
-          max_refine: int = 8, summary_only: bool = False, rate: str = "win") -> SweepResult:
+          max_refine: int = 8, summary_only: bool = False, rate: str = "win",
+          sink: Sink | None = None) -> SweepResult:
     """Play the grid of ``vary`` (``{key: [values]}``, or ``{key: None}`` for
     the declared sweep candidates) on the same seeds at every point.
 
@@ -505,7 +506,7 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
     st, own = open_store(store, out)
     rows, prec = [], []
     # the stored per-game outcomes hold no first mover: where the rules decide it, sums
-    sink = Sink.of(summary_only or "first_seat" in spec.game_columns)
+    sink = Sink("sums") if "first_seat" in spec.game_columns else sink or Sink.of(summary_only)
     pieces = Pieces(st, sink.total(len(grid), games), sink.unit("point"), f"sweep {ruleset}",
                     progress, say_resumed=own)
 
