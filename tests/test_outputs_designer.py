@@ -259,7 +259,8 @@ def test_a_rerun_workflow_says_how_many_points_it_reused(tmp_path, capsys):
 def test_an_interrupted_workflow_says_what_is_saved(tmp_path, capsys, monkeypatch):
     import importlib
     sw = importlib.import_module("balance.workflow.sweep")
-    real = sw.play_outcome
+    sums = importlib.import_module("balance.workflow.sums")    # where the tables sink plays
+    real = sums.play_outcome
     calls = []
 
     def flaky(*a, **k):
@@ -267,7 +268,7 @@ def test_an_interrupted_workflow_says_what_is_saved(tmp_path, capsys, monkeypatc
         if len(calls) == 3:
             raise KeyboardInterrupt
         return real(*a, **k)
-    monkeypatch.setattr(sw, "play_outcome", flaky)
+    monkeypatch.setattr(sums, "play_outcome", flaky)
     with pytest.raises(KeyboardInterrupt):
         sw.sweep("talisman", {"hp": [10, 20, 30]}, games=100, out=tmp_path, progress=False)
     err = capsys.readouterr().err

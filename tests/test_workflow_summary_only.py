@@ -128,7 +128,7 @@ def test_run_precision_summary_only_equals_full():
     from balance.workflow.adaptive import run_precise
     kw = dict(games=800, seed=9, players=2, policies=["greedy", "random"])
     full, a = run_precise("talisman", 0.012, 20_000, **kw)
-    part, b = run_precise("talisman", 0.012, 20_000, summary_only=True, **kw)
+    part, b = run_precise("talisman", 0.012, 20_000, sink="sums", **kw)
     assert isinstance(part, summary.Summary)
     assert a == b and a["games"] > 800
     pd.testing.assert_frame_equal(full.by_seat(), part.by_seat(), check_exact=True)

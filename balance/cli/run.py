@@ -34,8 +34,8 @@ def command(ruleset, run, out, precision, max_games, summary_only):
         from ..core.errors import BalanceError
         if precision is None:
             raise BalanceError("--max-games needs --precision EPS")
-        result, info = run_precise(ruleset, precision, max_games, summary_only=summary_only,
-                                   **run)
+        result, info = run_precise(ruleset, precision, max_games,
+                                   sink="sums" if summary_only else "tables", **run)
         print_summary(result)
         click.echo(describe(info))
     path = result.save(out)

@@ -60,6 +60,17 @@ class TableSink:
         self.counts[...] += d["counts"]
         self.errors[a] = d.get("errors")
 
+    @staticmethod
+    def check(s, games: int) -> None:
+        """Refuse before any game a run whose tables would not fit."""
+        check_memory(s, games)
+
+    @staticmethod
+    def view(s, got: Batch, start: int):
+        """The run's :class:`results.Result` of its tables."""
+        from .results import Result
+        return Result(s, got)
+
     def result(self, start: int, stop: int, chunk: int) -> Batch:
         errs = [self.errors[a] for a in range(start, stop, chunk)]
         return Batch(start, self.G, self.S, self.M, self.counts,
@@ -85,6 +96,15 @@ class SumsSink:
 
     def take(self, a: int, b: int, d: dict, loaded: bool) -> None:
         self.agg.update(summary.merge([self.agg, d]) if self.agg else d)
+
+    @staticmethod
+    def check(s, games: int) -> None:
+        """Sums of constant size always fit."""
+
+    @staticmethod
+    def view(s, got: dict, start: int):
+        """The run's :class:`summary.Summary` of its sums."""
+        return summary.Summary(s, got, start)
 
     def result(self, start: int, stop: int, chunk: int) -> dict:
         return self.agg

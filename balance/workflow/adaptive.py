@@ -19,10 +19,10 @@ import numpy as np
 
 from ..core import stats
 from ..core.errors import BalanceError
-from ..core.machine import check_memory
 from ..core.play import play_range
 from ..core.results import Result
 from ..core.setup import check_count, setup
+from ..core.sinks import sink_class
 
 DEFAULT_MAX_GAMES = 2_000_000
 
@@ -85,27 +85,21 @@ def result_width(r: Result) -> float:
 def run_precise(ruleset: str, precision: float, max_games: int | None = None,
                 games: int = 10_000, seed: int = 0, players=None, policies=None,
                 params=None, *, ban=None, progress: bool | None = None,
-                summary_only: bool = False) -> tuple[Result, dict]:
+                sink: str = "tables") -> tuple[Result, dict]:
     """``simulate`` until every win-rate interval (by seat, policy, role) is
     narrower than +/-``precision``, or ``max_games`` games were played.
-    ``games`` is the size of the first batch. ``summary_only`` keeps only
-    the batches' sums and returns a ``summary.Summary``."""
+    ``games`` is the size of the first batch. The ``sink`` of the games
+    (``core.sinks``): ``"sums"`` keeps only the batches' sums and returns a
+    ``summary.Summary``."""
     eps, mg = check_precision(precision, max_games)
     s = setup(ruleset, seed=seed, players=players, policies=policies, params=params, ban=ban)
     first = check_count("games", games)
     t0 = time.perf_counter()
-    if summary_only:
-        from ..core import summary
-        result, info = until_precise(
-            lambda a, b: summary.Summary(s, play_range(s, a, b, progress=progress,
-                                                       sink="sums"), a),
-            summary.Summary.merge,
-            result_width, eps, first, mg)
-    else:
-        check_memory(s, mg)              # the tables may grow to max_games: refuse first
-        result, info = until_precise(
-            lambda a, b: Result(s, play_range(s, a, b, progress=progress)),
-            Result.merge, result_width, eps, first, mg)
+    kind = sink_class(sink)
+    kind.check(s, mg)                   # tables may grow to max_games: refuse first
+    result, info = until_precise(
+        lambda a, b: kind.view(s, play_range(s, a, b, progress=progress, sink=sink), a),
+        lambda parts: type(parts[0]).merge(parts), result_width, eps, first, mg)
     result.elapsed = time.perf_counter() - t0
     return result, info
 

@@ -38,8 +38,8 @@ from ..core.records import mask_bit
 from ..core.summary import shares_wins, sole_wins, won_matrix
 from ..core.setup import check_count, setup
 from ..core.stats import points as pp
-from .outcome import Outcome, Pieces, open_store, play_outcome, play_result, text_table
-from .sums import by_pieces, part, play_piece, sum_key
+from .outcome import Pieces, open_store, text_table
+from .sums import Sink, part, sum_key
 
 OBS_COLS = ("wr_drawn", "improvement_drawn", "improvement_drawn_low", "improvement_drawn_high",
             "wr_played", "improvement_played", "improvement_played_low",
@@ -204,7 +204,7 @@ def group_power(t: pd.DataFrame, names=("family", "value")) -> pd.DataFrame:
 def cards(ruleset: str, games: int = 10_000, seed: int = 0, players=None, policies=None,
           params: dict | None = None, *, mode: str | None = None, correction: str = "holm",
           kinds=None, out=None, progress: bool | None = None, store=None,
-          summary_only: bool = False) -> CardsResult:
+          summary_only: bool = False, sink: Sink | None = None) -> CardsResult:
     """Interventional per-card power of every card kind (see module doc).
 
     >>> r = cards("talisman", games=20_000, seed=1, policies=["greedy"])
@@ -239,28 +239,16 @@ def cards(ruleset: str, games: int = 10_000, seed: int = 0, players=None, polici
     setups = {k: setup(ruleset, seed=seed, players=players, policies=policies, params=params,
                        ban={k: use}) for k in kinds}
     st, own = open_store(store, out)
-    unit = "game" if summary_only else "piece"
-    pieces = Pieces(st, (len(kinds) + 1) * (games if summary_only else 1), unit,
-                    f"cards {ruleset}", progress, say_resumed=own)
+    sink = sink or Sink.of(summary_only)
+    order = [base] + [setups[k] for k in kinds]
+    pieces = Pieces(st, sink.total(len(order), games), sink.unit("piece"), f"cards {ruleset}",
+                    progress, say_resumed=own)
     try:
-        if summary_only:
-            agg = by_pieces(st, "cards-sums", [base] + [setups[k] for k in kinds], 0, games,
-                            lambda a, b: cards_sums(base, setups, kinds,
-                                                    play_piece(base, a, b),
-                                                    lambda k: Outcome.from_batch(
-                                                        setups[k], play_piece(setups[k], a, b))),
-                            pieces)
-        else:
-            pieces.start("baseline")
-            res0 = play_result(base, 0, games, st, progress=progress, label="baseline")
-            pieces.update()
-
-            def ban(k):
-                pieces.start(k)
-                o = play_outcome(setups[k], 0, games, st, progress=progress, label=k)
-                pieces.update()
-                return o
-            agg = cards_sums(base, setups, kinds, res0.batch, ban)
+        agg = sink.sums(st, "cards-sums", order, 0, games,
+                        lambda view: cards_sums(base, setups, kinds, view(0),
+                                                lambda k: view(1 + kinds.index(k))),
+                        pieces, labels=["baseline"] + list(kinds),
+                        views=["batch"] + ["outcome"] * len(kinds), progress=progress, amount=1)
     except KeyboardInterrupt:
         pieces.interrupted()
         raise

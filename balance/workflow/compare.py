@@ -22,14 +22,13 @@ from ..core import plots, stats, summary
 from ..core.stats import points as pp
 from ..core.errors import BalanceError
 from ..core.outdir import Published
-from ..core.play import play_range
 from ..core.summary import shares_wins
 from ..core.setup import check_count, setup
 from ..core.store import PointStore
 from ..core.params import parse_assignments
 from . import adaptive
 from .outcome import Outcome, Pieces, text_table
-from .sums import by_pieces, fix_games, part, play_piece, sum_key
+from .sums import Sink, fix_games, part, sum_key
 
 
 def parse_variant(items, option: str = "--a") -> dict:
@@ -300,7 +299,7 @@ def _cards(sa, sb, agg: dict) -> pd.DataFrame:
 def compare(ruleset: str, a, b, games: int = 10_000, seed: int = 0, players=None,
             policies=None, params: dict | None = None, *, precision: float | None = None,
             max_games: int | None = None, out=None, progress: bool | None = None,
-            summary_only: bool = False) -> CompareResult:
+            summary_only: bool = False, sink: Sink | None = None) -> CompareResult:
     """Play variants ``a`` and ``b`` (parameter overrides on top of
     ``params``) on the same seeds and report paired differences B - A.
 
@@ -324,16 +323,13 @@ def compare(ruleset: str, a, b, games: int = 10_000, seed: int = 0, players=None
     eps, mg = adaptive.check_precision(precision, max_games)
     shared = shares_wins(sa.spec)
     store = PointStore(None)
-    pieces = Pieces(store, games * 2, "game", f"compare {ruleset}", progress) \
-        if summary_only else None
+    sink = sink or Sink.of(summary_only)
+    pieces = Pieces(store, games * 2, "game", f"compare {ruleset}", progress)   # sums' pieces
 
     def play(x, y):
-        if summary_only:
-            return by_pieces(store, "compare-sums", [sa, sb], x, y,
-                             lambda u, v: compare_sums(sa, sb, play_piece(sa, u, v),
-                                                       play_piece(sb, u, v)), pieces)
-        return compare_sums(sa, sb, play_range(sa, x, y, progress=progress, label="A"),
-                            play_range(sb, x, y, progress=progress, label="B"))
+        return sink.sums(store, "compare-sums", [sa, sb], x, y,
+                         lambda view: compare_sums(sa, sb, view(0), view(1)), pieces,
+                         labels=["A", "B"], views=["batch", "batch"], progress=progress)
 
     def width(agg):
         r = _rates(agg, shared)
@@ -346,8 +342,7 @@ def compare(ruleset: str, a, b, games: int = 10_000, seed: int = 0, players=None
         else:
             agg, info = adaptive.until_precise(play, summary.merge, width, eps, games, mg)
     finally:
-        if pieces is not None:
-            pieces.close()
+        pieces.close()
     res = CompareResult(ruleset, a, b, sa.describe(), sb.describe(), int(agg["n"]),
                         _rates(agg, shared), _length(agg), _cards(sa, sb, agg), info)
     if out is not None:

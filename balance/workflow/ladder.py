@@ -40,6 +40,7 @@ from ..core.outdir import Published
 from ..core import search
 from .matchups import matchups
 from .outcome import text_table
+from .sums import Sink
 
 ELO = 400 / math.log(10)
 
@@ -165,7 +166,7 @@ class LadderResult(Published):
         return out
 
 
-def command_line(ruleset, policies, games, seed, players, params, out, summary_only) -> str:
+def command_line(ruleset, policies, games, seed, players, params, out, sink) -> str:
     """The ``balance ladder`` line of these arguments."""
     parts = ["balance", "ladder", ruleset]
     if policies:
@@ -173,7 +174,7 @@ def command_line(ruleset, policies, games, seed, players, params, out, summary_o
     parts += ["--games", str(games), "--seed", str(seed), "--players", str(players)]
     for k, v in (params or {}).items():
         parts += ["--set", f"{k}={v}"]
-    if summary_only:
+    if not sink.tables:
         parts.append("--summary-only")
     if out is not None:
         parts += ["--out", str(out)]
@@ -186,13 +187,14 @@ def ladder(ruleset: str, policies=None, games: int = 2_000, seed: int = 0, playe
     """The skill ladder of ``policies`` (default: all of the ruleset's); see
     the module doc."""
     spec = registry.get(ruleset)
+    sink = Sink.of(summary_only)
     asked = policies
     if policies is None or len(policies) == 0:
         from ..core.search import YARDSTICKS    # search levels included, an oracle not
         policies = [p for p in spec.policies if p not in YARDSTICKS]
     m = matchups(ruleset, policies, games, seed, players, params, progress=progress,
                  store=store if store is not None else (Path(out) / ".points" if out else None),
-                 summary_only=summary_only)
+                 sink=sink)
     names = list(m.policies)
     t = m.table
     pairs = []
@@ -213,7 +215,7 @@ def ladder(ruleset: str, policies=None, games: int = 2_000, seed: int = 0, playe
     chain = [(a, b, bool(adv.loc[(b, a)] > 0)) for a, b in zip(order, order[1:])]
     res = LadderResult(ruleset, m.setup, games, bt, t, sum(x for _, _, x in chain), chain,
                        command=command_line(ruleset, asked, games, seed, m.setup["players"],
-                                            params, out, summary_only))
+                                            params, out, sink))
     if out is not None:
         res.save(out)
     return res

@@ -33,8 +33,8 @@ from ..core.errors import BalanceError
 from ..core.outdir import Published
 from ..core.summary import shares_wins
 from ..core.setup import check_count, check_players, setup
-from .outcome import Outcome, Pieces, open_store, play_outcome, text_table
-from .sums import by_pieces, play_piece
+from .outcome import Pieces, open_store, text_table
+from .sums import Sink
 from ..core.stats import points as pp
 
 METHOD = ("share of games won over all seat rotations; 95% normal interval on per-deal "
@@ -165,7 +165,8 @@ class MatchupResult(Published):
 
 def matchups(ruleset: str, policies=None, games: int = 10_000, seed: int = 0, players=None,
              params: dict | None = None, *, out=None, progress: bool | None = None,
-             store=None, summary_only: bool = False) -> MatchupResult:
+             store=None, summary_only: bool = False, sink: Sink | None = None
+             ) -> MatchupResult:
     """Win-rate matrix of every pair of ``policies`` (default: all of the
     ruleset's), seats rotated; see the module doc for the method."""
     spec = registry.get(ruleset)
@@ -177,21 +178,14 @@ def matchups(ruleset: str, policies=None, games: int = 10_000, seed: int = 0, pl
     setups = [setup(ruleset, seed=seed, players=n, policies=list(lu), params=params)
               for _, _, lu in plan]
     st, own = open_store(store, out)
-    unit = "game" if summary_only else "lineup"
-    pieces = Pieces(st, len(plan) * (games if summary_only else 1), unit, f"matchups {ruleset}",
-                    progress, say_resumed=own)
+    sink = sink or Sink.of(summary_only)
+    pieces = Pieces(st, sink.total(len(plan), games), sink.unit("lineup"),
+                    f"matchups {ruleset}", progress, say_resumed=own)
     try:
-        if summary_only:
-            agg = by_pieces(st, "matchup-sums", setups, 0, games,
-                            lambda x, y: matchup_sums(plan, [Outcome.from_batch(
-                                s, play_piece(s, x, y)) for s in setups]), pieces)
-        else:
-            def lineup(lu, s):
-                pieces.start(",".join(lu))
-                o = play_outcome(s, 0, games, st, progress=progress, label=",".join(lu))
-                pieces.update()
-                return o
-            agg = matchup_sums(plan, (lineup(lu, s) for (_, _, lu), s in zip(plan, setups)))
+        agg = sink.sums(st, "matchup-sums", setups, 0, games,
+                        lambda view: matchup_sums(plan, (view(i) for i in range(len(setups)))),
+                        pieces, labels=[",".join(lu) for _, _, lu in plan], progress=progress,
+                        amount=1)
     except KeyboardInterrupt:
         pieces.interrupted()
         raise

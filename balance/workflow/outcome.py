@@ -22,7 +22,8 @@ import pandas as pd
 from ..core.records import Batch
 from ..core.play import play_range
 from ..core.results import Result
-from ..core.summary import Sums, shares_wins, sole_wins, won_matrix
+from ..core.summary import (Sums, first_seats, outcome_sums, shares_wins, sole_wins,
+                             won_matrix)
 from ..core.setup import Setup
 from ..core.store import PointStore
 
@@ -37,6 +38,7 @@ class Outcome:
     end_reason: np.ndarray      # int64[n], index into spec.end_reasons
     role: np.ndarray | None     # int64[n, P] role ids, when the ruleset has roles
     won: np.ndarray | None = None   # bool[n, P]; None: seat == winner
+    first: np.ndarray | None = None  # int64[n], the first mover where the rules decide it
 
     def __post_init__(self):
         if self.won is None:
@@ -53,9 +55,10 @@ class Outcome:
         if s.spec.roles is not None and "role" in s.spec.seat_columns:
             role = b.seats[:, :, s.spec.seat_columns.index("role")].astype(np.int64)
         g = b.games
+        first = first_seats(s.spec, b) if "first_seat" in s.spec.game_columns else None
         return Outcome(s, b.start, g[:, 0].astype(np.int64), g[:, 1].astype(np.int64),
                        g[:, 2].astype(np.int64), g[:, 3].astype(np.int64), role,
-                       won_matrix(s.spec, b))
+                       won_matrix(s.spec, b), first)
 
     def arrays(self) -> dict:
         d = {"start": np.array(self.start), "winner": self.winner.astype(np.int16),
@@ -139,11 +142,17 @@ class Outcome:
             return np.zeros(self.n, bool)
         return self.end_reason == reasons.index("turn_cap")
 
+    def first_wins(self) -> int:
+        """Games the first mover won (seat 0 unless ``first`` says otherwise)."""
+        first = np.zeros(self.n, np.int64) if self.first is None else self.first
+        return int(self.won[np.arange(self.n), first].sum())
+
     def sums(self) -> Sums:
         """These games' :class:`core.summary.Sums` (no card masks: the sums
         of outcomes only), the model every figure is read from."""
-        from .sums import point_sums
-        return Sums(self.setup, point_sums(self), self.start)
+        s = self.setup
+        return Sums(s, outcome_sums(s.spec, s.values, self.won, self.turns, self.end_reason,
+                                    self.role, self.rounds), self.start)
 
     def rates(self) -> pd.DataFrame:
         """Tidy win rates per seat, policy and role (group, key, games

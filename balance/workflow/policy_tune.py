@@ -39,6 +39,7 @@ from ..core.setup import MAX_SEED, setup
 from ..core.search import is_search
 from .outcome import Pieces, open_store, say, text_table
 from .trials import ETA, Player, budget, drive, plain, resolve_axes, rungs_of
+from .sums import Sink
 
 SAMPLER = ("optuna TPE sampler (multivariate, seeded), maximising the advantage; "
            f"successive-halving pruner (ASHA, reduction factor {ETA}) on rungs of games")
@@ -310,7 +311,7 @@ def tune_policy(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=
           f"at most {most:,} games")
     st, own = open_store(store, out)
     pieces = Pieces(st, most, "game", f"tune {ruleset} {policy}", progress, say_resumed=own)
-    player = Player(st, pieces, True)           # sums only: no per-game table is read
+    player = Player(st, pieces, Sink("sums"))   # no per-game table is read
 
     def play(candidate, seed_, a, b, label, bar=False, only=None):
         """{opponent: [(seat, sums)]} of games [a, b) of every lineup."""

@@ -33,7 +33,7 @@ from ..core.setup import check_count, seconds_from_env, setup
 from .cards import cards as cards_fn
 from .matchups import matchups as matchups_fn
 from .outcome import Pieces, play_result
-from .sums import by_pieces, play_piece
+from .sums import Sink, by_pieces, play_piece
 from ..core.store import PointStore
 from .sweep import sweep as sweep_fn
 
@@ -163,7 +163,7 @@ def skill_budget() -> float:
 
 
 def command_line(ruleset, out, games, seed, players, policies, params, matchup_policies,
-                 sweep_games, cards_games, summary_only: bool = False, skill_games=None,
+                 sweep_games, cards_games, sink, skill_games=None,
                  skill_seconds=None, skill_policy=None) -> str:
     parts = ["balance", "report", ruleset, "--games", str(games), "--seed", str(seed)]
     if players is not None:
@@ -179,7 +179,7 @@ def command_line(ruleset, out, games, seed, players, policies, params, matchup_p
         parts += ["--sweep-games", str(sweep_games)]
     if cards_games is not None:
         parts += ["--cards-games", str(cards_games)]
-    if summary_only:
+    if not sink.tables:
         parts += ["--summary-only"]
     for opt, v in (("--skill-games", skill_games), ("--skill-seconds", skill_seconds),
                    ("--skill-policy", skill_policy)):
@@ -341,6 +341,7 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     and are left out (the report says so)."""
     t0 = time.perf_counter()
     spec = registry.get(ruleset)
+    sink = Sink.of(summary_only)
     out = Path(out or default_out(ruleset))
     if (out / "report.md").exists() and not force:
         raise BalanceError(f"{out} already holds a finished report; pass --force to replace it "
@@ -371,7 +372,7 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     P = base.n_players
 
     # --- main run -----------------------------------------------------------
-    if summary_only:
+    if not sink.tables:
         pieces = Pieces(st, games, "game", f"main run {ruleset}", progress, say_resumed=False)
         agg = by_pieces(st, "run-sums", [base], 0, games,
                         lambda a, b: summaries.reduce(spec, base.values, play_piece(base, a, b)),
@@ -410,10 +411,10 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     cres = None
     if spec.ban_modes:
         cres = cards_fn(ruleset, cards_games, seed, P, policies, params, store=st,
-                        progress=progress, summary_only=summary_only)
+                        progress=progress, sink=sink)
         cres.write(w)
     mres = matchups_fn(ruleset, matchup_policies, games, seed, P, params, store=st,
-                       progress=progress, summary_only=summary_only) \
+                       progress=progress, sink=sink) \
         if len(spec.policies) >= 2 else None
     if mres is not None:
         mres.write(w)
@@ -422,7 +423,7 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
         if key not in spec.space.infos or not spec.space.infos[key].sweep:
             continue
         sres = sweep_fn(ruleset, {key: None}, sweep_games, seed, P, policies, params,
-                        store=st, progress=progress, summary_only=summary_only)
+                        store=st, progress=progress, sink=sink)
         sres.write(w / "sweeps" / key)
         sweeps[key] = sres
     # what moves the balance: the headline parameters' values against the default
@@ -545,7 +546,7 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     # command names it (and its games), so that it regenerates the same section
     auto = sk["policy"] is not None and skill_policy is None
     command = command or command_line(ruleset, out, games, seed, players, policies, params,
-                                      matchup_policies, sweep_games, cards_games, summary_only,
+                                      matchup_policies, sweep_games, cards_games, sink,
                                       sk["games"] if auto else skill_games,
                                       None if auto else skill_seconds,
                                       sk["policy"] if auto else skill_policy)
@@ -596,13 +597,13 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     er = summary["end_reasons"]
     doc.table(pd.DataFrame({"end reason": list(er), "games": [f"{v:,}" for v in er.values()],
                             "share": [pct(v / summary["games"], 2) for v in er.values()]}))
-    extra = {} if summary_only else {
+    extra = {} if not sink.tables else {
         k: v for k, v in summary.items()
         if k in (spec.summary(main) if spec.summary is not None else {})}
     if extra:
         doc.h(2, "Ruleset figures")
         ruleset_figures(doc, extra)
-    elif summary_only and spec.summary is not None:
+    elif not sink.tables and spec.summary is not None:
         doc.h(2, "Ruleset figures")
         doc.p("Not computed: this report was made with `--summary-only`, which keeps no "
               "per-game table, and the ruleset's own figures are read from those tables.")

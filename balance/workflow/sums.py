@@ -1,21 +1,29 @@
-"""The workflows' sums of pieces of games, and ``--summary-only`` play.
+"""The workflows' sums of pieces of games, and the sink of their games.
 
 Every table a workflow prints (a sweep point's rates and lengths, compare's
 paired differences, the card bans' holder changes, the matchup matrix) is a
 function of integer sums over games: win and seat counts, a histogram of
 lengths (``core.summary``: a point's table is ``Sums.rates``), and moment
 matrices (``stats.gram``) of the per-game columns that the paired
-intervals pair. Sums of pieces of games add up exactly, so:
+intervals pair. Each workflow has one reduction of a piece of games to
+these sums (``compare_sums``, ``cards_sums``, ``matchup_sums``,
+``mover_sums``); sums of pieces add up exactly (``summary.merge``).
 
-- the ordinary path reduces the stored per-game outcomes of [0, n) once;
-- ``summary_only`` plays [0, n) in pieces of a bounded size
-  (``piece_ranges``), reduces each piece as soon as it is played, stores
-  only its sums in the workflow's store (keyed by the full description and
-  the code fingerprint, as every point) and merges them. Memory then does
-  not grow with the number of games, and the tables equal the ordinary
-  path's (tested), on one machine or a Dask cluster.
+A command chooses the sink of its games once (:class:`Sink`, from
+``--summary-only``) and the workflow asks it for the sums of a range:
+
+- ``"tables"`` plays each configuration's range as one piece whose per-game
+  outcomes (or tables) are kept in the workflow's store, and reduces it;
+- ``"sums"`` plays the range in pieces of a bounded size (``piece_ranges``),
+  reduces each piece as soon as it is played, stores only its sums in the
+  workflow's store (keyed by the full description and the code fingerprint,
+  as every point) and merges them. Memory then does not grow with the
+  number of games, and the tables equal the other sink's (tested), on one
+  machine or a Dask cluster.
 """
 from __future__ import annotations
+
+from contextlib import nullcontext
 
 import numpy as np
 import pandas as pd
@@ -23,6 +31,8 @@ import pandas as pd
 from ..core import stats, summary
 from ..core.machine import table_bytes
 from ..core.play import play_range
+from ..core.sinks import sink_class
+from .outcome import Outcome, play_outcome, play_result
 
 # a summary-only piece holds at most this many bytes of tables while it is reduced
 PIECE_BYTES = 64 << 20
@@ -65,6 +75,88 @@ def by_pieces(store, what: str, setups, start: int, stop: int, reduce, pieces=No
     return acc
 
 
+class Sink:
+    """The sink of a workflow's games, chosen once by its command
+    (:meth:`of` its ``--summary-only`` flag): ``"tables"`` or ``"sums"``
+    (``core.sinks``). :meth:`sums` gives the merged sums of a range of games
+    either way, by the workflow's one reduction of a piece; nothing below
+    the command asks which sink it is."""
+
+    def __init__(self, name: str = "tables"):
+        sink_class(name)                        # one of core.sinks.SINKS
+        self.name = name
+        self.played = 0                         # games played here (not from the store)
+
+    @staticmethod
+    def of(no_tables: bool) -> "Sink":
+        return Sink("sums" if no_tables else "tables")
+
+    @property
+    def tables(self) -> bool:
+        """Are the per-game tables kept (no ``--summary-only``)?"""
+        return self.name == "tables"
+
+    def unit(self, unit: str) -> str:
+        """What a workflow's bar counts: its ``unit`` (a point, a lineup)
+        with the tables, games with the sums (pieces of games)."""
+        return unit if self.tables else "game"
+
+    def total(self, units: int, games: int) -> int:
+        """How many of :meth:`unit` ``units`` configurations of ``games`` games are."""
+        return units * (1 if self.tables else games)
+
+    def step(self, pieces, label: str, amount: int = 1):
+        """A context in which one configuration is played, counted on the bar
+        as one unit with the tables (the sums count their pieces' games)."""
+        if not self.tables or pieces is None:
+            return nullcontext()
+        return _Step(pieces, label, amount)
+
+    def sums(self, store, what: str, setups, start: int, stop: int, reduce, pieces=None,
+             label: str = "", labels=None, views=None, progress=None, amount=None) -> dict:
+        """``reduce(view)`` of games [start, stop) of ``setups``, where
+        ``view(i)`` is setup i's games (an ``outcome.Outcome``, or a Batch
+        where ``views[i] == "batch"``). With the tables those are the whole
+        range, kept in ``store`` (``amount``: what each counts on the bar,
+        None: not counted here); with the sums, pieces reduced one by one
+        and stored under ``what``."""
+        views = views or ["outcome"] * len(setups)
+        if not self.tables:
+            def piece(a, b):
+                self.played += (b - a) * len(setups)
+                return reduce(lambda i: _view(setups[i], views[i], play_piece(setups[i], a, b)))
+            return by_pieces(store, what, setups, start, stop, piece, pieces, label)
+        labels = labels or [label] * len(setups)
+
+        def whole(i):
+            s, lab = setups[i], labels[i]
+            with (self.step(pieces, lab, amount) if amount else nullcontext()):
+                misses = store.misses
+                if views[i] == "batch":
+                    v = play_result(s, start, stop, store, progress=progress, label=lab).batch
+                else:
+                    v = play_outcome(s, start, stop, store, progress=progress, label=lab)
+                self.played += (stop - start) if store.misses > misses else 0
+            return v
+        return reduce(whole)
+
+
+def _view(s, view: str, batch):
+    return batch if view == "batch" else Outcome.from_batch(s, batch)
+
+
+class _Step:
+    def __init__(self, pieces, label, amount):
+        self.pieces, self.label, self.amount = pieces, label, amount
+
+    def __enter__(self):
+        self.pieces.start(self.label)
+
+    def __exit__(self, kind, *_):
+        if kind is None:
+            self.pieces.update(self.amount)
+
+
 def sum_key(*parts) -> str:
     """The name of one sum in a piece's dict: its parts joined by '|'."""
     return "|".join(str(p) for p in parts)
@@ -87,9 +179,14 @@ def fix_games(G: np.ndarray, n: int) -> np.ndarray:
 
 def point_sums(o) -> dict:
     """The sums of an ``outcome.Outcome`` that a sweep point's table needs."""
-    s = o.setup
-    return summary.outcome_sums(s.spec, s.values, o.won, o.turns, o.end_reason, o.role,
-                                o.rounds)
+    return o.sums().agg
+
+
+def mover_sums(o) -> dict:
+    """``point_sums`` and the first mover's wins: a sweep point's piece."""
+    agg = point_sums(o)
+    agg["first_wins"] = np.array(o.first_wins(), np.int64)
+    return agg
 
 
 def point_table(s, agg: dict) -> pd.DataFrame:

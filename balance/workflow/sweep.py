@@ -40,9 +40,9 @@ from ..core.params import coerce, unknown_key_error
 from ..core.setup import check_count, setup
 from ..core.stats import points as pp
 from . import adaptive
-from .outcome import (Outcome, Pieces, main_group, open_store, play_outcome, say,
+from .outcome import (Pieces, main_group, open_store, say,
                       text_table)
-from .sums import by_pieces, play_piece, point_sums, point_table, widest
+from .sums import Sink, mover_sums, point_table, widest
 
 
 def parse_vary(text: str) -> tuple[str, list[str] | None]:
@@ -461,7 +461,8 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
           params: dict | None = None, *, target=None, precision: float | None = None,
           max_games: int | None = None, out=None, progress: bool | None = None,
           store: str | None = None, refine: bool = True, target_precision: float | None = None,
-          max_refine: int = 8, summary_only: bool = False, rate: str = "win") -> SweepResult:
+          max_refine: int = 8, summary_only: bool = False, rate: str = "win",
+          sink: Sink | None = None) -> SweepResult:
     """Play the grid of ``vary`` (``{key: [values]}``, or ``{key: None}`` for
     the declared sweep candidates) on the same seeds at every point.
 
@@ -504,39 +505,29 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
     tgt = resolve_target(base, target)
     st, own = open_store(store, out)
     rows, prec = [], []
-    summary_only = summary_only or "first_seat" in spec.game_columns
-    unit = "game" if summary_only else "point"
-    pieces = Pieces(st, len(grid) * (games if summary_only else 1), unit, f"sweep {ruleset}",
+    # the stored per-game outcomes hold no first mover: where the rules decide it, sums
+    sink = Sink("sums") if "first_seat" in spec.game_columns else sink or Sink.of(summary_only)
+    pieces = Pieces(st, sink.total(len(grid), games), sink.unit("point"), f"sweep {ruleset}",
                     progress, say_resumed=own)
 
     def sums_of(s, a, b, label):
         """The sums of games [a, b) of one point."""
-        if summary_only:
-            return by_pieces(st, "sweep-sums", [s], a, b, lambda x, y: piece_sums(s, x, y),
-                             pieces, label)
-        agg = point_sums(play_outcome(s, a, b, st, progress=progress, label=label))
-        agg["first_wins"] = agg["seat_wins"][0]          # seat 0 moves first here
-        return agg
+        return sink.sums(st, "sweep-sums", [s], a, b, lambda view: mover_sums(view(0)), pieces,
+                         label, progress=progress)
 
     def point(s, label):
-        if summary_only:
+        with sink.step(pieces, label):
             return sums_of(s, 0, games, label)
-        pieces.start(label)
-        agg = sums_of(s, 0, games, label)
-        pieces.update()
-        return agg
     try:
         for i, (pt, s) in enumerate(zip(grid, setups)):
             label = " ".join(f"{k}={v}" for k, v in zip(keys, pt))
             if eps is None:
                 agg = point(s, label)
             else:
-                pieces.start(label)
-                agg, info = adaptive.until_precise(
-                    lambda a, b, s=s, label=label: sums_of(s, a, b, label), summary.merge,
-                    lambda agg, s=s: widest(point_table(s, agg)), eps, games, mg)
-                if not summary_only:
-                    pieces.update()
+                with sink.step(pieces, label):
+                    agg, info = adaptive.until_precise(
+                        lambda a, b, s=s, label=label: sums_of(s, a, b, label), summary.merge,
+                        lambda agg, s=s: widest(point_table(s, agg)), eps, games, mg)
                 prec.append({**dict(zip(keys, pt)), **info})
             r = point_summary(s, agg)
             for k, v in zip(keys, pt):
@@ -551,7 +542,7 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
             cross = _crossings(table, vary, tgt, rate)
             if refine:
                 def play(extra, label):
-                    pieces.add(games if summary_only else 1)
+                    pieces.add(sink.total(1, games))
                     s = setup(ruleset, seed=seed, players=players, policies=policies,
                               params={**params, **extra})
                     return point_summary(s, point(s, label))
@@ -568,18 +559,6 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
     if out is not None:
         res.save(out)
     return res
-
-
-def piece_sums(s, a: int, b: int) -> dict:
-    """The sums of games [a, b) of a point, played as one piece: those of
-    ``sums.point_sums`` and the first mover's wins."""
-    from ..core.summary import first_seats
-    batch = play_piece(s, a, b)
-    o = Outcome.from_batch(s, batch)
-    agg = point_sums(o)
-    agg["first_wins"] = np.array(int(o.won[np.arange(o.n), first_seats(s.spec, batch)].sum()),
-                                 np.int64)
-    return agg
 
 
 def point_summary(s, agg: dict) -> pd.DataFrame:

@@ -11,9 +11,8 @@ from ..core import plots
 from ..core.errors import BalanceError
 from ..core.params import coerce, unknown_key_error
 from ..core.setup import check_count
-from .outcome import Pieces, play_outcome
-from .sums import by_pieces, point_sums
-from .sweep import piece_sums
+from .outcome import Pieces
+from .sums import Sink, mover_sums
 
 ETA = 3                 # successive halving: a third of a rung goes on, with 3x the games
 RUNGS = 4               # rungs of a trial by default: trial_games / 27, / 9, / 3, trial_games
@@ -187,14 +186,18 @@ def rungs_of(trial_games: int, min_games: int) -> list[int]:
 
 class Player:
     """Plays game ranges of a setup through the workflow's store exactly as
-    a sweep point (``sweep``: outcome pieces, or ``sweep-sums`` pieces with
-    ``--summary-only``), and counts what it played on a ``Pieces`` bar."""
+    a sweep point (``sweep-sums`` of the ``sink``'s pieces: one of stored
+    outcomes with the tables), and counts what it played on a ``Pieces`` bar."""
 
-    def __init__(self, store, pieces: Pieces, summary_only: bool):
-        self.store, self.pieces, self.summary_only = store, pieces, summary_only
+    def __init__(self, store, pieces: Pieces, sink: Sink):
+        self.store, self.pieces, self.sink = store, pieces, sink
         self.memo: dict = {}            # pieces already played in this process
-        self.played = 0                 # games played here (not from the store or memo)
         self.fresh = 0                  # pieces not from the memo (played or from the store)
+
+    @property
+    def played(self) -> int:
+        """Games played here (not from the store or memo)."""
+        return self.sink.played
 
     def sums(self, s, a: int, b: int, label: str, bar: bool = False) -> dict:
         """The sums of games [a, b) of ``s``; ``bar``: a bar of its own for a
@@ -203,20 +206,10 @@ class Player:
         if key in self.memo:
             return self.memo[key]
         self.fresh += 1
-        if self.summary_only:
-            def reduce(x, y):
-                self.played += y - x
-                return piece_sums(s, x, y)
-            agg = by_pieces(self.store, "sweep-sums", [s], a, b, reduce, self.pieces, label)
-        else:
-            self.pieces.start(label)
-            misses = self.store.misses
-            agg = point_sums(play_outcome(s, a, b, self.store, label=label,
-                                          progress=None if bar and self.pieces.progress is
-                                          not False else False))
-            self.played += (b - a) if self.store.misses > misses else 0
-            agg["first_wins"] = agg["seat_wins"][0]          # seat 0 moves first here
-            self.pieces.update(b - a)
+        agg = self.sink.sums(self.store, "sweep-sums", [s], a, b,
+                             lambda view: mover_sums(view(0)), self.pieces, label,
+                             progress=None if bar and self.pieces.progress is not False
+                             else False, amount=b - a)
         self.memo[key] = agg            # a trial the sampler proposes again plays nothing
         return agg
 

@@ -55,6 +55,7 @@ from ..core.stats import share_fair_of
 from .outcome import Pieces, main_group, open_store, say, text_table
 from .sweep import point_summary
 from .trials import ETA, Axis, Player, budget, drive, plain, resolve_axes, rungs_of
+from .sums import Sink
 
 FRONT_MAX = 5           # Pareto points played again at the full --games
 SAMPLER = ("optuna TPE sampler (multivariate, seeded); single objective: successive-halving "
@@ -527,7 +528,7 @@ class TuneResult(Published):
 
 def command_line(ruleset, vary, objectives, games, seed, players, policies, params, *, rate,
                  trials, trial_games, min_games, tolerance, recheck_policy, recheck_games,
-                 summary_only, out) -> str:
+                 sink, out) -> str:
     """The ``balance tune`` line of these arguments."""
     parts = ["balance", "tune", ruleset]
     for a in vary:
@@ -547,7 +548,7 @@ def command_line(ruleset, vary, objectives, games, seed, players, policies, para
         parts += ["--tolerance", f"{tolerance:g}"]
     if recheck_policy is not None:
         parts += ["--recheck-policy", recheck_policy, "--recheck-games", str(recheck_games)]
-    if summary_only:
+    if not sink.tables:
         parts.append("--summary-only")
     if out is not None:
         parts += ["--out", str(out)]
@@ -657,11 +658,12 @@ def tune(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, p
     rungs = [trial_games] if pareto else rungs_of(trial_games, min_games)
     n_front = FRONT_MAX if pareto else 1
     most, words = plan(trials, rungs, games, n_front, recheck_games, pareto)
-    summary_only = summary_only or "first_seat" in spec.game_columns
+    # the stored per-game outcomes hold no first mover: where the rules decide it, sums
+    sink = Sink.of(summary_only or "first_seat" in spec.game_columns)
     st, own = open_store(store, out)
     say(f"tune {ruleset} plan: {words}")
     pieces = Pieces(st, most, "game", f"tune {ruleset}", progress, say_resumed=own)
-    player = Player(st, pieces, summary_only)
+    player = Player(st, pieces, sink)
 
     def table_of(s, agg):
         return with_rate(point_summary(s, agg), rate)
@@ -759,7 +761,7 @@ def tune(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, p
                                rate=rate, trials=trials, trial_games=trial_games,
                                min_games=rungs[0], tolerance=tolerance,
                                recheck_policy=recheck_policy, recheck_games=recheck_games,
-                               summary_only=summary_only, out=out)
+                               sink=sink, out=out)
     if out is not None:
         res.save(out)
     return res
