@@ -48,3 +48,21 @@ def pytest_collection_modifyitems(config, items):
             m = re.match(r"test_(?:search_)?([a-z]+)", item.path.stem)
             group = m.group(1) if m and m.group(1) in names else item.path.stem
         item.add_marker(pytest.mark.xdist_group(group))
+
+
+@pytest.fixture(scope="module")
+def coin_registered():
+    """The throwaway coin-flip ruleset (``tests/coinflip``) registered as
+    ``coin`` for a module's tests (``pytestmark = usefixtures(...)``)."""
+    import sys
+    from pathlib import Path
+
+    from balance.core import registry
+    here = str(Path(__file__).parent)
+    sys.path.insert(0, here)
+    try:
+        with registry.registered("coin", "coinflip"):
+            yield
+    finally:
+        sys.path.remove(here)
+

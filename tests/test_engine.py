@@ -4,8 +4,6 @@ and the engine's search written once."""
 from __future__ import annotations
 
 import importlib.util
-import sys
-from pathlib import Path
 
 import numba
 import numpy as np
@@ -36,17 +34,9 @@ ON_ENGINE += [pytest.param("coin", "coin", 3, ["steady", "bold", "steady"], {"ta
                            id="coin")]
 # rulesets with nothing hidden: their re-deal must change nothing
 NOTHING_HIDDEN = {"coin"}
-HERE = Path(__file__).parent
 
 
-@pytest.fixture(scope="module", autouse=True)
-def coin_registered():
-    sys.path.insert(0, str(HERE))
-    try:
-        with registry.registered("coin", "coinflip"):
-            yield
-    finally:
-        sys.path.remove(str(HERE))
+pytestmark = pytest.mark.usefixtures("coin_registered")     # tests/conftest.py
 
 
 class _EliteRun:

@@ -40,14 +40,7 @@ HERE = Path(__file__).parent
 NAMES = registry.names() + ["coin"]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def coin_registered():
-    sys.path.insert(0, str(HERE))
-    try:
-        with registry.registered("coin", "coinflip"):
-            yield
-    finally:
-        sys.path.remove(str(HERE))
+pytestmark = pytest.mark.usefixtures("coin_registered")     # tests/conftest.py
 
 
 def games_for(name):

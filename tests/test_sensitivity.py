@@ -4,31 +4,20 @@ where ``bias`` gives seat 0's coin (50 + bias)% heads and ``inert`` is read by
 no rule. Seat 0's win probability is computed exactly below (first to
 ``target`` heads, seats alternating), so the effect of a bias and the bias
 that makes seat 0 fair are known numbers the tools must find."""
-import sys
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from balance.cli import cli
-from balance.core import registry
 from balance.core.errors import BalanceError
 from balance.workflow.sensitivity import curve_shape, sensitivity
 from balance.workflow.sweep import sweep
 
-HERE = Path(__file__).parent
 
 
-@pytest.fixture(scope="module", autouse=True)
-def coin():
-    sys.path.insert(0, str(HERE))
-    try:
-        with registry.registered("coin", "coinflip"):
-            yield
-    finally:
-        sys.path.remove(str(HERE))
+pytestmark = pytest.mark.usefixtures("coin_registered")     # tests/conftest.py
 
 
 def seat0_wins(bias: float, target: int = 3) -> float:
