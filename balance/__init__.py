@@ -20,7 +20,7 @@ __all__ = ["simulate", "load", "Result", "BalanceError", "ruleset", "ruleset_nam
 def replay(ruleset: str, game: int, seed: int = 0, players=None, policies=None,
            params=None) -> str:
     """Text of game ``game`` of ``seed``, turn by turn (see ``balance replay``)."""
-    from .core.replay import replay_text
+    from .core.play import replay_text
     return replay_text(ruleset, game=game, seed=seed, players=players,
                        policies=policies, params=params)
 

@@ -488,7 +488,7 @@ def test_replay_shows_the_board_after_the_turn():
 
 
 def test_replay_prints_a_board_after_every_turn():
-    from balance.core.replay import replay_text
+    from balance.core.play import replay_text
     lines = replay_text("demon", game=3, seed=1, policies=["greedy", "greedy"]).splitlines()
     turns = [x for x in lines if x.startswith("-- turn")]
     boards = [x for x in lines if x.startswith("   board after turn")]

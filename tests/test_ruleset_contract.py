@@ -156,7 +156,7 @@ def test_threads_chunks_and_ranges_do_not_change_tables(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_replay_is_the_game_run_played(name):
-    from balance.core.replay import replay_game, replay_text
+    from balance.core.play import replay_game, replay_text
     spec = registry.get(name)
     for players, pols, params in configs(name):
         r = balance.simulate(name, games=200, seed=11, players=players, policies=pols,

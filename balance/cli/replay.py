@@ -1,6 +1,6 @@
 import click
 
-from ..core.replay import replay_text
+from ..core.play import replay_text
 from .common import WHOLE, game_options, pass_run
 
 

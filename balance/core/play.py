@@ -18,7 +18,8 @@ crash). Its parts, each small:
 :func:`simulate` is the Python API behind ``balance run``. Game ``i`` of
 seed ``s`` is the same game whatever the chunking or thread count, so
 ``simulate(start=a, stop=b)`` pieces merge (:meth:`results.Result.merge`)
-into exactly the tables of one whole run.
+into exactly the tables of one whole run. :func:`replay_game` and
+:func:`replay_text` play one game traced (``balance replay``).
 """
 from __future__ import annotations
 
@@ -309,3 +310,29 @@ def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | No
         return Summary(s, agg, start, time.perf_counter() - t0, compiled=jit.compiles > c0)
     batch = play_range(s, start, stop, progress=progress, checkpoint=checkpoint)
     return Result(s, batch, time.perf_counter() - t0, compiled=jit.compiles > c0)
+
+
+def replay_game(ruleset: str, *, game: int, seed: int = 0, players=None, policies=None,
+                params=None, ban=None):
+    """(setup, Batch of the one game, event array) for game ``game`` of ``seed``."""
+    s = setup(ruleset, seed=seed, players=players, policies=policies, params=params, ban=ban)
+    game = check_count("game", game, 0)
+    kw = {} if s.ban_vector is None else {"ban": s.ban_vector}
+    if s.data:
+        kw["data"] = s.data
+    seat_values = s.seat_values
+    if seat_values is not None:
+        kw["seat_values"] = seat_values
+    jit.notice(s.spec, "replay", values=s.values)
+    batch, events = s.spec.trace_game(s.values, s.seed, game, s.n_players, s.policy_ids, **kw)
+    return s, batch, events
+
+
+def replay_text(ruleset: str, *, game: int, seed: int = 0, players=None, policies=None,
+                params=None) -> str:
+    s, batch, events = replay_game(ruleset, game=game, seed=seed, players=players,
+                                   policies=policies, params=params)
+    head = (f"{s.spec.title}: game {game} of seed {s.seed}, {s.n_players} players "
+            f"({', '.join(s.policies)}), ruleset version {s.spec.version(s.values)}")
+    body = s.spec.format_trace(events, s.values, s.n_players, s.policies)
+    return "\n".join([head] + body)

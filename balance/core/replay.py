@@ -1,9 +1,7 @@
-"""Replay one game of a run as text, through the registry."""
+"""The trace helpers every ruleset's ``replay.py`` shares: a kernel trace's
+rows as tuples, the deal lines, a seat's label. Pure Python, below the
+layers that play a run (``core.play.replay_text`` plays the one game)."""
 from __future__ import annotations
-
-from . import jit, registry
-from .errors import BalanceError
-from .setup import check_count, setup
 
 
 def event_rows(events, deal_type: int, card_name, policies):
@@ -48,31 +46,4 @@ def trace_events(events, deal_type: int, card_name, policies, lines: list):
             yield row
 
 
-def replay_game(ruleset: str, *, game: int, seed: int = 0, players=None, policies=None,
-                params=None, ban=None):
-    """(setup, Batch of the one game, event array) for game ``game`` of ``seed``."""
-    s = setup(ruleset, seed=seed, players=players, policies=policies, params=params, ban=ban)
-    game = check_count("game", game, 0)
-    kw = {} if s.ban_vector is None else {"ban": s.ban_vector}
-    if s.data:
-        kw["data"] = s.data
-    seat_values = s.seat_values
-    if seat_values is not None:
-        kw["seat_values"] = seat_values
-    jit.notice(s.spec, "replay", values=s.values)
-    batch, events = s.spec.trace_game(s.values, s.seed, game, s.n_players, s.policy_ids, **kw)
-    return s, batch, events
-
-
-def replay_text(ruleset: str, *, game: int, seed: int = 0, players=None, policies=None,
-                params=None) -> str:
-    s, batch, events = replay_game(ruleset, game=game, seed=seed, players=players,
-                                   policies=policies, params=params)
-    head = (f"{s.spec.title}: game {game} of seed {s.seed}, {s.n_players} players "
-            f"({', '.join(s.policies)}), ruleset version {s.spec.version(s.values)}")
-    body = s.spec.format_trace(events, s.values, s.n_players, s.policies)
-    return "\n".join([head] + body)
-
-
-__all__ = ["event_rows", "trace_events", "seat", "replay_game", "replay_text", "registry",
-           "BalanceError"]
+__all__ = ["event_rows", "trace_events", "seat"]
