@@ -6,12 +6,14 @@ whole numbers -5 and -4); a few seconds in all."""
 import pytest
 from click.testing import CliRunner
 
-# the coin flip registered for this module, and the exact model of its seat bias
-from test_sensitivity import coin, fair_bias, seat0_wins  # noqa: F401
+# the exact model of the coin's seat bias (the coin is registered: pytestmark)
+from test_sensitivity import fair_bias, seat0_wins
 
 from balance.cli import cli
 from balance.workflow.sweep import sweep
 from balance.workflow.tune import tune
+
+pytestmark = pytest.mark.usefixtures("coin_registered")     # tests/conftest.py
 
 GAMES = 20_000
 

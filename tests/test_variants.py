@@ -8,13 +8,15 @@ kernel at the right seat, or the tables differ."""
 import pytest
 from click.testing import CliRunner
 
-from test_sensitivity import coin, seat0_wins  # noqa: F401
+from test_sensitivity import seat0_wins
 
 from balance.cli import cli
 from balance.core import registry, variants
 from balance.core.errors import BalanceError
 from balance.core.play import simulate
 from balance.workflow.tune import tune
+
+pytestmark = pytest.mark.usefixtures("coin_registered")     # tests/conftest.py
 
 
 def test_labels_are_canonical_and_checked():
@@ -54,7 +56,7 @@ def _tables(r):
     return r.games.reset_index(drop=True), r.seats.drop(columns="policy").reset_index(drop=True)
 
 
-def test_a_variant_plays_at_its_seat_only(coin):
+def test_a_variant_plays_at_its_seat_only():
     """steady[luck=10] at seat 0 plays exactly the games of bias=10 (seat
     0's coin, the same draws); at every seat, exactly --set luck=10; at seat
     1 only, other games; and every output records the label."""
@@ -84,7 +86,7 @@ def pd_equal(a, b):
     pdt.assert_frame_equal(a, b, check_dtype=False, check_categorical=False)
 
 
-def test_policy_tune_finds_the_luckiest_variant_and_resumes(coin, tmp_path):
+def test_policy_tune_finds_the_luckiest_variant_and_resumes(tmp_path):
     """--objective policy:steady=max over luck=0..20 against its own
     defaults: the answer sits near the top of the box and beats the
     defaults head to head at 95% (a seat with luck L wins more, exactly);
@@ -115,7 +117,7 @@ def test_policy_tune_finds_the_luckiest_variant_and_resumes(coin, tmp_path):
      "--policy does not apply"),
     (["--vary", "bias", "--field", "bold"], "--field applies to --objective policy:NAME=max"),
 ])
-def test_policy_tune_bad_input_is_one_line(coin, args, says):
+def test_policy_tune_bad_input_is_one_line(args, says):
     r = CliRunner().invoke(cli, ["tune", "coin", *args, "--games", "100"])
     assert r.exit_code == 2, r.output
     assert says in r.output and "Traceback" not in r.output
