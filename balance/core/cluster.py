@@ -26,6 +26,7 @@ import re
 
 from . import registry
 from .errors import BalanceError
+from .setup import kernel_keywords
 from .store import narrow
 from .sinks import sink_class
 
@@ -130,12 +131,8 @@ def _piece(args: tuple, a: int, b: int):
     name, values, seed, n_players, policy_ids, check, ban, data, sink, seat_values = args
     numba.set_num_threads(1)
     spec = registry.get(name)
-    kw = {} if ban is None else {"ban": ban}
-    if data:
-        kw["data"] = data
-    if seat_values is not None:
-        kw["seat_values"] = seat_values
-    part = spec.simulate_range(values, seed, a, b, n_players, policy_ids, check, **kw)
+    part = spec.simulate_range(values, seed, a, b, n_players, policy_ids, check,
+                               **kernel_keywords(ban, data, seat_values))
     # what the run's sink keeps, made here (the sums sink's: only the sums travel)
     kind = sink_class(sink)
     arrays = kind.arrays(spec, values, part, check)

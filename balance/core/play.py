@@ -154,18 +154,13 @@ def play_here(s: Setup, ranges, sink, check: bool):
     """The executor of this machine's threads: yield ``(a, b, arrays)`` for
     each range, played by the ruleset's parallel kernel (into the sink's
     rows, where it keeps tables)."""
-    ban, seat_values = s.ban_vector, s.seat_values
+    keywords = s.kernel_keywords
     searching = any(is_search(p) for p in s.policies)
     for a, b in ranges:
         jit.notice(s.spec, "run", values=s.values)
         if searching:
             jit.notice(s.spec, "search", values=s.values)
-        kw = {} if ban is None else {"ban": ban}
-        if s.data:
-            kw["data"] = s.data
-        if seat_values is not None:
-            kw["seat_values"] = seat_values
-        kw.update(sink.out(a, b))
+        kw = {**keywords, **sink.out(a, b)}
         part = s.spec.simulate_range(s.values, s.seed, a, b, s.n_players, s.policy_ids,
                                      check, **kw)
         yield a, b, sink.arrays(s.spec, s.values, part, check)
@@ -317,14 +312,9 @@ def replay_game(ruleset: str, *, game: int, seed: int = 0, players=None, policie
     """(setup, Batch of the one game, event array) for game ``game`` of ``seed``."""
     s = setup(ruleset, seed=seed, players=players, policies=policies, params=params, ban=ban)
     game = check_count("game", game, 0)
-    kw = {} if s.ban_vector is None else {"ban": s.ban_vector}
-    if s.data:
-        kw["data"] = s.data
-    seat_values = s.seat_values
-    if seat_values is not None:
-        kw["seat_values"] = seat_values
     jit.notice(s.spec, "replay", values=s.values)
-    batch, events = s.spec.trace_game(s.values, s.seed, game, s.n_players, s.policy_ids, **kw)
+    batch, events = s.spec.trace_game(s.values, s.seed, game, s.n_players, s.policy_ids,
+                                      **s.kernel_keywords)
     return s, batch, events
 
 

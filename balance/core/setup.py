@@ -73,6 +73,18 @@ def check_count(name: str, value, minimum: int = 1) -> int:
     return v
 
 
+def kernel_keywords(ban, data, seat_values) -> dict:
+    """The keywords a run's kernel call takes beyond the games to play (the
+    same for a batch, a Dask worker's piece and a replayed game): the ban
+    codes, the data tables, each seat's values, each only when set."""
+    kw = {} if ban is None else {"ban": ban}
+    if data:
+        kw["data"] = data
+    if seat_values is not None:
+        kw["seat_values"] = seat_values
+    return kw
+
+
 def seconds_from_env(name: str, default: float) -> float:
     """A number of seconds >= 0 from environment variable ``name``, else
     ``default``; a bad value is one line naming it."""
@@ -125,6 +137,11 @@ class Setup:
     def seat_values(self) -> list | None:
         """Each seat's values where a seat plays a policy variant, else None."""
         return variants.seat_values(self.spec, self.values, self.policies)
+
+    @property
+    def kernel_keywords(self) -> dict:
+        """:func:`kernel_keywords` of this configuration."""
+        return kernel_keywords(self.ban_vector, self.data, self.seat_values)
 
     def describe(self) -> dict:
         d = {"ruleset": self.spec.name, "version": self.spec.version(self.values),

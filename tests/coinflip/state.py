@@ -22,6 +22,7 @@ from balance.core.compiled import compiled
 
 from balance.core import engine, jit
 from balance.core.layout import Z_TR, Z_TURN  # noqa: F401  (the turn, the trace length)
+from balance.core.kernel import copy_head  # before kernel_cache_begin
 from balance.core.rng import mix_into  # before kernel_cache_begin
 
 Z_CUR = 0           # Z[Z_CUR]: the seat whose turn it is
@@ -56,8 +57,7 @@ def copy(a, b):
     """State ``a`` into ``b``."""
     for q in range(a.S.shape[0]):
         b.S[q, 0] = a.S[q, 0]
-    for j in range(NZ):
-        b.Z[j] = a.Z[j]
+    copy_head(a.Z, b.Z, NZ)
     b.st[0] = a.st[0]
 
 
