@@ -4,7 +4,7 @@ Every command plays its games through :func:`play.play_range`, which
 splits a game range into chunks (pieces) of one configuration. With an
 engine in use (:func:`use`), the chunks not already in the command's store
 are submitted to a Dask scheduler; each worker plays its piece with one
-numba thread (``spec.simulate_range``: game i of seed s is the same game on
+numba thread (``batch.play``: game i of seed s is the same game on
 any machine) and sends back what the run's sink keeps (``core.sinks``: the
 piece's record arrays, or only its sums), which the client writes into the
 store (``.partial`` / ``.points``, exactly as on one machine) and into the
@@ -24,7 +24,7 @@ import contextlib
 import os
 import re
 
-from . import registry
+from . import batch, registry
 from .errors import BalanceError
 from .setup import kernel_keywords
 from .store import narrow
@@ -131,8 +131,8 @@ def _piece(args: tuple, a: int, b: int):
     name, values, seed, n_players, policy_ids, check, ban, data, sink, seat_values = args
     numba.set_num_threads(1)
     spec = registry.get(name)
-    part = spec.simulate_range(values, seed, a, b, n_players, policy_ids, check,
-                               **kernel_keywords(ban, data, seat_values))
+    part = batch.play(spec, values, seed, a, b, n_players, policy_ids, check,
+                      **kernel_keywords(ban, data, seat_values))
     # what the run's sink keeps, made here (the sums sink's: only the sums travel)
     kind = sink_class(sink)
     arrays = kind.arrays(spec, values, part, check)

@@ -8,7 +8,8 @@ crash). Its parts, each small:
   the run's checkpoint store (:class:`Checkpoints`: loaded before any game
   when they match, and on the way otherwise);
 - the executor: this machine's threads (:func:`play_here`, the ruleset's
-  parallel kernel) or a Dask engine (``core.cluster``);
+  parallel kernel, played by ``core.batch``) or a Dask engine
+  (``core.cluster``);
 - the sink, chosen by the command (``core.sinks``): the run's per-game
   tables (``"tables"``: allocated once, each chunk played or loaded into its
   rows) or its mergeable sums (``"sums"``: memory does not grow with the
@@ -29,7 +30,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import cluster, jit
+from . import batch, cluster, jit
 from .cluster import use as use_cluster
 from .errors import BalanceError, interrupt
 from .machine import set_threads
@@ -161,8 +162,8 @@ def play_here(s: Setup, ranges, sink, check: bool):
         if searching:
             jit.notice(s.spec, "search", values=s.values)
         kw = {**keywords, **sink.out(a, b)}
-        part = s.spec.simulate_range(s.values, s.seed, a, b, s.n_players, s.policy_ids,
-                                     check, **kw)
+        part = batch.play(s.spec, s.values, s.seed, a, b, s.n_players, s.policy_ids, check,
+                          **kw)
         yield a, b, sink.arrays(s.spec, s.values, part, check)
 
 
@@ -313,9 +314,9 @@ def replay_game(ruleset: str, *, game: int, seed: int = 0, players=None, policie
     s = setup(ruleset, seed=seed, players=players, policies=policies, params=params, ban=ban)
     game = check_count("game", game, 0)
     jit.notice(s.spec, "replay", values=s.values)
-    batch, events = s.spec.trace_game(s.values, s.seed, game, s.n_players, s.policy_ids,
-                                      **s.kernel_keywords)
-    return s, batch, events
+    one, events = batch.trace(s.spec, s.values, s.seed, game, s.n_players, s.policy_ids,
+                              **s.kernel_keywords)
+    return s, one, events
 
 
 def replay_text(ruleset: str, *, game: int, seed: int = 0, players=None, policies=None,
