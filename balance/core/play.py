@@ -187,7 +187,8 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
 
     ``sink`` (``core.sinks``): ``"tables"`` returns the tables as a Batch,
     ``"sums"`` the merged sums (no table is kept)."""
-    kind, sink = sink, sink_class(sink)(s, start, stop)
+    kind = sink_class(sink)
+    sink = kind(s, start, stop)
     store = None
     if checkpoint is not None and not check:
         store = Checkpoints(s, checkpoint, sink.what)
