@@ -303,7 +303,7 @@ def summary_only(s, games):
     play_range(s, 0, n, progress=False)
     full = n / (time.perf_counter() - t0)
     t0 = time.perf_counter()
-    play_range(s, 0, n, progress=False, summary_only=True)
+    play_range(s, 0, n, progress=False, sink="sums")
     summ = n / (time.perf_counter() - t0)
     print(f"talisman {n:,} greedy 2-player games: full tables {full:,.0f} games/s, "
           f"--summary-only {summ:,.0f} games/s ({summ / full:.2f}x)")

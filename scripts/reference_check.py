@@ -20,6 +20,7 @@ import time
 import numba
 import numpy as np
 
+from balance.core import batch
 from balance.core.play import play_range
 from balance.core.setup import setup
 from balance.rulesets.talisman import SPEC
@@ -61,7 +62,7 @@ def ids(policies) -> np.ndarray:
 def first_divergence(s, game) -> str:
     values, seed, P, policies = s.values, s.seed, s.n_players, s.policies
     V = values["values_per_element"]
-    _, tr = SPEC.trace_game(values, seed, game, P, ids(policies), s.ban_vector)
+    _, tr = batch.trace(SPEC, values, seed, game, P, ids(policies), s.ban_vector)
     kernel = [tuple(int(x) for x in row) for row in tr]
     try:
         ref = R.play(values, seed, game, P, policies, log=True, ban=s.ban)["events"]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from balance.core import registry
+from balance.core import batch, registry
 from balance.rulesets.demon.scenario import Table
 
 GAMES = 3000
@@ -23,7 +23,7 @@ def spec():
 def test_no_broken_invariant_and_every_game_ends(spec, pols):
     values = spec.space.defaults()
     ids = [spec.policies[p] for p in pols]
-    b = spec.simulate_range(values, 7, 0, GAMES, 2, ids, True)
+    b = batch.play(spec, values, 7, 0, GAMES, 2, ids, True)
     assert b.errors.sum() == 0
     g = b.games
     cols = list(spec.game_columns)
@@ -51,7 +51,7 @@ def test_invariants_hold_under_other_parameters(spec, params):
                                 "search_iterations": 4})
     for name, pol in spec.policies.items():
         v, n = (small, 60) if name in LEVELS or name == "ismcts" else (values, 500)
-        b = spec.simulate_range(v, 3, 0, n, 2, [pol, pol], True)
+        b = batch.play(spec, v, 3, 0, n, 2, [pol, pol], True)
         assert b.errors.sum() == 0
     if params == {"max_turns": 6}:
         assert (b.games[:, 3] == spec.end_reasons.index("turn_cap")).any()

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import balance
+from balance.core import batch
 from balance.core.setup import setup
 from balance.core.play import play_range
 from balance.rulesets.elite import layout as L
@@ -62,7 +63,7 @@ def test_trace_invariants():
     for params, pols in (({"version": 1}, ["random"] * 3), ({"version": 2}, ["greedy"] * 3)):
         s = setup("elite", seed=5, players=3, policies=pols, params=params)
         for game in range(25):
-            b, ev = spec.trace_game(s.values, 5, game, 3, s.policy_ids)
+            b, ev = batch.trace(spec, s.values, 5, game, 3, s.policy_ids)
             dmg = ev[ev[:, 0] == L.E_DAMAGE]
             assert (dmg[:, 3] > 0).all()
             turn = ev[ev[:, 0] == L.E_TURN]

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import balance
+from balance.core import batch
 from balance.core.setup import setup
 from balance.core.play import play_range
 from balance.rulesets.elite import layout as L
@@ -65,7 +66,7 @@ def test_v3_duel_game_replays_and_narrates_the_duel():
     duel_game = int(np.argmax(b.games[:, L.G_DUELS] > 0))
     assert b.games[duel_game, L.G_DUELS] > 0
     spec = balance.ruleset("elite")
-    one, ev = spec.trace_game(s.values, 3, duel_game, 4, s.policy_ids)
+    one, ev = batch.trace(spec, s.values, 3, duel_game, 4, s.policy_ids)
     for f in ("games", "seats", "masks"):
         np.testing.assert_array_equal(getattr(one, f)[0], getattr(b, f)[duel_game], err_msg=f)
     lines = spec.format_trace(ev, s.values, 4, s.policies)

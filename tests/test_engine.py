@@ -13,7 +13,7 @@ import balance
 from balance.core.engine import contract
 from balance.core.play import play_range
 from balance.core.setup import setup
-from balance.core import registry
+from balance.core import batch, registry
 from lazy import lazy
 
 # rulesets that can be on the engine: (name, players, the heuristics to walk
@@ -135,7 +135,7 @@ def test_search_tables_do_not_depend_on_threads_or_chunks(label, name, P, polici
     np.testing.assert_array_equal(part.games, one.games[n // 3:n // 2])
     np.testing.assert_array_equal(part.seats, one.seats[n // 3:n // 2])
     for g in (0, 55):
-        b, events = s.spec.trace_game(s.values, 77, g, P, s.policy_ids)
+        b, events = batch.trace(s.spec, s.values, 77, g, P, s.policy_ids)
         np.testing.assert_array_equal(b.games[0], one.games[g])
         np.testing.assert_array_equal(b.seats[0], one.seats[g])
         assert len(events) > 0

@@ -11,24 +11,25 @@ from click.testing import CliRunner
 
 import balance
 from balance.cli import cli
-from balance.core import outdir
+from balance.core import batch, outdir
 
 
 def run(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])
 
 
-def interrupt_at(monkeypatch, spec, n: int) -> list:
-    """Ctrl-C as the ``n``-th chunk starts (``spec.simulate_range`` raises
-    KeyboardInterrupt); returns the list that counts the calls."""
-    calls, orig = [], spec.simulate_range
+def interrupt_at(monkeypatch, n: int) -> list:
+    """Ctrl-C as the ``n``-th chunk starts (``batch.play``, which
+    ``core.play`` calls through its module, raises KeyboardInterrupt);
+    returns the list that counts the calls."""
+    calls, orig = [], batch.play
 
     def flaky(*a, **k):
         calls.append(1)
         if len(calls) == n:
             raise KeyboardInterrupt
         return orig(*a, **k)
-    monkeypatch.setattr(spec, "simulate_range", flaky)
+    monkeypatch.setattr(batch, "play", flaky)
     return calls
 
 
@@ -219,15 +220,15 @@ def test_an_interrupted_sweep_point_resumes_from_its_own_chunks(tmp_path, monkey
     from balance.core.setup import setup, setup_key
     monkeypatch.setitem(play_range.__kwdefaults__, "chunk", 1000)
     s = setup("talisman", seed=4, players=2)
-    orig = s.spec.simulate_range
+    orig = batch.play
     from balance.core.store import PointStore
     st = PointStore(tmp_path / ".points")
-    interrupt_at(monkeypatch, s.spec, 3)
+    interrupt_at(monkeypatch, 3)
     with pytest.raises(KeyboardInterrupt):
         outcome.play_outcome(s, 0, 3000, st, progress=False)
-    monkeypatch.setattr(s.spec, "simulate_range", orig)
+    monkeypatch.setattr(batch, "play", orig)
     counted = []
-    monkeypatch.setattr(s.spec, "simulate_range", lambda *a, **k: counted.append(1) or orig(*a, **k))
+    monkeypatch.setattr(batch, "play", lambda *a, **k: counted.append(1) or orig(*a, **k))
     o = outcome.play_outcome(s, 0, 3000, st, progress=False)
     assert len(counted) == 1                      # two of three chunks were reused
     assert o.n == 3000 and not (tmp_path / ".points" / "chunks" / setup_key(s)).exists()
@@ -342,12 +343,12 @@ def test_a_short_run_stores_no_chunk_and_an_interrupted_one_stores_what_it_playe
     s = setup("talisman", seed=2, players=2)
     whole = play_range(s, 0, 3000, checkpoint=tmp_path / "a", chunk=1000, progress=False)
     assert not list((tmp_path / "a").rglob("*.npz"))          # nothing written, nothing lost
-    orig = s.spec.simulate_range
-    interrupt_at(monkeypatch, s.spec, 3)
+    orig = batch.play
+    interrupt_at(monkeypatch, 3)
     with pytest.raises(KeyboardInterrupt):
         play_range(s, 0, 3000, checkpoint=tmp_path / "b", chunk=1000, progress=False)
     assert "interrupted: 2,000 games are saved" in capsys.readouterr().err
-    monkeypatch.setattr(s.spec, "simulate_range", orig)
+    monkeypatch.setattr(batch, "play", orig)
     again = play_range(s, 0, 3000, checkpoint=tmp_path / "b", chunk=1000, progress=False)
     assert "resumed: 2,000 of 3,000 games reused" in capsys.readouterr().err
     assert (again.games == whole.games).all() and (again.masks == whole.masks).all()

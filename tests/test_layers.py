@@ -1,6 +1,7 @@
 """The imports of ``balance/`` run one way: no module imports one that
-imports it back, directly or through others, and no module imports a
-private name (``_x``) of another.
+imports it back, directly or through others, no module imports a private
+name (``_x``) of another, no part imports a part above it, and inside
+``balance/core`` no module imports one of a later layer (``CORE_LAYERS``).
 
 The imports are read from the source with ``ast``, not by importing
 anything, so the test is fast and sees every import: those at module level
@@ -14,7 +15,8 @@ Importing ``a.b`` also runs ``a/__init__.py``, but a package's
 would then import ``balance/__init__.py``): only a written import of it is.
 
 ``python3 tests/test_layers.py`` prints every edge, module-level and
-deferred (inside a function) listed separately, then the circles.
+deferred (inside a function) listed separately, then the circles and
+core's layers.
 """
 from __future__ import annotations
 
@@ -306,6 +308,64 @@ def test_no_private_name_across_modules():
         assert why.strip() and key in private, f"{key}: remove it from ALLOWED_PRIVATE"
 
 
+# The layers of balance/core, lowest first: every module of core is in one,
+# and none imports (at its top or inside a function) a module of a later
+# layer. A new core module fails test_every_core_module_has_a_layer until it
+# is placed here (and in the picture of docs/architecture.md). Names are
+# relative to balance.core; "__init__" is the package marker itself.
+CORE_LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("plain helpers: import nothing of the package but each other",
+     ("__init__", "errors", "fingerprint", "outdir", "io", "stats")),
+    ("declarations: what a ruleset and its records are; no numba",
+     ("params", "layout", "records", "variants", "search", "spec", "registry", "package",
+      "replay")),
+    ("compiled engine: numba, the kernel cache and the kernels every ruleset shares",
+     ("compiled", "jit", "rng", "kernel", "tally", "engine", "engine.inlining", "engine.loop",
+      "engine.search")),
+    ("a run's configuration: its inputs checked, what the machine allows",
+     ("config", "setup", "machine")),
+    ("execution: the kernel called on threads or on Dask workers, the checkpoint store, "
+     "one game played from Python",
+     ("parallel", "batch", "cluster", "store", "scenario", "engine.contract")),
+    ("sinks and results: a chunk kept as tables or as sums, and the run read from them",
+     ("sinks", "summary", "results", "plots")),
+    ("a run played: chunk source -> executor -> sink; simulate, replay",
+     ("play",)),
+)
+
+
+def core_layer() -> dict[str, int]:
+    """balance.core module -> the index of its layer in CORE_LAYERS."""
+    out = {}
+    for i, (_, names) in enumerate(CORE_LAYERS):
+        for n in names:
+            full = "balance.core" if n == "__init__" else f"balance.core.{n}"
+            assert full not in out, f"{full} is in two layers of CORE_LAYERS"
+            out[full] = i
+    return out
+
+
+def test_every_core_module_has_a_layer():
+    """CORE_LAYERS places every module of balance/core, and no module that
+    is gone."""
+    core = {m for m in modules() if _within(m, "balance.core")}
+    placed = set(core_layer())
+    assert not core - placed, f"core modules in no layer of CORE_LAYERS: {sorted(core - placed)}"
+    assert not placed - core, f"CORE_LAYERS places modules that are gone: {sorted(placed - core)}"
+
+
+def test_no_core_module_imports_a_later_layer():
+    """No module of balance/core imports one of a later layer of
+    CORE_LAYERS, at its top or inside a function."""
+    edges, _ = package_imports()
+    layer = core_layer()
+    back = sorted({str(e) + f": layer {layer[e.importer]} imports layer {layer[e.imported]}"
+                   for e in edges if e.importer in layer and e.imported in layer
+                   and layer[e.imported] > layer[e.importer]})
+    assert not back, "core modules importing a later layer (CORE_LAYERS):\n" + \
+        "\n".join(f"  {b}" for b in back)
+
+
 def test_walker_sees_every_kind_of_import(tmp_path):
     """The walker itself: relative imports at every depth, submodules taken
     by ``from pkg import mod``, deferred imports, private names, circles."""
@@ -349,6 +409,9 @@ if __name__ == "__main__":
     for comp in components(g):
         print(f"  {len(comp)} modules: {' '.join(comp)}")
         print(describe(edges, circle(g, comp)))
+    print("core layers, lowest first:")
+    for i, (what, names) in enumerate(CORE_LAYERS):
+        print(f"  {i} {what}: {' '.join(names)}")
     print("private names taken from another module:")
     for a, b, n in private:
         print(f"  {a} takes {n} from {b}")

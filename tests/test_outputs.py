@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 import balance
 from balance.cli import cli
+from balance.core import batch
 
 
 def run(*args):
@@ -172,7 +173,7 @@ def test_interrupted_run_says_what_is_saved_and_a_resume_what_it_reused(tmp_path
     from balance.core.play import play_range
     from balance.core.setup import setup
     s = setup("talisman", seed=3, players=2)
-    real = s.spec.simulate_range
+    real = batch.play
     calls = []
 
     def flaky(*a, **k):
@@ -180,7 +181,7 @@ def test_interrupted_run_says_what_is_saved_and_a_resume_what_it_reused(tmp_path
         if len(calls) == 3:
             raise KeyboardInterrupt
         return real(*a, **k)
-    monkeypatch.setattr(s.spec, "simulate_range", flaky)
+    monkeypatch.setattr(batch, "play", flaky)
     with pytest.raises(KeyboardInterrupt):
         play_range(s, 0, 3000, chunk=1000, checkpoint=tmp_path, progress=False)
     err = capsys.readouterr().err

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import balance
-from balance.core import registry
+from balance.core import batch, registry
 from balance.rulesets.resonance import layout as L
 from balance.rulesets.resonance.scenario import Table
 
@@ -19,7 +19,7 @@ def test_check_mode_runes_markers_and_magic_are_conserved_and_every_game_ends(P)
     mixes = [["counter"] * P, ["random"] * P, ["saboteur", "counter", "random"] * 2]
     for pols in mixes:
         ids = [spec.policies[p] for p in pols[:P]]
-        b = spec.simulate_range(values, 17, 0, 1500, P, ids, True)
+        b = batch.play(spec, values, 17, 0, 1500, P, ids, True)
         assert b.errors.sum() == 0, pols
         g = b.games
         assert (g[:, 3] != L.END_CAP).all()                       # every game ends

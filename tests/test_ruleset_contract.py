@@ -29,7 +29,7 @@ from click.testing import CliRunner
 
 import balance
 from balance.cli import cli
-from balance.core import jit, registry
+from balance.core import batch, jit, registry
 from balance.core.errors import BalanceError
 from balance.core.records import BAN_CODES, mask_bit
 from balance.core.play import play_range
@@ -197,7 +197,7 @@ def test_check_mode_finds_no_broken_invariant_for_any_policy(name):
     values = spec.space.resolve(small_search(spec))
     for pol in spec.policies:
         for P in sorted({spec.players[0], spec.players[1]}):
-            b = spec.simulate_range(values, 3, 0, 400, P, [spec.policies[pol]] * P, True)
+            b = batch.play(spec, values, 3, 0, 400, P, [spec.policies[pol]] * P, True)
             assert b.errors is not None and b.errors.sum() == 0, (pol, P)
             assert (b.games[:, 1] >= 1).all()
 
@@ -251,13 +251,13 @@ def test_every_card_kind_can_be_banned_in_each_mode(name):
         pol = [spec.policies[p] for p in mixed(spec, P)]
         values = setup(name, players=P, params=params).values
         kinds = spec.card_kinds(values)
-        free = spec.simulate_range(values, 4, 0, 64, P, pol, True).counts
+        free = batch.play(spec, values, 4, 0, 64, P, pol, True).counts
         plays = np.zeros(2, np.int64)       # kinds played (less, more) with the ban than without
         for mode in spec.ban_modes:
             for k in range(len(kinds)):
                 ban = np.zeros(len(kinds), np.int64)
                 ban[k] = BAN_CODES[mode]
-                b = spec.simulate_range(values, 4, 0, 64, P, pol, True, ban)
+                b = batch.play(spec, values, 4, 0, 64, P, pol, True, ban)
                 assert b.errors.sum() == 0, (params, mode, kinds[k])
                 drawn, played = b.counts[:, k]
                 what = (params, mode, kinds[k], int(drawn), int(played))
@@ -272,7 +272,7 @@ def test_every_card_kind_can_be_banned_in_each_mode(name):
                     else:
                         assert played == 0 and not mask_bit(b.masks, 1, k).any(), what
                 if k == int(np.argmax(free[1])):
-                    one, _ = spec.trace_game(values, 4, 5, P, pol, ban)
+                    one, _ = batch.trace(spec, values, 4, 5, P, pol, ban)
                     np.testing.assert_array_equal(one.games[0], b.games[5], err_msg=str(what))
                     np.testing.assert_array_equal(one.seats[0], b.seats[5], err_msg=str(what))
         if name in FORBID_FALLBACK and "forbid" in spec.ban_modes:

@@ -2,7 +2,7 @@
 interruptions and the lines a run says."""
 import dataclasses
 
-from balance.core import spec as S
+from balance.core import batch, spec as S
 from test_integrity import interrupt_at
 
 
@@ -204,8 +204,8 @@ def test_a_resumed_run_says_so_first_and_its_bar_counts_games_played_now(
     monkeypatch.setattr(tqdm, "tqdm", _Bar)
     s = S.setup("talisman", seed=5, players=2)
     ck = tmp_path / "ck"
-    orig = s.spec.simulate_range
-    interrupt_at(monkeypatch, s.spec, 3)
+    orig = batch.play
+    interrupt_at(monkeypatch, 3)
     with pytest.raises(KeyboardInterrupt):
         P.play_range(s, 0, 5000, checkpoint=ck, chunk=1000)
     capsys.readouterr()
@@ -214,7 +214,7 @@ def test_a_resumed_run_says_so_first_and_its_bar_counts_games_played_now(
     def playing(*a, **k):
         said_before_play.append(capsys.readouterr().err)
         return orig(*a, **k)
-    monkeypatch.setattr(s.spec, "simulate_range", playing)
+    monkeypatch.setattr(batch, "play", playing)
     _Bar.made.clear()
     again = P.play_range(s, 0, 5000, checkpoint=ck, chunk=1000)
     assert len(said_before_play) == 3
@@ -245,7 +245,7 @@ def test_the_interrupt_line_comes_after_the_bar_is_closed(tmp_path, monkeypatch)
             pass
     monkeypatch.setattr(sys, "stderr", Err())
     s = S.setup("talisman", seed=5, players=2)
-    interrupt_at(monkeypatch, s.spec, 4)
+    interrupt_at(monkeypatch, 4)
     with pytest.raises(KeyboardInterrupt):
         P.play_range(s, 0, 5000, checkpoint=tmp_path / "ck", chunk=1000)
     assert _EVENTS == ["bar closed", "line"]
@@ -339,8 +339,8 @@ def test_a_run_whose_tables_pass_1_gb_says_so_before_the_first_game(monkeypatch,
     assert M.record_bytes(s, 3_000_000) < M.BIG_TABLES < M.record_bytes(s, 4_000_000)
     monkeypatch.setattr(M, "BIG_TABLES", M.record_bytes(s, 2999))
     monkeypatch.setattr(M, "_said_big", set())
-    orig, said = s.spec.simulate_range, []
-    monkeypatch.setattr(s.spec, "simulate_range",
+    orig, said = batch.play, []
+    monkeypatch.setattr(batch, "play",
                         lambda *a, **k: said.append(capsys.readouterr().err) or orig(*a, **k))
     P.play_range(s, 0, 3000, progress=False)
     line = f"note: 3,000 games keep about {M.record_bytes(s, 3000) / 1e9:.1f} GB"

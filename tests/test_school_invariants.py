@@ -5,6 +5,7 @@ import copy
 import numpy as np
 import pytest
 
+from balance.core import batch
 from balance.core.setup import setup
 from balance.rulesets.school import layout as L
 from balance.rulesets.school.scenario import Table
@@ -19,7 +20,7 @@ def test_check_mode_conserves_cards_and_every_game_lasts_six_rounds(players, pol
     and after every round; the cloaked pile never changes in its round;
     hands are at most the limit after each turn; 6 rounds, 6 x (P-1) turns."""
     s = setup("school", seed=5, players=players, policies=policies)
-    b = s.spec.simulate_range(s.values, 5, 0, 3000, players, s.policy_ids, check=True)
+    b = batch.play(s.spec, s.values, 5, 0, 3000, players, s.policy_ids, check=True)
     assert b.errors.sum() == 0
     cols = s.spec.game_columns
     assert (b.games[:, cols.index("rounds")] == 6).all()

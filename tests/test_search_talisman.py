@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from balance.core import batch
 from balance.core.play import play_range
 from balance.core.setup import setup
 from balance.rulesets.talisman import SPEC
@@ -41,7 +42,7 @@ def test_rollouts_leave_the_games_records_alone():
     and plays of its own trace: nothing a rollout did reached them."""
     pols = ["search", "random", "search_fast"]
     for game in range(8):
-        one, tr = SPEC.trace_game(VALUES, 3, game, 3, ids(pols))
+        one, tr = batch.trace(SPEC, VALUES, 3, game, 3, ids(pols))
         replay_trace(tr, VALUES, pols)
         drawn = np.zeros((3, NK), np.int64)
         played = np.zeros((3, NK), np.int64)

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 import balance
 from balance.cli import cli
-from balance.core import play, results, stats, summary
+from balance.core import batch, play, results, stats, summary
 
 
 def frames_equal(a: pd.DataFrame, b: pd.DataFrame):
@@ -26,7 +26,7 @@ def test_summary_only_equals_the_full_tables(ruleset, players, policies, params,
     monkeypatch.setitem(play.play_range.__kwdefaults__, "chunk", 700)  # several pieces
     kw = dict(games=2500, seed=4, players=players, policies=policies, params=params)
     full = balance.simulate(ruleset, **kw)
-    part = balance.simulate(ruleset, summary_only=True, **kw)
+    part = balance.simulate(ruleset, sink="sums", **kw)
     assert isinstance(part, summary.Summary)
     frames_equal(full.by_seat(), part.by_seat())
     frames_equal(full.by_policy(), part.by_policy())
@@ -37,6 +37,18 @@ def test_summary_only_equals_the_full_tables(ruleset, players, policies, params,
         assert json.dumps(a.get(k), sort_keys=True) == json.dumps(b.get(k), sort_keys=True), k
     pd.testing.assert_frame_equal(full.cards, part.cards, check_exact=True)
     pd.testing.assert_series_equal(full.end_reasons(), part.end_reasons(), check_exact=True)
+
+
+def test_simulate_takes_a_sink_by_name_and_refuses_another_naming_both():
+    """``simulate(sink=...)``: a name of ``core.sinks`` chooses what the run
+    returns; any other is one BalanceError, before any game, that names the
+    value given and the sinks there are."""
+    got = {k: type(balance.simulate("talisman", games=50, sink=k, progress=False))
+           for k in ("tables", "sums")}
+    assert got == {"tables": results.Result, "sums": summary.Summary}
+    with pytest.raises(balance.BalanceError) as e:
+        balance.simulate("talisman", games=50, sink="table")
+    assert "'table'" in str(e.value) and all(f"'{k}'" in str(e.value) for k in ("tables", "sums"))
 
 
 def test_length_stats_from_the_histogram_match_numpy():
@@ -64,12 +76,11 @@ def test_the_command_writes_the_summary_and_resumes(tmp_path, monkeypatch):
     # a stored summary piece is reused
     monkeypatch.setitem(play.play_range.__kwdefaults__, "chunk", 1000)
     ck = tmp_path / "ck"
-    one = balance.simulate("talisman", games=3000, summary_only=True, checkpoint=ck)
+    one = balance.simulate("talisman", games=3000, sink="sums", checkpoint=ck)
     calls = []
-    orig = balance.ruleset("talisman").simulate_range
-    monkeypatch.setattr(type(balance.ruleset("talisman")), "simulate_range",
-                        lambda self, *a, **k: calls.append(1) or orig(*a, **k))
-    two = balance.simulate("talisman", games=3000, summary_only=True, checkpoint=ck)
+    orig = batch.play
+    monkeypatch.setattr(batch, "play", lambda *a, **k: calls.append(1) or orig(*a, **k))
+    two = balance.simulate("talisman", games=3000, sink="sums", checkpoint=ck)
     assert calls == [] and one.summary == two.summary
 
 
@@ -82,7 +93,7 @@ def test_a_shared_tie_is_not_a_draw():
     assert r.summary["draws"]["count"] == int((~won.any(axis=1)).sum())
     assert r.summary["shared_wins"]["games_with_shared_win"] == shared
     s = balance.simulate("resonance", games=3000, seed=1, players=4,
-                         policies=["counter", "saboteur", "random", "counter"], summary_only=True)
+                         policies=["counter", "saboteur", "random", "counter"], sink="sums")
     assert s.summary["draws"] == r.summary["draws"]
 
 

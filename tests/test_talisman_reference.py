@@ -14,6 +14,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
+from balance.core import batch
 from balance.core.setup import setup
 from balance.core.play import play_range
 from balance.rulesets.talisman import SPEC
@@ -77,7 +78,7 @@ def ids(policies) -> np.ndarray:
 def first_divergence(values, seed, game, n_players, policies, ban_vector=None, ban=None) -> str:
     """Where the kernel's trace and the reference's log of one game part."""
     V = values["values_per_element"]
-    _, tr = SPEC.trace_game(values, seed, game, n_players, ids(policies), ban_vector)
+    _, tr = batch.trace(SPEC, values, seed, game, n_players, ids(policies), ban_vector)
     kernel = [tuple(int(x) for x in row) for row in tr]
     try:
         ref = R.play(values, seed, game, n_players, policies, log=True, ban=ban)["events"]
@@ -149,7 +150,7 @@ def test_columns_match_spec():
 def test_same_stream_as_kernel():
     """python_rng replays the kernel's deck: the first deal of a game matches."""
     values = SPEC.space.resolve({})
-    _, tr = SPEC.trace_game(values, 7, 123, 3, ids(["random"] * 3))
+    _, tr = batch.trace(SPEC, values, 7, 123, 3, ids(["random"] * 3))
     kernel_deal = [(int(r[2]), int(r[3])) for r in tr if r[0] == R.E_DEAL]
     ref = R.play(values, 7, 123, 3, "random", log=True)["events"]
     assert kernel_deal == [(e[2], e[3]) for e in ref if e[0] == R.E_DEAL]
@@ -171,7 +172,7 @@ def test_event_traces_identical(name):
                      ban=BANS.get(name))
     values = s.values
     for g in range(TRACED):
-        b, tr = SPEC.trace_game(values, SEED, g, P, ids(policies), s.ban_vector)
+        b, tr = batch.trace(SPEC, values, SEED, g, P, ids(policies), s.ban_vector)
         kernel = [tuple(int(x) for x in row) for row in tr]
         res = R.play(values, SEED, g, P, policies, log=True, ban=s.ban)
         assert kernel == res["events"], first_divergence(values, SEED, g, P, policies,

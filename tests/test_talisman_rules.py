@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from balance.core import batch
 from balance.core.engine import contract
 from balance.core.params import to_kernel
 from balance.core.rng import game_state, python_rng
@@ -587,7 +588,7 @@ def test_wind_cannot_stack_in_play():
     for P, pols in ((2, ["greedy", "random"]), (3, ["random", "greedy", "patient"]),
                     (4, ["random"] * 4)):
         for game in range(25):
-            _, tr = SPEC.trace_game(values, 5, game, P, policy_ids(pols))
+            _, tr = batch.trace(SPEC, values, 5, game, P, policy_ids(pols))
             winds = tr[tr[:, 0] == L.E_WIND]
             seen += len(winds)
             assert (winds[:, 4] == 1).all()
@@ -810,7 +811,7 @@ def test_kernel_invariants_check_mode(P, pols, over):
     by max_turns), in the kernel's check mode and on its records."""
     values = values_with(**over)
     n = 2000
-    b = SPEC.simulate_range(values, 99, 0, n, P, policy_ids(pols), True)
+    b = batch.play(SPEC, values, 99, 0, n, P, policy_ids(pols), True)
     assert (b.errors == 0).all(), np.flatnonzero(b.errors)[:10]
     winner, turns, end = b.games[:, 0], b.games[:, 1], b.games[:, 3]
     assert (turns >= 1).all() and (turns <= values["max_turns"]).all()
@@ -831,12 +832,12 @@ def test_turn_cap_five():
     """Turns and the cap: at max_turns the game ends as a draw (turn_cap)."""
     values = values_with(max_turns=5)
     for P, pols in ((2, ["random"] * 2), (3, ["greedy"] * 3), (4, ["patient", "random"] * 2)):
-        b = SPEC.simulate_range(values, 1, 0, 2000, P, policy_ids(pols), True)
+        b = batch.play(SPEC, values, 1, 0, 2000, P, policy_ids(pols), True)
         assert (b.errors == 0).all()
         assert (b.games[:, 1] == 5).all() and (b.games[:, 0] == -1).all()
         assert (b.games[:, 3] == SPEC.end_reasons.index("turn_cap")).all()
         for g in range(0, 40, 4):
-            _, tr = SPEC.trace_game(values, 1, g, P, policy_ids(pols))
+            _, tr = batch.trace(SPEC, values, 1, g, P, policy_ids(pols))
             replay_trace(tr, values, pols)
             assert tuple(tr[-1][[0, 2, 3, 4]]) == (L.E_END, -1, 1, 5)
 
@@ -1067,7 +1068,7 @@ def test_kernel_traces_obey_the_rules():
     for P, pols, over in TRACE_RUNS:
         values = values_with(**over)
         for game in range(50):
-            _, tr = SPEC.trace_game(values, 11, game, P, policy_ids(pols))
+            _, tr = batch.trace(SPEC, values, 11, game, P, policy_ids(pols))
             for key, v in replay_trace(tr, values, pols).items():
                 totals[key] = totals.get(key, 0) + v
             n += 1
@@ -1085,7 +1086,7 @@ def test_trace_replay_catches_corruption():
     pols = ["random", "greedy", "patient"]
     needed = (L.E_DAMAGE, L.E_DISCARD, L.E_RESHUFFLE, L.E_HEAL)
     for game in range(100):
-        _, tr = SPEC.trace_game(values, 4, game, 3, policy_ids(pols))
+        _, tr = batch.trace(SPEC, values, 4, game, 3, policy_ids(pols))
         if all((tr[:, 0] == t).any() for t in needed):
             break
     else:

@@ -25,17 +25,17 @@ from .show import print_summary
 def command(ruleset, run, out, precision, max_games, summary_only):
     """Play games of RULESET and print win rates, lengths and end reasons."""
     out = out_dir(out, f"out/{ruleset}")
+    sink = "sums" if summary_only else "tables"         # the run's one choice of sink
     partial = out / ".partial"        # finished chunks survive an interruption
     if precision is None and max_games is None:
-        result = simulate(ruleset, checkpoint=partial, summary_only=summary_only, **run)
+        result = simulate(ruleset, checkpoint=partial, sink=sink, **run)
         print_summary(result)
     else:
         from ..workflow.adaptive import describe, run_precise
         from ..core.errors import BalanceError
         if precision is None:
             raise BalanceError("--max-games needs --precision EPS")
-        result, info = run_precise(ruleset, precision, max_games,
-                                   sink="sums" if summary_only else "tables", **run)
+        result, info = run_precise(ruleset, precision, max_games, sink=sink, **run)
         print_summary(result)
         click.echo(describe(info))
     path = result.save(out)

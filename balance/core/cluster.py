@@ -4,14 +4,15 @@ Every command plays its games through :func:`play.play_range`, which
 splits a game range into chunks (pieces) of one configuration. With an
 engine in use (:func:`use`), the chunks not already in the command's store
 are submitted to a Dask scheduler; each worker plays its piece with one
-numba thread (``spec.simulate_range``: game i of seed s is the same game on
-any machine) and sends back what the run's sink keeps (``core.sinks``: the
-piece's record arrays, or only its sums), which the client writes into the
-store (``.partial`` / ``.points``, exactly as on one machine) and into the
-run's tables or sums. So the results are bit-identical to a one-machine
-run, an interrupted command resumes from the stored pieces, and a piece
-whose worker was killed is computed again by the scheduler (nothing is
-counted twice: a piece is taken in once).
+numba thread (``batch.play``: game i of seed s is the same game on any
+machine) and sends back what the run's sink keeps: the piece's record
+arrays, or only its sums, made by the sink's class, which ``play`` sends
+with the piece (pickled by reference: this module imports no sink). The
+client writes them into the store (``.partial`` / ``.points``, exactly as
+on one machine) and into the run's tables or sums. So the results are
+bit-identical to a one-machine run, an interrupted command resumes from
+the stored pieces, and a piece whose worker was killed is computed again
+by the scheduler (nothing is counted twice: a piece is taken in once).
 
 Dask is optional (``pip install -e ".[distributed]"``); without it a cluster
 option is one ``Error:`` line. Workers must import the same ``balance`` code:
@@ -24,11 +25,10 @@ import contextlib
 import os
 import re
 
-from . import registry
+from . import batch, registry
 from .errors import BalanceError
 from .setup import kernel_keywords
 from .store import narrow
-from .sinks import sink_class
 
 _engine = None
 
@@ -128,13 +128,13 @@ class DaskEngine:
 def _piece(args: tuple, a: int, b: int):
     """On a worker: games [a, b) of one configuration, on one numba thread."""
     import numba
-    name, values, seed, n_players, policy_ids, check, ban, data, sink, seat_values = args
+    name, values, seed, n_players, policy_ids, check, ban, data, kind, seat_values = args
     numba.set_num_threads(1)
     spec = registry.get(name)
-    part = spec.simulate_range(values, seed, a, b, n_players, policy_ids, check,
-                               **kernel_keywords(ban, data, seat_values))
-    # what the run's sink keeps, made here (the sums sink's: only the sums travel)
-    kind = sink_class(sink)
+    part = batch.play(spec, values, seed, a, b, n_players, policy_ids, check,
+                      **kernel_keywords(ban, data, seat_values))
+    # what the run's sink keeps, made here (the sums sink's: only the sums
+    # travel); ``kind`` is the sink's class, sent by reference by ``play``
     arrays = kind.arrays(spec, values, part, check)
     # record arrays are sent narrowed (most record columns fit in 1-2 bytes:
     # about a quarter of the bytes over the network), widened by the client

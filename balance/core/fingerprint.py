@@ -15,10 +15,10 @@ from pathlib import Path
 
 # core files whose functions, constants or layouts are compiled into a kernel
 # (rng, the shared njit helpers, layouts, parameter slots) or that turn a
-# kernel's output into a Batch (records, spec)
+# kernel's output into a Batch (records, spec: the kernel's arrays; batch: the call)
 CORE_FILES = ("compiled.py", "rng.py", "kernel.py", "layout.py", "params.py", "records.py",
-              "spec.py", "parallel.py", "search.py", "engine/__init__.py", "engine/loop.py",
-              "engine/search.py", "engine/inlining.py")
+              "spec.py", "batch.py", "parallel.py", "search.py", "engine/__init__.py",
+              "engine/loop.py", "engine/search.py", "engine/inlining.py")
 
 _known: dict[str, str] = {}
 

@@ -46,7 +46,7 @@ def say_big(s: Setup, n_games: int) -> None:
     _said_big.add(key)
     import sys
     print(f"note: {n_games:,} games keep about {need / 1e9:.1f} GB of per-game tables in "
-          f"memory, then written to disk; --summary-only (summary_only=True) keeps none "
+          f"memory, then written to disk; --summary-only (sink='sums') keeps none "
           f"(memory does not grow with the games)", file=sys.stderr, flush=True)
 
 

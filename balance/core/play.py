@@ -8,7 +8,8 @@ crash). Its parts, each small:
   the run's checkpoint store (:class:`Checkpoints`: loaded before any game
   when they match, and on the way otherwise);
 - the executor: this machine's threads (:func:`play_here`, the ruleset's
-  parallel kernel) or a Dask engine (``core.cluster``);
+  parallel kernel, played by ``core.batch``) or a Dask engine
+  (``core.cluster``);
 - the sink, chosen by the command (``core.sinks``): the run's per-game
   tables (``"tables"``: allocated once, each chunk played or loaded into its
   rows) or its mergeable sums (``"sums"``: memory does not grow with the
@@ -29,16 +30,14 @@ import sys
 import time
 from pathlib import Path
 
-from . import cluster, jit
+from . import batch, cluster, jit
 from .cluster import use as use_cluster
 from .errors import BalanceError, interrupt
 from .machine import set_threads
-from .results import Result
 from .search import is_search
 from .setup import MAX_INT64, Setup, check_count, chunk_desc, seconds_from_env, setup, setup_key
 from .sinks import sink_class
 from .store import PointStore
-from .summary import Summary
 
 CHUNK = 1 << 16
 CHECKPOINT_SECONDS = 5.0
@@ -161,8 +160,8 @@ def play_here(s: Setup, ranges, sink, check: bool):
         if searching:
             jit.notice(s.spec, "search", values=s.values)
         kw = {**keywords, **sink.out(a, b)}
-        part = s.spec.simulate_range(s.values, s.seed, a, b, s.n_players, s.policy_ids,
-                                     check, **kw)
+        part = batch.play(s.spec, s.values, s.seed, a, b, s.n_players, s.policy_ids, check,
+                          **kw)
         yield a, b, sink.arrays(s.spec, s.values, part, check)
 
 
@@ -188,7 +187,8 @@ def play_range(s: Setup, start: int, stop: int, *, progress: bool | None = None,
 
     ``sink`` (``core.sinks``): ``"tables"`` returns the tables as a Batch,
     ``"sums"`` the merged sums (no table is kept)."""
-    kind, sink = sink, sink_class(sink)(s, start, stop)
+    kind = sink_class(sink)
+    sink = kind(s, start, stop)
     store = None
     if checkpoint is not None and not check:
         store = Checkpoints(s, checkpoint, sink.what)
@@ -269,22 +269,24 @@ def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | No
              stop: int | None = None, threads: int | None = None,
              progress: bool | None = None, ban: dict | None = None,
              checkpoint: str | os.PathLike | None = None, scheduler: str | None = None,
-             cluster: str | None = None, summary_only: bool = False):
-    """Play ``games`` games (or the range [start, stop)) and return a Result.
+             cluster: str | None = None, sink: str = "tables"):
+    """Play ``games`` games (or the range [start, stop)) into ``sink``, one
+    of ``core.sinks.SINKS``: ``"tables"`` returns a :class:`results.Result`
+    of the per-game tables, ``"sums"`` keeps no per-game table and returns a
+    :class:`core.summary.Summary` (memory constant in the number of games).
     ``scheduler`` (``tcp://HOST:PORT``) or ``cluster`` (``"local:N"``) plays
     the chunks on a Dask cluster (``core.cluster``), with identical tables.
-    ``summary_only`` keeps no per-game table and returns a
-    :class:`core.summary.Summary` (memory constant in the number of games).
 
     >>> r = simulate("talisman", games=10_000, seed=1, players=2,
     ...              policies=["greedy", "random"], params={"hp": 30})
     >>> r.by_policy()          # win rate per policy with 95% Wilson intervals
     """
+    kind = sink_class(sink)
     if scheduler is not None or cluster is not None:
         with use_cluster(scheduler, cluster):
             return simulate(ruleset, games, seed, players, policies, params, start=start,
                             stop=stop, threads=threads, progress=progress, ban=ban,
-                            checkpoint=checkpoint, summary_only=summary_only)
+                            checkpoint=checkpoint, sink=sink)
     s = setup(ruleset, seed=seed, players=players, policies=policies, params=params, ban=ban)
     start = check_count("start", start, 0)
     if stop is None:
@@ -299,12 +301,9 @@ def simulate(ruleset: str, games: int = 10_000, seed: int = 0, players: int | No
     if threads is not None:
         set_threads(threads)
     t0, c0 = time.perf_counter(), jit.compiles
-    if summary_only:
-        agg = play_range(s, start, stop, progress=progress, checkpoint=checkpoint,
-                         sink="sums")
-        return Summary(s, agg, start, time.perf_counter() - t0, compiled=jit.compiles > c0)
-    batch = play_range(s, start, stop, progress=progress, checkpoint=checkpoint)
-    return Result(s, batch, time.perf_counter() - t0, compiled=jit.compiles > c0)
+    got = play_range(s, start, stop, progress=progress, checkpoint=checkpoint, sink=sink)
+    return kind.view(s, got, start, elapsed=time.perf_counter() - t0,
+                     compiled=jit.compiles > c0)
 
 
 def replay_game(ruleset: str, *, game: int, seed: int = 0, players=None, policies=None,
@@ -313,9 +312,9 @@ def replay_game(ruleset: str, *, game: int, seed: int = 0, players=None, policie
     s = setup(ruleset, seed=seed, players=players, policies=policies, params=params, ban=ban)
     game = check_count("game", game, 0)
     jit.notice(s.spec, "replay", values=s.values)
-    batch, events = s.spec.trace_game(s.values, s.seed, game, s.n_players, s.policy_ids,
-                                      **s.kernel_keywords)
-    return s, batch, events
+    one, events = batch.trace(s.spec, s.values, s.seed, game, s.n_players, s.policy_ids,
+                              **s.kernel_keywords)
+    return s, one, events
 
 
 def replay_text(ruleset: str, *, game: int, seed: int = 0, players=None, policies=None,

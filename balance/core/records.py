@@ -86,11 +86,3 @@ def mask_bit(masks: np.ndarray, which: int, kind: int) -> np.ndarray:
     """bool[n, P]: whether each seat drew/played card kind ``kind``."""
     word = masks[:, :, which, kind // 64]
     return ((word >> np.uint64(kind % 64)) & np.uint64(1)).astype(bool)
-
-
-def mask_counts(masks: np.ndarray, won: np.ndarray, n_kinds: int):
-    """(seats, wins): int64[2, n_kinds] each: for drawn (0) and played (1),
-    how many seats had each card kind, and how many of those won (``won``
-    bool[n, P]). One compiled pass over the masks (``core.tally``)."""
-    from .tally import mask_counts as count
-    return count(np.ascontiguousarray(masks), np.ascontiguousarray(won), n_kinds)

@@ -66,10 +66,10 @@ class TableSink:
         check_memory(s, games)
 
     @staticmethod
-    def view(s, got: Batch, start: int):
+    def view(s, got: Batch, start: int, elapsed: float = 0.0, compiled: bool = False):
         """The run's :class:`results.Result` of its tables."""
         from .results import Result
-        return Result(s, got)
+        return Result(s, got, elapsed=elapsed, compiled=compiled)
 
     def result(self, start: int, stop: int, chunk: int) -> Batch:
         errs = [self.errors[a] for a in range(start, stop, chunk)]
@@ -102,9 +102,9 @@ class SumsSink:
         """Sums of constant size always fit."""
 
     @staticmethod
-    def view(s, got: dict, start: int):
+    def view(s, got: dict, start: int, elapsed: float = 0.0, compiled: bool = False):
         """The run's :class:`summary.Summary` of its sums."""
-        return summary.Summary(s, got, start)
+        return summary.Summary(s, got, start, elapsed=elapsed, compiled=compiled)
 
     def result(self, start: int, stop: int, chunk: int) -> dict:
         return self.agg
@@ -114,7 +114,9 @@ SINKS = {"tables": TableSink, "sums": SumsSink}
 
 
 def sink_class(name: str):
-    """The sink named ``name`` (``"tables"`` or ``"sums"``)."""
+    """The sink named ``name`` (``"tables"`` or ``"sums"``); another name is
+    a :class:`BalanceError` naming it and the sinks there are."""
     if name not in SINKS:
-        raise ValueError(f"sink {name!r}: one of {', '.join(SINKS)}")
+        raise BalanceError(f"sink {name!r}: not a sink; the sinks are "
+                           f"{', '.join(repr(k) for k in SINKS)}")
     return SINKS[name]

@@ -1,6 +1,7 @@
-"""The ruleset contract: :class:`RulesetSpec`, and the skeleton every
-ruleset shares (allocate the records, call the parallel kernel, build the
-:class:`~balance.core.records.Batch`; trace one game).
+"""The ruleset contract: :class:`RulesetSpec`, which declares a ruleset
+(its parameters, policies, columns, kernel module and the arrays the kernel
+takes) and runs nothing: ``core.batch`` plays its kernel (``batch.play``,
+``batch.trace``).
 
 A ruleset is one package under ``balance/rulesets/`` whose ``__init__``
 defines ``SPEC = RulesetSpec(...)``, plus one line in
@@ -40,7 +41,7 @@ import numpy as np
 
 from .params import ParamSpace
 from .errors import BalanceError
-from .records import BAN_CODES, Batch, alloc, ban_vector
+from .records import BAN_CODES
 
 FIRST_GAME_COLUMNS = ("winner", "turns", "rounds", "end_reason")
 
@@ -83,7 +84,8 @@ def _no_check(values: dict, n_players: int) -> None:
 
 @dataclass
 class RulesetSpec:
-    """Everything the runner, statistics, workflow and CLI need from a ruleset."""
+    """Everything the runner, statistics, workflow and CLI need to know of a
+    ruleset (what runs it is ``core.batch``)."""
     name: str = _req("the ruleset's slug, as on the command line")
     title: str = _req("the game's name, for headers")
     version: Callable[[dict], str] = _req("the rules version for given parameter values")
@@ -197,7 +199,7 @@ class RulesetSpec:
         """{"run": dispatcher, "replay": dispatcher}: what core.jit watches."""
         return self.kernel_module().KERNELS
 
-    # --- the skeleton -----------------------------------------------------------------
+    # --- how the kernel is fed (``core.batch`` calls it) -------------------------------
     def data(self, given: dict | None = None) -> dict:
         """{name: DataTable} of every data file of the ruleset: the file
         given for it (a path), else its default (the package's own)."""
@@ -235,10 +237,6 @@ class RulesetSpec:
         args[1] = np.ascontiguousarray(np.stack(rows), dtype=np.float64)
         return tuple(args)
 
-    def _args(self, values, ban, data, seat_values=None):
-        nk = self.n_kinds(values)
-        return nk, self.kernel_arrays(values, ban_vector(ban, nk), data, seat_values)
-
     @classmethod
     def from_package(cls, rules, layout, **fields) -> "RulesetSpec":
         """The spec of a ruleset laid out as the contract says: the parameter
@@ -255,51 +253,6 @@ class RulesetSpec:
             base["check_values"] = rules.check_values
         return cls(**{**base, **fields})
 
-    def simulate_range(self, values, seed, start, stop, n_players, policy_ids, check=False,
-                       ban=None, data=None, out=None, seat_values=None) -> Batch:
-        """Play games [start, stop) of ``seed`` on all threads; ``check``
-        counts broken invariants per game; ``ban`` is None or int64[K] of
-        ``records.BAN_*`` codes per card kind; ``data`` the loaded data files
-        ({name: DataTable}, default: the package's own); ``out``, if given,
-        the zero-filled (games, seats, masks) arrays of ``stop - start`` rows
-        to fill (views of a whole run's tables: no copy afterwards);
-        ``seat_values`` each seat's values where policy variants differ
-        (:meth:`kernel_arrays`)."""
-        # the threads that run a kernel import numba: here, not at the top,
-        # so that declaring a ruleset (and the registry) loads no numba
-        from .parallel import run_blocks
-        K = self.kernel_module()
-        nk, args = self._args(values, ban, data, seat_values)
-        n = stop - start
-        if out is None:
-            games, seats, masks, counts = alloc(n, n_players, len(self.game_columns),
-                                                len(self.seat_columns), nk)
-        else:                       # zero-filled by the caller (records.alloc)
-            games, seats, masks = out
-            counts = alloc(n, n_players, 0, 0, nk)[3]
-        errors = np.zeros(n, np.int64)
-        run_blocks(K.run_batch, n, np.uint64(seed), np.int64(start), np.int64(n),
-                   np.int64(n_players), _pol(policy_ids), *args, bool(check),
-                   games, seats, masks, counts, errors)
-        return Batch(start, games, seats, masks, counts.sum(axis=0), errors)
-
-    def trace_game(self, values, seed, game, n_players, policy_ids, ban=None, data=None,
-                   seat_values=None):
-        """(Batch of game ``game`` alone, its events int64[n, 8]); the trace
-        buffer grows until the whole game fits."""
-        K = self.kernel_module()
-        nk, args = self._args(values, ban, data, seat_values)
-        size = self.trace_rows
-        while True:
-            games, seats, masks, counts = alloc(1, n_players, len(self.game_columns),
-                                                len(self.seat_columns), nk)
-            tr = np.zeros((size, 8), np.int64)
-            n = int(K.trace_one(np.uint64(seed), np.int64(game), np.int64(n_players),
-                                _pol(policy_ids), *args, games, seats, masks, counts, tr))
-            if n < size:
-                return Batch(game, games, seats, masks, counts.sum(axis=0)), tr[:n]
-            size *= 4
-
 
 def role_slug(label: str) -> str:
     """A role label as a name without spaces: lower case, runs of other
@@ -310,10 +263,6 @@ def role_slug(label: str) -> str:
     if len(words) > 1 and words[0].isdigit() and str(label).split()[1][:1].isalpha():
         words = words[1:]
     return "_".join(words) or str(label)
-
-
-def _pol(policy_ids) -> np.ndarray:
-    return np.ascontiguousarray(policy_ids, dtype=np.int64)
 
 
 def field_docs() -> list[tuple[str, bool, str]]:

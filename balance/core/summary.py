@@ -34,7 +34,7 @@ from . import stats
 from .errors import BalanceError
 from .io import json_default, json_rows, version
 from .outdir import publish
-from .records import Batch, mask_counts
+from .records import Batch
 
 
 def won_matrix(spec, batch: Batch) -> np.ndarray:
@@ -125,6 +125,7 @@ def reduce(spec, values: dict, b: Batch) -> dict:
     d = outcome_sums(spec, values, won, b.games[:, 1], b.games[:, 3], role, b.games[:, 2])
     d["first_wins"] = np.array(int(won[np.arange(b.n), first_seats(spec, b)].sum()), np.int64)
     d["counts"] = b.counts.astype(np.int64)
+    from .tally import mask_counts           # compiled: numba loads on first use
     seats, wins = mask_counts(b.masks, won, spec.n_kinds(values))
     d["kind_seats"], d["kind_wins"] = seats, wins
     return d

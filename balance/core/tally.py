@@ -1,7 +1,7 @@
 """Compiled tallies over whole record tables, for the Python side.
 
-Loaded on first use (``records.mask_counts``), so commands that never
-build tables import no numba code here. Integer sums: the same totals
+Loaded on first use (``summary.reduce`` imports it inside the function),
+so commands that never build tables import no numba code here. Integer sums: the same totals
 whatever the order.
 """
 from __future__ import annotations
@@ -20,8 +20,15 @@ for _i in range(64):
     _DEBRUIJN[(((1 << _i) * int(_DB)) % (1 << 64)) >> 58] = _i
 
 
+def mask_counts(masks, won, n_kinds: int):
+    """(seats, wins): int64[2, n_kinds] each: for drawn (0) and played (1),
+    how many seats had each card kind, and how many of those won (``won``
+    bool[n, P]). One compiled pass over the masks."""
+    return _mask_counts(np.ascontiguousarray(masks), np.ascontiguousarray(won), n_kinds)
+
+
 @allocating
-def mask_counts(masks, won, n_kinds):
+def _mask_counts(masks, won, n_kinds):
     """(seats, wins) int64[2, n_kinds]: seats whose drawn (0) / played (1)
     mask holds each kind, and how many of those seats won; one pass,
     visiting only the set bits."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import batch
 from ..records import mask_words
 
 
@@ -156,7 +157,7 @@ def check_seat_rows(spec, players: int, policy: str, changed: dict, seat: int, *
     other = spec.space.resolve({**base, **changed})
 
     def tables(values, seat_values=None):
-        b = spec.simulate_range(values, seed, 0, games, players, ids, seat_values=seat_values)
+        b = batch.play(spec, values, seed, 0, games, players, ids, seat_values=seat_values)
         return b.games.copy(), b.seats.copy()
 
     def same(a, b):
