@@ -24,7 +24,7 @@ plays it): the games are cut in pieces of bounded memory
 (``sums.piece_ranges``); for each piece the default is played once and kept
 as its compact per-game outcome while each variant plays the same piece and
 is reduced, paired with it, to integer sums (moment matrices,
-``compare.outcome_pair_sums``). The sums of each (variant, piece), and the
+``core.paired.pair_sums``). The sums of each (variant, piece), and the
 default's outcome of each piece, are kept in the store (``out/.points``),
 keyed by the full configuration and the code fingerprint, so an interrupted
 run resumes and a finished one is never played twice; pieces play on a Dask
@@ -50,13 +50,13 @@ import pandas as pd
 from ..core import plots, registry, stats, summary
 from ..core.errors import BalanceError, did_you_mean
 from ..core.outdir import Published
+from ..core.paired import fix_games, pair_sums, part, sum_key
 from ..core.summary import first_seats, shares_wins
 from ..core.setup import check_count, setup
 from ..core.stats import points as pp
 from . import adaptive
-from .compare import outcome_pair_sums
 from .outcome import Outcome, Pieces, main_group, open_store, say, text_table
-from .sums import fix_games, part, piece_ranges, play_piece, sum_key, sums_desc
+from .sums import piece_ranges, play_piece, sums_desc
 from .sweep import check_rate, parse_vary, rate_name, resolve_vary
 
 DEFAULT_GAMES = 50_000
@@ -217,7 +217,7 @@ def _pair(sd, base: dict, sv, a: int, b: int, diag: tuple) -> dict:
     od = Outcome.from_arrays(sd, base)
     vb = _base_arrays(sv, a, b, diag)
     ov = Outcome.from_arrays(sv, vb)
-    d = outcome_pair_sums(od, ov)
+    d = pair_sums(od, ov)
     idx = np.arange(od.n)
     fa = od.won[idx, base["first"].astype(np.int64)]
     fb = ov.won[idx, vb["first"].astype(np.int64)]

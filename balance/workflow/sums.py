@@ -157,35 +157,20 @@ class _Step:
             self.pieces.update(self.amount)
 
 
-def sum_key(*parts) -> str:
-    """The name of one sum in a piece's dict: its parts joined by '|'."""
-    return "|".join(str(p) for p in parts)
-
-
-def part(agg: dict, tag: str) -> dict:
-    """The sums named ``tag|...``, with the tag taken off their names."""
-    return {k[len(tag) + 1:]: v for k, v in agg.items() if k.startswith(tag + "|")}
-
-
-def fix_games(G: np.ndarray, n: int) -> np.ndarray:
-    """A moment matrix summed over pieces where its group was absent from
-    some: those games are rows of zeros, which only count in ``G[0, 0]``."""
-    G = np.array(G)
-    G[0, 0] = n
-    return G
-
-
 # --- one configuration: a sweep point ---------------------------------------
 
 def point_sums(o) -> dict:
-    """The sums of an ``outcome.Outcome`` that a sweep point's table needs."""
-    return o.sums().agg
+    """The sums of an ``outcome.Outcome`` that a sweep point's table needs
+    (``summary.outcome_sums``: no card masks)."""
+    s = o.setup
+    return summary.outcome_sums(s.spec, s.values, o.won, o.turns, o.end_reason, o.role,
+                                o.rounds)
 
 
 def mover_sums(o) -> dict:
     """``point_sums`` and the first mover's wins: a sweep point's piece."""
     agg = point_sums(o)
-    agg["first_wins"] = np.array(o.first_wins(), np.int64)
+    agg["first_wins"] = np.array(int(summary.first_won(o.won, o.first).sum()), np.int64)
     return agg
 
 
