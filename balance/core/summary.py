@@ -240,6 +240,16 @@ def span(agg: dict, prefix: str = "") -> tuple[int, int]:
     return lo, hi
 
 
+def length_counts(agg: dict, prefix: str = "") -> tuple[np.ndarray, np.ndarray]:
+    """(lengths, games): each game length the histogram ``prefix + "hist"``
+    counts, ascending, and how many games had it (a length beyond the
+    histogram's bins once per game): what a length plot draws."""
+    h, long = agg[prefix + "hist"], agg[prefix + "long"]
+    lengths = np.flatnonzero(h[:-1])
+    return (np.concatenate([lengths, long]),
+            np.concatenate([h[lengths], np.ones(long.size, np.int64)]))
+
+
 def turns_sum(agg: dict) -> int:
     """The total of the game lengths the histogram counts."""
     return int((np.arange(MAX_BIN) * agg["hist"][:-1]).sum() + agg["long"].sum())
@@ -478,10 +488,18 @@ class Sums:
 class Summary(Sums):
     """A ``--summary-only`` run: its :class:`Sums` (no per-game table is
     kept), with the interface of ``results.Result`` that needs none
-    (``by_seat``, ``by_policy``, ``by_role``, ``first_mover``, ``cards``,
-    ``summary``, ``save``)."""
+    (``sums``, ``by_seat``, ``by_policy``, ``by_role``, ``first_mover``,
+    ``cards``, ``summary``, ``save``; ``ruleset_figures`` is None)."""
     elapsed: float = 0.0
     compiled: bool = False        # this run compiled its kernel
+    # the ruleset's own figures (``spec.summary``) read the per-game tables:
+    # not computed here (``results.Result.ruleset_figures``)
+    ruleset_figures = None
+
+    @property
+    def sums(self) -> Sums:
+        """Its Sums (itself), as ``results.Result.sums``."""
+        return self
 
     @property
     def summary(self) -> dict:

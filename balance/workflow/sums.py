@@ -32,7 +32,7 @@ from ..core import stats, summary
 from ..core.machine import table_bytes
 from ..core.play import play_range
 from ..core.sinks import sink_class
-from .outcome import Outcome, play_outcome, play_result
+from .outcome import Outcome, Pieces, play_outcome, play_result
 
 # a summary-only piece holds at most this many bytes of tables while it is reduced
 PIECE_BYTES = 64 << 20
@@ -111,6 +111,25 @@ class Sink:
         if not self.tables or pieces is None:
             return nullcontext()
         return _Step(pieces, label, amount)
+
+    def run(self, store, s, games: int, progress=None, label: str = "main run"):
+        """Games [0, games) of setup ``s`` as one run, kept in ``store``:
+        with the tables a ``core.results.Result`` (its per-game tables,
+        stored whole), with the sums a ``core.summary.Summary`` (bounded
+        pieces reduced by ``summary.reduce`` as they are played, their sums
+        stored). Either reads every figure from its ``sums``
+        (``summary.Sums``), so a caller reads them the same way."""
+        if self.tables:
+            return play_result(s, 0, games, store, progress=progress, label=label)
+        pieces = Pieces(store, games, "game", f"{label} {s.spec.name}", progress,
+                        say_resumed=False)
+        try:
+            agg = by_pieces(store, "run-sums", [s], 0, games,
+                            lambda a, b: summary.reduce(s.spec, s.values, play_piece(s, a, b)),
+                            pieces)
+        finally:
+            pieces.close()
+        return summary.Summary(s, agg, 0)
 
     def sums(self, store, what: str, setups, start: int, stop: int, reduce, pieces=None,
              label: str = "", labels=None, views=None, progress=None, amount=None) -> dict:
