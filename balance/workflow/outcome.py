@@ -3,7 +3,7 @@
 Workflows that play many configurations (sweep points, card bans, matchup
 lineups) keep only what their tables need: per game the winner, who won,
 the number of turns and rounds, the end reason and the first mover where
-the rules decide it (not stored), and per seat the role when the ruleset has roles.
+the rules decide it, and per seat the role when the ruleset has roles.
 :class:`Outcome` is that storage only (``from_batch``, ``arrays``,
 ``from_arrays``, ``merge``): every figure is computed from its columns by
 ``core.summary`` (a piece's sums, the win-rate groups and their per-game
@@ -62,6 +62,8 @@ class Outcome:
         if self.role is not None:
             d["role"] = self.role.astype(np.int16)
         d["won"] = self.won.astype(np.uint8)
+        if self.first is not None:
+            d["first"] = self.first.astype(np.int16)
         return d
 
     @staticmethod
@@ -70,7 +72,8 @@ class Outcome:
                        d["turns"].astype(np.int64), d["rounds"].astype(np.int64),
                        d["end_reason"].astype(np.int64),
                        d["role"].astype(np.int64) if "role" in d else None,
-                       d["won"].astype(bool) if "won" in d else None)
+                       d["won"].astype(bool) if "won" in d else None,
+                       d["first"].astype(np.int64) if "first" in d else None)
 
     @staticmethod
     def merge(parts: list["Outcome"]) -> "Outcome":
@@ -81,7 +84,8 @@ class Outcome:
         cat = lambda name: np.concatenate([getattr(p, name) for p in parts])  # noqa: E731
         return Outcome(parts[0].setup, parts[0].start, cat("winner"), cat("turns"),
                        cat("rounds"), cat("end_reason"),
-                       None if parts[0].role is None else cat("role"), cat("won"))
+                       None if parts[0].role is None else cat("role"), cat("won"),
+                       None if parts[0].first is None else cat("first"))
 
 
 def main_group(s: Setup) -> str:
@@ -105,7 +109,8 @@ def play_outcome(s: Setup, start: int, stop: int, store: PointStore | None = Non
     """Games [start, stop) of a setup as an Outcome, reused from ``store``
     when that exact configuration and range was played before."""
     store = store or PointStore(None)
-    d = store.fetch(point_desc(s, start, stop, "outcome"),
+    # "outcome-first": named apart from the outcomes stored before they kept the first mover
+    d = store.fetch(point_desc(s, start, stop, "outcome-first"),
                     lambda: Outcome.from_batch(s, _play(s, start, stop, store, progress,
                                                         label)).arrays())
     _drop_chunks(s, store)
