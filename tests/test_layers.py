@@ -328,7 +328,7 @@ CORE_LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
      "one game played from Python",
      ("parallel", "batch", "cluster", "store", "scenario", "engine.contract")),
     ("sinks and results: a chunk kept as tables or as sums, and the run read from them",
-     ("sinks", "summary", "results", "plots")),
+     ("sinks", "summary", "paired", "results", "plots")),
     ("a run played: chunk source -> executor -> sink; simulate, replay",
      ("play",)),
 )

@@ -148,6 +148,16 @@ class Result:
             self._cache["summary"] = out
         return self._cache["summary"]
 
+    @property
+    def ruleset_figures(self) -> dict:
+        """The ruleset's own figures (``spec.summary``, read from the per-game
+        tables) as they are in :attr:`summary`; {} when it declares none. (A
+        ``summary.Summary`` keeps no table: its are None, not computed.)"""
+        if self.spec.summary is None:
+            return {}
+        own = self.spec.summary(self)
+        return {k: v for k, v in self.summary.items() if k in own}
+
     def save(self, out: str | os.PathLike) -> Path:
         """Write games.parquet, seats.parquet, cards.csv and summary.json,
         whole (``core.outdir.publish``: the COMPLETE marker is written last).

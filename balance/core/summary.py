@@ -67,6 +67,72 @@ def first_seats(spec, batch: Batch) -> np.ndarray:
     return np.zeros(batch.n, np.int64)
 
 
+def first_won(won: np.ndarray, first: np.ndarray | None = None) -> np.ndarray:
+    """bool[n]: whether the seat that moved first won each game (``first``:
+    int[n] the first seats, as :func:`first_seats`; None: seat 0)."""
+    n = won.shape[0]
+    first = np.zeros(n, np.int64) if first is None else np.asarray(first, np.int64)
+    return won[np.arange(n), first]
+
+
+def seat_roles(spec, batch: Batch) -> np.ndarray | None:
+    """int[n, P]: the role each seat held, where the ruleset has roles (a
+    ``role`` seat column); else None."""
+    if spec.roles is None or "role" not in spec.seat_columns:
+        return None
+    return batch.seats[:, :, spec.seat_columns.index("role")]
+
+
+def capped_games(spec, end) -> np.ndarray:
+    """bool[n]: the games whose end reason (codes ``end``) is the turn cap;
+    none where the ruleset has no capped end."""
+    reasons = list(spec.end_reasons)
+    end = np.asarray(end)
+    if "turn_cap" not in reasons:
+        return np.zeros(end.size, bool)
+    return end == reasons.index("turn_cap")
+
+
+def groups(setup, role_ids=()) -> list[tuple]:
+    """The win-rate groups of a setup's seats, in the order every table
+    lists them: ``(group, key, members)`` for each seat (``members``: its
+    index in an int array), each policy in the order the seats first play
+    it (the seats playing it) and each role of ``role_ids`` (``members``:
+    the role id; its seats vary by game). A group's rate is its seats' wins
+    over its seats."""
+    out = [("seat", str(j), np.array([j])) for j in range(setup.n_players)]
+    pol = np.array(setup.policies)
+    out += [("policy", p, np.flatnonzero(pol == p)) for p in dict.fromkeys(setup.policies)]
+    if len(role_ids):
+        labels = setup.spec.role_names(setup.values)
+        out += [("role", labels.get(r, str(r)), r) for r in role_ids]
+    return out
+
+
+def group_columns(setup, won: np.ndarray, role=None, all_roles: bool = False) -> dict:
+    """{(group, key): (w, c)}: per game, the wins ``w`` and the seats ``c``
+    of each of :func:`groups` (``won``: bool[n, P], e.g. the sole wins;
+    ``role``: int[n, P], rulesets with roles), so that a group's rate is
+    sum(w)/sum(c) and two runs of the same games pair game by game. Roles
+    no seat held are left out, but with ``all_roles`` those the ruleset
+    names, so that pieces of games have the same groups."""
+    n = won.shape[0]
+    ids = []
+    if role is not None:
+        labels = setup.spec.role_names(setup.values)
+        ids = [r for r in sorted(set(np.unique(role).tolist()) | set(labels))
+               if (all_roles and r in labels) or (role == r).any()]
+    out = {}
+    for g, key, m in groups(setup, ids):
+        if g == "role":
+            has = role == m
+            out[(g, key)] = ((has & won).sum(axis=1).astype(np.int64), has.sum(axis=1))
+        else:
+            out[(g, key)] = (won[:, m].sum(axis=1).astype(np.int64),
+                             np.full(n, m.size, np.int64))
+    return out
+
+
 def first_mover_figure(spec, wins: int, games: int) -> dict:
     """The first mover's win rate with its 95% Wilson interval."""
     lo, hi = stats.wilson(wins, games)
@@ -119,11 +185,9 @@ MAX_BIN = 4096
 def reduce(spec, values: dict, b: Batch) -> dict:
     """The integer aggregates of one piece of games (see the module doc)."""
     won = won_matrix(spec, b)
-    role = None
-    if spec.roles is not None and "role" in spec.seat_columns:
-        role = b.seats[:, :, spec.seat_columns.index("role")]
-    d = outcome_sums(spec, values, won, b.games[:, 1], b.games[:, 3], role, b.games[:, 2])
-    d["first_wins"] = np.array(int(won[np.arange(b.n), first_seats(spec, b)].sum()), np.int64)
+    d = outcome_sums(spec, values, won, b.games[:, 1], b.games[:, 3], seat_roles(spec, b),
+                     b.games[:, 2])
+    d["first_wins"] = np.array(int(first_won(won, first_seats(spec, b)).sum()), np.int64)
     d["counts"] = b.counts.astype(np.int64)
     from .tally import mask_counts           # compiled: numba loads on first use
     seats, wins = mask_counts(b.masks, won, spec.n_kinds(values))
@@ -175,6 +239,16 @@ def span(agg: dict, prefix: str = "") -> tuple[int, int]:
     lo = int(nz[0]) if nz.size else int(long[0])
     hi = int(long[-1]) if long.size else int(nz[-1])
     return lo, hi
+
+
+def length_counts(agg: dict, prefix: str = "") -> tuple[np.ndarray, np.ndarray]:
+    """(lengths, games): each game length the histogram ``prefix + "hist"``
+    counts, ascending, and how many games had it (a length beyond the
+    histogram's bins once per game): what a length plot draws."""
+    h, long = agg[prefix + "hist"], agg[prefix + "long"]
+    lengths = np.flatnonzero(h[:-1])
+    return (np.concatenate([lengths, long]),
+            np.concatenate([h[lengths], np.ones(long.size, np.int64)]))
 
 
 def turns_sum(agg: dict) -> int:
@@ -365,27 +439,17 @@ class Sums:
         tidy table of one sweep point."""
         s, agg, n = self.setup, self.agg, self.n
         keys, wins, games, sole = [], [], [], []
-        for j in range(s.n_players):
-            keys.append(("seat", str(j)))
-            wins.append(int(agg["seat_wins"][j]))
-            sole.append(int(agg["seat_sole"][j]))
-            games.append(n)
-        pol = np.array(s.policies)
-        for p in dict.fromkeys(s.policies):
-            m = pol == p
-            keys.append(("policy", p))
-            wins.append(int(agg["seat_wins"][m].sum()))
-            sole.append(int(agg["seat_sole"][m].sum()))
-            games.append(int(m.sum()) * n)
-        if "role_games" in agg:
-            labels = self.spec.role_names(s.values)
-            for r in range(agg["role_games"].size):
-                if agg["role_games"][r] == 0:
-                    continue
-                keys.append(("role", labels.get(r, str(r))))
-                wins.append(int(agg["role_wins"][r]))
-                sole.append(int(agg["role_sole"][r]))
-                games.append(int(agg["role_games"][r]))
+        held = np.flatnonzero(agg["role_games"]).tolist() if "role_games" in agg else []
+        for g, key, m in groups(s, held):
+            keys.append((g, key))
+            if g == "role":
+                wins.append(int(agg["role_wins"][m]))
+                sole.append(int(agg["role_sole"][m]))
+                games.append(int(agg["role_games"][m]))
+            else:
+                wins.append(int(agg["seat_wins"][m].sum()))
+                sole.append(int(agg["seat_sole"][m].sum()))
+                games.append(m.size * n)
         df = pd.DataFrame({"group": [k[0] for k in keys], "key": [k[1] for k in keys],
                            "games": games, "wins": wins})
         lo, hi = stats.wilson(df["wins"], df["games"])
@@ -425,10 +489,18 @@ class Sums:
 class Summary(Sums):
     """A ``--summary-only`` run: its :class:`Sums` (no per-game table is
     kept), with the interface of ``results.Result`` that needs none
-    (``by_seat``, ``by_policy``, ``by_role``, ``first_mover``, ``cards``,
-    ``summary``, ``save``)."""
+    (``sums``, ``by_seat``, ``by_policy``, ``by_role``, ``first_mover``,
+    ``cards``, ``summary``, ``save``; ``ruleset_figures`` is None)."""
     elapsed: float = 0.0
     compiled: bool = False        # this run compiled its kernel
+    # the ruleset's own figures (``spec.summary``) read the per-game tables:
+    # not computed here (``results.Result.ruleset_figures``)
+    ruleset_figures = None
+
+    @property
+    def sums(self) -> Sums:
+        """Its Sums (itself), as ``results.Result.sums``."""
+        return self
 
     @property
     def summary(self) -> dict:

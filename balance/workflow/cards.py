@@ -34,12 +34,13 @@ import pandas as pd
 from ..core import plots, registry, stats, summary
 from ..core.errors import BalanceError
 from ..core.outdir import Published
+from ..core.paired import part, sum_key
 from ..core.records import mask_bit
 from ..core.summary import shares_wins, sole_wins, won_matrix
 from ..core.setup import check_count, setup
 from ..core.stats import points as pp
 from .outcome import Pieces, open_store, text_table
-from .sums import Sink, part, sum_key
+from .sums import Sink
 
 OBS_COLS = ("wr_drawn", "improvement_drawn", "improvement_drawn_low", "improvement_drawn_high",
             "wr_played", "improvement_played", "improvement_played_low",
@@ -300,13 +301,14 @@ def cards_sums(base, setups: dict, kinds, batch0, outcome) -> dict:
     d["n"] = np.array(batch0.n, np.int64)
     shared = shares_wins(base.spec)
     for k in kinds:
-        o = outcome(k)
+        won = outcome(k).won
+        sole = sole_wins(won) if shared else None
         held = mask_bit(batch0.masks, 0, all_kinds.index(k))
         for g, key, m in _groups(base, held):
             c = m.sum(axis=1)
-            d[sum_key("ban", k, g, key)] = stats.gram((o.won & m).sum(1), c, (won0 & m).sum(1), c)
+            d[sum_key("ban", k, g, key)] = stats.gram((won & m).sum(1), c, (won0 & m).sum(1), c)
             if shared:
-                d[sum_key("sole", k, g, key)] = np.array([(sole0 & m).sum(), (o.sole & m).sum()],
+                d[sum_key("sole", k, g, key)] = np.array([(sole0 & m).sum(), (sole & m).sum()],
                                                       np.int64)
     return d
 

@@ -22,13 +22,14 @@ from ..core import plots, stats, summary
 from ..core.stats import points as pp
 from ..core.errors import BalanceError
 from ..core.outdir import Published
+from ..core.paired import fix_games, pair_sums, paired_means, paired_rates, part, sum_key
 from ..core.summary import shares_wins
 from ..core.setup import check_count, setup
 from ..core.store import PointStore
 from ..core.params import parse_assignments
 from . import adaptive
 from .outcome import Outcome, Pieces, text_table
-from .sums import Sink, fix_games, part, sum_key
+from .sums import Sink
 
 
 def parse_variant(items, option: str = "--a") -> dict:
@@ -172,7 +173,7 @@ def compare_sums(sa, sb, ba, bb) -> dict:
     that played it, and each variant's own ``summary.reduce`` for the
     observational card columns."""
     from ..core.tally import paired_kind_moments
-    d = outcome_pair_sums(Outcome.from_batch(sa, ba), Outcome.from_batch(sb, bb))
+    d = pair_sums(Outcome.from_batch(sa, ba), Outcome.from_batch(sb, bb))
     kinds, ia, ib = _kinds(sa, sb)
     d["cards"] = paired_kind_moments(np.ascontiguousarray(ba.masks),
                                      np.ascontiguousarray(bb.masks), 1, ia, ib)
@@ -180,38 +181,6 @@ def compare_sums(sa, sb, ba, bb) -> dict:
         for k, v in summary.reduce(s.spec, s.values, b).items():
             d[sum_key(tag, k)] = v
     return d
-
-
-def outcome_pair_sums(oa: Outcome, ob: Outcome) -> dict:
-    """The paired sums of the same games played by A and B (``oa``, ``ob``):
-    per group the moment matrix of [wins B, seats B, wins A, seats A] (and
-    of sole wins where wins can be shared), per length metric that of [B, A].
-    ``compare`` adds the cards; ``sensitivity`` plays one A against many Bs."""
-    d = {"n": np.array(oa.n, np.int64)}
-    ga, gb = oa.groups(all_roles=True), ob.groups(all_roles=True)
-    shared = oa.shares_wins
-    sa_, sb_ = ((oa.groups(oa.sole, all_roles=True), ob.groups(ob.sole, all_roles=True))
-                if shared else ({}, {}))
-    for key in ga:
-        if key not in gb:
-            continue
-        (wa, ca), (wb, cb) = ga[key], gb[key]
-        d[sum_key("rate", *key)] = stats.gram(wb, cb, wa, ca)
-        if shared:
-            d[sum_key("sole", *key)] = stats.gram(sb_[key][0], cb, sa_[key][0], ca)
-    for name, (x, y) in _metrics(oa, ob).items():
-        d[sum_key("len", name)] = stats.gram(y, x)
-    return d
-
-
-def _metrics(oa: Outcome, ob: Outcome) -> dict:
-    """Per-game length and end metrics of A and B."""
-    metrics = {"turns_mean": (oa.turns, ob.turns), "rounds_mean": (oa.rounds, ob.rounds),
-               "draw_rate": (~oa.won.any(axis=1), ~ob.won.any(axis=1)),   # no seat won
-               "capped_rate": (oa.capped(), ob.capped())}
-    if oa.shares_wins:
-        metrics["shared_win_rate"] = (oa.won.sum(1) > 1, ob.won.sum(1) > 1)
-    return metrics
 
 
 def _kinds(sa, sb):
@@ -231,21 +200,16 @@ def _rates(agg: dict, shared: bool) -> pd.DataFrame:
     was the only winner) and their paired difference."""
     n = int(agg["n"])
     rows = []
-    for key, G in part(agg, "rate").items():
-        G = fix_games(G, n)
+    for g, k, G, (d, lo, hi, se) in paired_rates(agg):
         kb, nb, ka, na = (int(x) for x in G[0, 1:5])
-        if na == 0 or nb == 0:          # a role no seat held in these games
-            continue
-        d, lo, hi, se = stats.paired_ratio_diff_g(G)
         _, ulo, uhi = stats.newcombe_diff(kb, nb, ka, na)
-        g, k = key.split("|", 1)
         rows.append({"group": g, "key": k, "rate_a": ka / na, "rate_b": kb / nb,
                      "diff": d, "paired_low": lo, "paired_high": hi,
                      "unpaired_low": float(ulo), "unpaired_high": float(uhi),
                      "width_ratio": (hi - lo) / (uhi - ulo) if uhi > ulo and hi > lo else np.nan,
                      "p_value": float(stats.z_pvalue(d, se))})
         if shared:
-            S = fix_games(agg[sum_key("sole", key)], n)
+            S = fix_games(agg[sum_key("sole", g, k)], n)
             sd, slo, shi, _ = stats.paired_ratio_diff_g(S)
             rows[-1].update({"sole_a": int(S[0, 3]) / na, "sole_b": int(S[0, 1]) / nb,
                              "sole_diff": sd, "sole_low": slo, "sole_high": shi})
@@ -255,12 +219,10 @@ def _rates(agg: dict, shared: bool) -> pd.DataFrame:
 def _length(agg: dict) -> pd.DataFrame:
     rows = []
     units = {"turns_mean": "turns", "rounds_mean": "rounds"}
-    n = int(agg["n"])
-    for name, G in part(agg, "len").items():
-        d, lo, hi, _ = stats.mean_diff_g(G, paired=True)
+    for name, (G, a, b, (d, lo, hi, _)) in paired_means(agg).items():
         _, ulo, uhi, _ = stats.mean_diff_g(G, paired=False)
         rows.append({"metric": name, "unit": units.get(name, "points"),
-                     "a": int(G[0, 2]) / n, "b": int(G[0, 1]) / n, "diff": d,
+                     "a": a, "b": b, "diff": d,
                      "paired_low": lo, "paired_high": hi, "unpaired_low": ulo,
                      "unpaired_high": uhi,
                      "width_ratio": (hi - lo) / (uhi - ulo) if uhi > ulo and hi > lo else np.nan})

@@ -1,29 +1,25 @@
-"""Compact per-game outcomes and the win-rate groups built from them.
+"""Compact per-game outcomes: the stored form of a workflow's games.
 
 Workflows that play many configurations (sweep points, card bans, matchup
-lineups) keep only what their tables need: per game the winner, the number
-of turns and rounds and the end reason, and per seat the role when the
-ruleset has roles. Everything else a workflow reports is computed from these.
-
-Win-rate groups are ``seat`` (seat index), ``policy`` (all seats playing a
-policy) and ``role`` (all seats holding a role). For each group and game,
-``w`` counts the group's seats that won and ``c`` the group's seats, so a
-win rate is sum(w)/sum(c) and a paired difference between two runs of the
-same seed uses the per-game pairs (see ``stats.paired_ratio_diff``).
+lineups) keep only what their tables need: per game the winner, who won,
+the number of turns and rounds, the end reason and the first mover where
+the rules decide it, and per seat the role when the ruleset has roles.
+:class:`Outcome` is that storage only (``from_batch``, ``arrays``,
+``from_arrays``, ``merge``): every figure is computed from its columns by
+``core.summary`` (a piece's sums, the win-rate groups and their per-game
+columns) and ``core.paired`` (two runs of the same games).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 
 from ..core.records import Batch
 from ..core.play import play_range
 from ..core.results import Result
-from ..core.summary import (Sums, first_seats, outcome_sums, shares_wins, sole_wins,
-                             won_matrix)
+from ..core.summary import first_seats, seat_roles, won_matrix
 from ..core.setup import Setup
 from ..core.store import PointStore
 
@@ -51,9 +47,8 @@ class Outcome:
 
     @staticmethod
     def from_batch(s: Setup, b: Batch) -> "Outcome":
-        role = None
-        if s.spec.roles is not None and "role" in s.spec.seat_columns:
-            role = b.seats[:, :, s.spec.seat_columns.index("role")].astype(np.int64)
+        role = seat_roles(s.spec, b)
+        role = None if role is None else role.astype(np.int64)
         g = b.games
         first = first_seats(s.spec, b) if "first_seat" in s.spec.game_columns else None
         return Outcome(s, b.start, g[:, 0].astype(np.int64), g[:, 1].astype(np.int64),
@@ -67,6 +62,8 @@ class Outcome:
         if self.role is not None:
             d["role"] = self.role.astype(np.int16)
         d["won"] = self.won.astype(np.uint8)
+        if self.first is not None:
+            d["first"] = self.first.astype(np.int16)
         return d
 
     @staticmethod
@@ -75,7 +72,8 @@ class Outcome:
                        d["turns"].astype(np.int64), d["rounds"].astype(np.int64),
                        d["end_reason"].astype(np.int64),
                        d["role"].astype(np.int64) if "role" in d else None,
-                       d["won"].astype(bool) if "won" in d else None)
+                       d["won"].astype(bool) if "won" in d else None,
+                       d["first"].astype(np.int64) if "first" in d else None)
 
     @staticmethod
     def merge(parts: list["Outcome"]) -> "Outcome":
@@ -86,80 +84,8 @@ class Outcome:
         cat = lambda name: np.concatenate([getattr(p, name) for p in parts])  # noqa: E731
         return Outcome(parts[0].setup, parts[0].start, cat("winner"), cat("turns"),
                        cat("rounds"), cat("end_reason"),
-                       None if parts[0].role is None else cat("role"), cat("won"))
-
-    # --- derived ----------------------------------------------------------
-    def role_labels(self) -> dict:
-        spec = self.setup.spec
-        return spec.role_names(self.setup.values)
-
-    @property
-    def shares_wins(self) -> bool:
-        """Can several seats win one game in this ruleset (teams, zombies,
-        houses, ties)? Then rates count a shared win fully and the tables
-        show the sole-win rate beside them."""
-        return shares_wins(self.setup.spec)
-
-    @property
-    def sole(self) -> np.ndarray:
-        """bool[n, P]: the seat won and no other seat did."""
-        return sole_wins(self.won)
-
-    def shared_share(self) -> float:
-        """Share of games with several winning seats."""
-        return float((self.won.sum(axis=1) > 1).mean()) if self.n else float("nan")
-
-    def groups(self, won: np.ndarray | None = None, all_roles: bool = False) -> dict:
-        """{(group, key): (w, c)} per-game wins and seat counts of each group
-        (``won``: another bool[n, P] to count instead, e.g. ``self.sole``;
-        ``all_roles``: also the ruleset's roles no seat held in these games,
-        so that pieces of games have the same groups)."""
-        s = self.setup
-        won = self.won if won is None else won
-        P = s.n_players
-        out = {}
-        for j in range(P):
-            out[("seat", str(j))] = (won[:, j].astype(np.int64),
-                                     np.ones(self.n, np.int64))
-        pol = np.array(s.policies)
-        for p in dict.fromkeys(s.policies):
-            seats = np.flatnonzero(pol == p)
-            out[("policy", p)] = (won[:, seats].sum(axis=1).astype(np.int64),
-                                  np.full(self.n, seats.size, np.int64))
-        if self.role is not None:
-            labels = self.role_labels()
-            for r in sorted(set(np.unique(self.role).tolist()) | set(labels)):
-                has = self.role == r
-                c = has.sum(axis=1)
-                if c.sum() == 0 and not (all_roles and r in labels):
-                    continue
-                out[("role", labels.get(r, str(r)))] = ((has & won).sum(axis=1).astype(np.int64), c)
-        return out
-
-    def capped(self) -> np.ndarray:
-        reasons = list(self.setup.spec.end_reasons)
-        if "turn_cap" not in reasons:
-            return np.zeros(self.n, bool)
-        return self.end_reason == reasons.index("turn_cap")
-
-    def first_wins(self) -> int:
-        """Games the first mover won (seat 0 unless ``first`` says otherwise)."""
-        first = np.zeros(self.n, np.int64) if self.first is None else self.first
-        return int(self.won[np.arange(self.n), first].sum())
-
-    def sums(self) -> Sums:
-        """These games' :class:`core.summary.Sums` (no card masks: the sums
-        of outcomes only), the model every figure is read from."""
-        s = self.setup
-        return Sums(s, outcome_sums(s.spec, s.values, self.won, self.turns, self.end_reason,
-                                    self.role, self.rounds), self.start)
-
-    def rates(self) -> pd.DataFrame:
-        """Tidy win rates per seat, policy and role (group, key, games
-        (seat-games), wins, win_rate, 95% Wilson; where wins can be shared
-        also sole_win_rate with its own interval), followed by the length
-        figures (``Sums.lengths``): the table of one sweep point."""
-        return self.sums().rates()
+                       None if parts[0].role is None else cat("role"), cat("won"),
+                       None if parts[0].first is None else cat("first"))
 
 
 def main_group(s: Setup) -> str:
@@ -183,7 +109,8 @@ def play_outcome(s: Setup, start: int, stop: int, store: PointStore | None = Non
     """Games [start, stop) of a setup as an Outcome, reused from ``store``
     when that exact configuration and range was played before."""
     store = store or PointStore(None)
-    d = store.fetch(point_desc(s, start, stop, "outcome"),
+    # "outcome-first": named apart from the outcomes stored before they kept the first mover
+    d = store.fetch(point_desc(s, start, stop, "outcome-first"),
                     lambda: Outcome.from_batch(s, _play(s, start, stop, store, progress,
                                                         label)).arrays())
     _drop_chunks(s, store)

@@ -32,8 +32,7 @@ from ..core.summary import shares_wins
 from ..core.setup import check_count, seconds_from_env, setup
 from .cards import cards as cards_fn
 from .matchups import matchups as matchups_fn
-from .outcome import Pieces, play_result
-from .sums import Sink, by_pieces, play_piece
+from .sums import Sink
 from ..core.store import PointStore
 from .sweep import sweep as sweep_fn
 
@@ -372,24 +371,10 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     P = base.n_players
 
     # --- main run -----------------------------------------------------------
-    if not sink.tables:
-        pieces = Pieces(st, games, "game", f"main run {ruleset}", progress, say_resumed=False)
-        agg = by_pieces(st, "run-sums", [base], 0, games,
-                        lambda a, b: summaries.reduce(spec, base.values, play_piece(base, a, b)),
-                        pieces)
-        pieces.close()
-        main = summaries.Summary(base, agg, 0)
-        lengths = np.flatnonzero(agg["hist"][:-1])
-        hist = (lengths, agg["hist"][lengths])
-        if agg["long"].size:
-            hist = (np.concatenate([hist[0], agg["long"]]),
-                    np.concatenate([hist[1], np.ones(agg["long"].size, np.int64)]))
-        spans = {"turns": summaries.span(agg), "rounds": summaries.span(agg, "rounds_")}
-    else:
-        main = play_result(base, 0, games, st, progress=progress, label="main run")
-        g = main.games
-        hist = (g["turns"].to_numpy(), None)
-        spans = {c: (int(g[c].min()), int(g[c].max())) for c in ("turns", "rounds")}
+    main = sink.run(st, base, games, progress, "main run")
+    hist = summaries.length_counts(main.sums.agg)
+    spans = {"turns": summaries.span(main.sums.agg),
+             "rounds": summaries.span(main.sums.agg, "rounds_")}
     summary = main.summary
     by_seat, by_policy, by_role = main.by_seat(), main.by_policy(), main.by_role()
     by_seat.to_csv(w / "by_seat.csv")
@@ -597,13 +582,11 @@ def report(ruleset: str, out=None, games: int = 100_000, seed: int = 0, players=
     er = summary["end_reasons"]
     doc.table(pd.DataFrame({"end reason": list(er), "games": [f"{v:,}" for v in er.values()],
                             "share": [pct(v / summary["games"], 2) for v in er.values()]}))
-    extra = {} if not sink.tables else {
-        k: v for k, v in summary.items()
-        if k in (spec.summary(main) if spec.summary is not None else {})}
+    extra = main.ruleset_figures
     if extra:
         doc.h(2, "Ruleset figures")
         ruleset_figures(doc, extra)
-    elif not sink.tables and spec.summary is not None:
+    elif extra is None and spec.summary is not None:
         doc.h(2, "Ruleset figures")
         doc.p("Not computed: this report was made with `--summary-only`, which keeps no "
               "per-game table, and the ruleset's own figures are read from those tables.")

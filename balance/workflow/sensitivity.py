@@ -24,7 +24,7 @@ plays it): the games are cut in pieces of bounded memory
 (``sums.piece_ranges``); for each piece the default is played once and kept
 as its compact per-game outcome while each variant plays the same piece and
 is reduced, paired with it, to integer sums (moment matrices,
-``compare.outcome_pair_sums``). The sums of each (variant, piece), and the
+``core.paired.pair_sums``). The sums of each (variant, piece), and the
 default's outcome of each piece, are kept in the store (``out/.points``),
 keyed by the full configuration and the code fingerprint, so an interrupted
 run resumes and a finished one is never played twice; pieces play on a Dask
@@ -50,13 +50,13 @@ import pandas as pd
 from ..core import plots, registry, stats, summary
 from ..core.errors import BalanceError, did_you_mean
 from ..core.outdir import Published
-from ..core.summary import first_seats, shares_wins
+from ..core.paired import pair_sums, paired_means, paired_rates, sum_key
+from ..core.summary import first_won, shares_wins
 from ..core.setup import check_count, setup
 from ..core.stats import points as pp
 from . import adaptive
-from .compare import outcome_pair_sums
 from .outcome import Outcome, Pieces, main_group, open_store, say, text_table
-from .sums import fix_games, part, piece_ranges, play_piece, sum_key, sums_desc
+from .sums import piece_ranges, play_piece, sums_desc
 from .sweep import check_rate, parse_vary, rate_name, resolve_vary
 
 DEFAULT_GAMES = 50_000
@@ -202,29 +202,29 @@ def plan(ruleset: str, names=None, games: int = DEFAULT_GAMES, seed: int = 0, pl
 # --- one piece -----------------------------------------------------------------
 
 def _base_arrays(s, a: int, b: int, diag: tuple) -> dict:
-    """The default's games [a, b) as a compact outcome (``Outcome.arrays``),
-    with the first mover and the diagnostic game columns of each game."""
+    """The default's games [a, b) as stored (``Outcome.arrays``: its first
+    mover too where the rules decide it), with the diagnostic game columns
+    ``diag`` of each game."""
     batch = play_piece(s, a, b)
-    d = Outcome.from_batch(s, batch).arrays()
-    d["first"] = first_seats(s.spec, batch).astype(np.int16)
-    for c in diag:
-        d[sum_key("diag", c)] = batch.games[:, s.spec.game_columns.index(c)]
-    return d
+    return {**Outcome.from_batch(s, batch).arrays(), **_diag(s, batch, diag)}
+
+
+def _diag(s, batch, diag: tuple) -> dict:
+    return {sum_key("diag", c): batch.games[:, s.spec.game_columns.index(c)] for c in diag}
 
 
 def _pair(sd, base: dict, sv, a: int, b: int, diag: tuple) -> dict:
-    """The paired sums of a variant's games [a, b) against the default's."""
+    """The paired sums of a variant's games [a, b) against the default's
+    (stored by :func:`_base_arrays`): ``core.paired.pair_sums``, and the
+    moment matrices of the first mover's win and of the diagnostic columns."""
     od = Outcome.from_arrays(sd, base)
-    vb = _base_arrays(sv, a, b, diag)
-    ov = Outcome.from_arrays(sv, vb)
-    d = outcome_pair_sums(od, ov)
-    idx = np.arange(od.n)
-    fa = od.won[idx, base["first"].astype(np.int64)]
-    fb = ov.won[idx, vb["first"].astype(np.int64)]
-    d[sum_key("len", "first_mover_rate")] = stats.gram(fb, fa)
-    for c in diag:
-        k = sum_key("diag", c)
-        d[k] = stats.gram(vb[k].astype(np.int64), base[k].astype(np.int64))
+    batch = play_piece(sv, a, b)
+    ov = Outcome.from_batch(sv, batch)
+    d = pair_sums(od, ov)
+    d[sum_key("len", "first_mover_rate")] = stats.gram(first_won(ov.won, ov.first),
+                                                      first_won(od.won, od.first))
+    for k, x in _diag(sv, batch, diag).items():
+        d[k] = stats.gram(x.astype(np.int64), base[k].astype(np.int64))
     return d
 
 
@@ -233,39 +233,27 @@ def _pair(sd, base: dict, sv, a: int, b: int, diag: tuple) -> dict:
 def effects_of(agg: dict, rate: str, groups: set) -> list[dict]:
     """Paired effects of one variant from its sums: per rate group (seat,
     role, policy as in ``groups``) and per game metric."""
-    n = int(agg["n"])
     rows = []
     tag = "sole" if rate == "sole" and any(k.startswith("sole|") for k in agg) else "rate"
-    for key, G in part(agg, tag).items():
-        g, k = key.split("|", 1)
+    for g, k, G, (d, lo, hi, se) in paired_rates(agg, tag):
         if g not in groups:
             continue
-        G = fix_games(G, n)
-        nb, na = int(G[0, 2]), int(G[0, 4])
-        if na == 0 or nb == 0:
-            continue
-        d, lo, hi, se = stats.paired_ratio_diff_g(G)
-        rows.append({"group": g, "key": k, "unit": "points", "base": int(G[0, 3]) / na,
-                     "at": int(G[0, 1]) / nb, "diff": d, "low": lo, "high": hi, "se": se})
-    lens = part(agg, "len")
+        rows.append({"group": g, "key": k, "unit": "points", "base": int(G[0, 3]) / int(G[0, 4]),
+                     "at": int(G[0, 1]) / int(G[0, 2]), "diff": d, "low": lo, "high": hi,
+                     "se": se})
+    lens = paired_means(agg)
     for name, (unit, _) in GAME_METRICS.items():
         if name not in lens:
             continue
-        G = lens[name]
-        d, lo, hi, se = stats.mean_diff_g(G, paired=True)
-        rows.append({"group": "game", "key": name, "unit": unit, "base": int(G[0, 2]) / n,
-                     "at": int(G[0, 1]) / n, "diff": d, "low": lo, "high": hi, "se": se})
+        _, base, at, (d, lo, hi, se) = lens[name]
+        rows.append({"group": "game", "key": name, "unit": unit, "base": base, "at": at,
+                     "diff": d, "low": lo, "high": hi, "se": se})
     return rows
 
 
 def diagnostics_of(agg: dict) -> list[dict]:
-    n = int(agg["n"])
-    rows = []
-    for name, G in part(agg, "diag").items():
-        d, lo, hi, _ = stats.mean_diff_g(G, paired=True)
-        rows.append({"column": name, "base": int(G[0, 2]) / n, "at": int(G[0, 1]) / n,
-                     "diff": d, "low": lo, "high": hi})
-    return rows
+    return [{"column": name, "base": base, "at": at, "diff": d, "low": lo, "high": hi}
+            for name, (_, base, at, (d, lo, hi, _)) in paired_means(agg, "diag").items()]
 
 
 def curve_shape(values, default, diff, low, high) -> str | None:

@@ -32,7 +32,7 @@ from ..core import stats, summary
 from ..core.machine import table_bytes
 from ..core.play import play_range
 from ..core.sinks import sink_class
-from .outcome import Outcome, play_outcome, play_result
+from .outcome import Outcome, Pieces, play_outcome, play_result
 
 # a summary-only piece holds at most this many bytes of tables while it is reduced
 PIECE_BYTES = 64 << 20
@@ -112,6 +112,25 @@ class Sink:
             return nullcontext()
         return _Step(pieces, label, amount)
 
+    def run(self, store, s, games: int, progress=None, label: str = "main run"):
+        """Games [0, games) of setup ``s`` as one run, kept in ``store``:
+        with the tables a ``core.results.Result`` (its per-game tables,
+        stored whole), with the sums a ``core.summary.Summary`` (bounded
+        pieces reduced by ``summary.reduce`` as they are played, their sums
+        stored). Either reads every figure from its ``sums``
+        (``summary.Sums``), so a caller reads them the same way."""
+        if self.tables:
+            return play_result(s, 0, games, store, progress=progress, label=label)
+        pieces = Pieces(store, games, "game", f"{label} {s.spec.name}", progress,
+                        say_resumed=False)
+        try:
+            agg = by_pieces(store, "run-sums", [s], 0, games,
+                            lambda a, b: summary.reduce(s.spec, s.values, play_piece(s, a, b)),
+                            pieces)
+        finally:
+            pieces.close()
+        return summary.Summary(s, agg, 0)
+
     def sums(self, store, what: str, setups, start: int, stop: int, reduce, pieces=None,
              label: str = "", labels=None, views=None, progress=None, amount=None) -> dict:
         """``reduce(view)`` of games [start, stop) of ``setups``, where
@@ -157,35 +176,20 @@ class _Step:
             self.pieces.update(self.amount)
 
 
-def sum_key(*parts) -> str:
-    """The name of one sum in a piece's dict: its parts joined by '|'."""
-    return "|".join(str(p) for p in parts)
-
-
-def part(agg: dict, tag: str) -> dict:
-    """The sums named ``tag|...``, with the tag taken off their names."""
-    return {k[len(tag) + 1:]: v for k, v in agg.items() if k.startswith(tag + "|")}
-
-
-def fix_games(G: np.ndarray, n: int) -> np.ndarray:
-    """A moment matrix summed over pieces where its group was absent from
-    some: those games are rows of zeros, which only count in ``G[0, 0]``."""
-    G = np.array(G)
-    G[0, 0] = n
-    return G
-
-
 # --- one configuration: a sweep point ---------------------------------------
 
 def point_sums(o) -> dict:
-    """The sums of an ``outcome.Outcome`` that a sweep point's table needs."""
-    return o.sums().agg
+    """The sums of an ``outcome.Outcome`` that a sweep point's table needs
+    (``summary.outcome_sums``: no card masks)."""
+    s = o.setup
+    return summary.outcome_sums(s.spec, s.values, o.won, o.turns, o.end_reason, o.role,
+                                o.rounds)
 
 
 def mover_sums(o) -> dict:
     """``point_sums`` and the first mover's wins: a sweep point's piece."""
     agg = point_sums(o)
-    agg["first_wins"] = np.array(o.first_wins(), np.int64)
+    agg["first_wins"] = np.array(int(summary.first_won(o.won, o.first).sum()), np.int64)
     return agg
 
 

@@ -487,9 +487,7 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
 
     ``summary_only`` plays every point in pieces reduced to their sums as
     they finish (``sums``): memory does not grow with ``games``, and the
-    table is the same. A ruleset whose first mover varies (a ``first_seat``
-    game column, which the stored outcomes do not keep) is always played so,
-    for the first mover's win rate.
+    table is the same.
     """
     spec = registry.get(ruleset)
     params = dict(params or {})
@@ -505,8 +503,7 @@ def sweep(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, 
     tgt = resolve_target(base, target)
     st, own = open_store(store, out)
     rows, prec = [], []
-    # the stored per-game outcomes hold no first mover: where the rules decide it, sums
-    sink = Sink("sums") if "first_seat" in spec.game_columns else sink or Sink.of(summary_only)
+    sink = sink or Sink.of(summary_only)
     pieces = Pieces(st, sink.total(len(grid), games), sink.unit("point"), f"sweep {ruleset}",
                     progress, say_resumed=own)
 

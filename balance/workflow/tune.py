@@ -658,8 +658,7 @@ def tune(ruleset: str, vary, games: int = 10_000, seed: int = 0, players=None, p
     rungs = [trial_games] if pareto else rungs_of(trial_games, min_games)
     n_front = FRONT_MAX if pareto else 1
     most, words = plan(trials, rungs, games, n_front, recheck_games, pareto)
-    # the stored per-game outcomes hold no first mover: where the rules decide it, sums
-    sink = Sink.of(summary_only or "first_seat" in spec.game_columns)
+    sink = Sink.of(summary_only)
     st, own = open_store(store, out)
     say(f"tune {ruleset} plan: {words}")
     pieces = Pieces(st, most, "game", f"tune {ruleset}", progress, say_resumed=own)
