@@ -170,3 +170,27 @@ def test_the_report_says_what_moves_the_balance(tmp_path):
     assert not (tmp_path / "r" / "sensitivity").exists()
     assert any(f.startswith("Of the headline parameters, target moves the balance most")
                for f in res["findings"]), res["findings"]
+
+
+def test_of_group_falls_back_to_the_seats_where_the_ranked_group_has_no_effect():
+    from balance.workflow.sensitivity import of_group
+    role = {"group": "role", "key": "king"}
+    seat = {"group": "seat", "key": "0"}
+    game = {"group": "game", "key": "turns_mean"}
+    assert of_group([role, seat, game], "role") == [role]
+    assert of_group([seat, game], "role") == [seat]
+    assert of_group([game], "role") == []
+
+
+def test_sensitivity_of_a_value_that_changes_the_roles_ranks_by_seat():
+    """Elite's versions 1 and 2 hold none of version 3's roles, so no role
+    effect pairs: the precision is measured, and the parameter ranked, on
+    the seats (this raised 'max() arg is an empty sequence' before)."""
+    res = sensitivity("elite", "version", games=300, seed=1, players=4, precision=0.2,
+                      max_games=600, progress=False)
+    assert res.main == "role"
+    assert list(res.ranking["group"]) == ["seat"]
+    assert res.ranking["key"].iloc[0] in {"0", "1", "2", "3"}
+    text = "\n".join(res.lines())
+    assert f"seat {res.ranking['key'].iloc[0]}" in text
+    assert len(res.precision["values"]) == 2

@@ -352,6 +352,19 @@ class SensitivityResult(Published):
         spec = registry.get(self.ruleset)
         return {k: v for k, v in self.base["params"].items() if spec.space.infos[k].default != v}
 
+    def ranked_effects(self) -> pd.DataFrame:
+        """Every parameter's effects on the ranked group (:func:`of_group`:
+        the seats' for a parameter whose values share no key of that group
+        with the default)."""
+        e = self.effects
+        rows = [r for p in dict.fromkeys(e["parameter"])
+                for r in of_group(e[e["parameter"] == p].to_dict("records"), self.main)]
+        return pd.DataFrame(rows, columns=e.columns)
+
+    def _key(self, r) -> str:
+        """A ranking row's key, its group named where it is not the ranked one."""
+        return str(r.key) if r.group == self.main else f"{r.group} {r.key}"
+
     def inert(self) -> pd.DataFrame:
         return self.ranking[~self.ranking["significant"]]
 
@@ -360,17 +373,17 @@ class SensitivityResult(Published):
         key of the ranked group a bar to its largest effect over the values,
         with its 95% interval; dark where Holm-significant."""
         rk = self.ranking
-        e = self.effects[self.effects["group"] == self.main]
-        keys = list(dict.fromkeys(e["key"]))
+        e = self.ranked_effects()
+        keys = list(dict.fromkeys(zip(e["group"], e["key"])))
         n, k = len(rk), max(1, len(keys))
         fig, axes = plots.figure(8.0 + plots.LEGEND_WIDTH, 0.32 * n * max(1.0, k / 2.5) + 1.8)
         ax = axes[0][0]
         h = 0.8 / k
         cmap = plots.plt.get_cmap("tab10")
-        for j, key in enumerate(keys):
+        for j, (group, key) in enumerate(keys):
             ys, xs, los, his, sig = [], [], [], [], []
             for i, p in enumerate(rk["parameter"]):
-                sub = e[(e["parameter"] == p) & (e["key"] == key)]
+                sub = e[(e["parameter"] == p) & (e["group"] == group) & (e["key"] == key)]
                 if sub.empty:
                     continue
                 r = sub.loc[sub["diff"].abs().idxmax()]
@@ -384,7 +397,7 @@ class SensitivityResult(Published):
             ax.barh(ys, xs, height=h * 0.9, color=[color if s else (*color[:3], 0.35)
                                                    for s in sig],
                     xerr=[np.nan_to_num(xs - los), np.nan_to_num(his - xs)],
-                    error_kw={"lw": 0.7, "capsize": 1.5}, label=f"{self.main} {key}")
+                    error_kw={"lw": 0.7, "capsize": 1.5}, label=f"{group} {key}")
         ax.set_yticks(np.arange(n)[::-1])
         ax.set_yticklabels([f"{p} ({_fmt(v)})" for p, v in zip(rk["parameter"], rk["value"])],
                            fontsize=7 if n > 20 else 8)
@@ -469,7 +482,7 @@ class SensitivityResult(Published):
             g = self._at(r.parameter, r.value)
             fm, tn, cp = g.get("first_mover_rate"), g.get("turns_mean"), g.get("capped_rate")
             rows.append([str(i), r.parameter, _fmt(self.defaults[r.parameter]), _fmt(r.value),
-                         str(r.key), f"{pp(r.diff, 1)}", f"[{pp(r.low, 1)}, {pp(r.high, 1)}]",
+                         self._key(r), f"{pp(r.diff, 1)}", f"[{pp(r.low, 1)}, {pp(r.high, 1)}]",
                          _pvalue(r.p_holm) + ("" if r.significant else " ·"),
                          f"{pp(fm.diff, 1)}" if fm is not None else "-",
                          f"{tn.diff:+.1f}" if tn is not None else "-",
@@ -482,7 +495,7 @@ class SensitivityResult(Published):
         if len(shapes):
             out.append("curves (the ranked effect against the parameter's values, default "
                        "included):")
-            out += [f"  {r.parameter} ({self.main} {r.key}): {r.shape}"
+            out += [f"  {r.parameter} ({r.group} {r.key}): {r.shape}"
                     for r in shapes.itertuples()]
         inert = self.inert()
         if len(inert):
@@ -527,7 +540,7 @@ class SensitivityResult(Published):
 
     def _inert_line(self, r) -> str:
         e = self.effects[(self.effects["parameter"] == r.parameter)]
-        mine = e[e["group"] == self.main]
+        mine = pd.DataFrame(of_group(e.to_dict("records"), self.main))
         bound = float(np.nanmax(np.abs(mine[["low", "high"]].to_numpy(float))))
         games = f"{self.games:,} games" if not self.precision else "the games played"
         if bound == 0 and (e["diff"] == 0).all():
@@ -650,8 +663,9 @@ def sensitivity(ruleset: str, names=None, games: int = DEFAULT_GAMES, seed: int 
             main = "role" if "role" in groups else ("policy" if "policy" in groups else "seat")
 
             def width(agg):
-                r = [e for e in effects_of(agg, rate, groups) if e["group"] == main]
-                return max(stats.half_width(e["diff"], e["low"], e["high"]) for e in r)
+                r = of_group(effects_of(agg, rate, groups), main)
+                return max((stats.half_width(e["diff"], e["low"], e["high"]) for e in r),
+                           default=float("inf"))
             for p, v, s in variants:
                 def play(x, y, p=p, v=v, s=s):
                     acc = None
@@ -677,6 +691,15 @@ def sensitivity(ruleset: str, names=None, games: int = DEFAULT_GAMES, seed: int 
     return res
 
 
+def of_group(effects: list[dict], main: str) -> list[dict]:
+    """The effects a parameter is ranked by and its precision measured on:
+    those of the ``main`` group, or the seats' where that group has none (a
+    value that changes the roles, such as elite's ``version``, holds no role
+    of the default's: nothing pairs by role, while every seat pairs)."""
+    return ([e for e in effects if e["group"] == main]
+            or [e for e in effects if e["group"] == "seat"])
+
+
 def _result(ruleset, pl, aggs, rate, groups, shared, games, precision, command):
     sd = pl.base
     rows, drows = [], []
@@ -694,7 +717,7 @@ def _result(ruleset, pl, aggs, rate, groups, shared, games, precision, command):
     main = main_group(sd)
     ranking = []
     for p in pl.values:
-        e = eff[(eff["parameter"] == p) & (eff["group"] == main)]
+        e = pd.DataFrame(of_group(eff[eff["parameter"] == p].to_dict("records"), main))
         if e.empty:
             continue
         r = e.loc[e["diff"].abs().round(12).idxmax()]      # ties: the first key
@@ -702,7 +725,7 @@ def _result(ruleset, pl, aggs, rate, groups, shared, games, precision, command):
         shape = curve_shape(curve["value"].tolist(), sd.values[p], curve["diff"].tolist(),
                             curve["low"].tolist(), curve["high"].tolist())
         ranking.append({"parameter": p, "value": r["value"], "default": sd.values[p],
-                        "group": main, "key": r["key"], "diff": r["diff"], "low": r["low"],
+                        "group": r["group"], "key": r["key"], "diff": r["diff"], "low": r["low"],
                         "high": r["high"], "p_holm": r["p_holm"],
                         "significant": bool(e["significant"].any()),
                         "bound": float(np.nanmax(np.abs(e[["low", "high"]].to_numpy(float)))),
