@@ -16,12 +16,18 @@ whom the rules would score ahead; a ruleset without it: every seat).
 
 Flat Monte Carlo: the options (``R.options``), in an order shuffled from the
 search stream, then sorted by ``R.prior`` (stable: equal priors keep the
-shuffled order) and kept to the ``search_top_k`` best; each
-determinization (the same for every option) and rollout get a stream of
-their own, so the options compare on common random numbers; the best mean
-share is played, equal shares going to the option the prior ranks first
-(the default heuristic's preference; among equal priors, at random).
-``search_top_k`` 0 keeps every option, unsorted (equal shares: at random).
+shuffled order) and kept to the ``search_top_k`` best (0: every option);
+each determinization (the same for every option) and rollout get a stream
+of their own, so the options compare on common random numbers; the best
+mean share is played, equal shares going to the option the prior ranks
+first (the default heuristic's preference; among equal priors, at random).
+The options are ranked by the prior whatever ``search_top_k`` is: with few
+rollouts most options tie (every rollout lost, or every one won), and a tie
+broken at random plays at random where the heuristic knows better (Magic
+Resonance's ``search_fast``, 8 determinizations of every option, won 48.8%
+of its games against counter's 52.0% while its ties fell at random, and
+71.7% against 29.5% once they went to counter's preference: 4 players,
+1,000 deals a lineup, seats rotated, seed 3).
 
 ISMCTS (single-observer, Cowling, Powley and Whitehouse 2012; OpenSpiel's
 ``ismcts.py`` keys its nodes the same way): one tree over the searching
@@ -130,23 +136,23 @@ def flat(s, c, p, kind, num, den, key, sw):
     sst = sw.sst
     sst[0] = key
     shuffle(sst, cand, n)
+    score = sw.score
+    R.copy(s, sw.s1)                        # scored on a copy whose streams are the search's
+    R.reseed(sw.s1, key)
+    for i in range(n):
+        score[i] = R.prior(sw.s1, c, cand[i])
+    for i in range(1, n):                   # stable insertion sort, best first
+        a = cand[i]
+        x = score[i]
+        j = i - 1
+        while j >= 0 and score[j] < x:
+            cand[j + 1] = cand[j]
+            score[j + 1] = score[j]
+            j -= 1
+        cand[j + 1] = a
+        score[j + 1] = x
     k = c.sp[SP_TOPK]
     if k > 0:
-        score = sw.score
-        R.copy(s, sw.s1)                    # scored on a copy whose streams are the search's
-        R.reseed(sw.s1, key)
-        for i in range(n):
-            score[i] = R.prior(sw.s1, c, cand[i])
-        for i in range(1, n):               # stable insertion sort, best first
-            a = cand[i]
-            x = score[i]
-            j = i - 1
-            while j >= 0 and score[j] < x:
-                cand[j + 1] = cand[j]
-                score[j + 1] = score[j]
-                j -= 1
-            cand[j + 1] = a
-            score[j + 1] = x
         n = min(n, k)
     D = max(1, c.sp[SP_DET] * num // den)
     RR = c.sp[SP_ROLL]
