@@ -352,15 +352,6 @@ class SensitivityResult(Published):
         spec = registry.get(self.ruleset)
         return {k: v for k, v in self.base["params"].items() if spec.space.infos[k].default != v}
 
-    def ranked_effects(self) -> pd.DataFrame:
-        """Every parameter's effects on the ranked group (:func:`of_group`:
-        the seats' for a parameter whose values share no key of that group
-        with the default)."""
-        e = self.effects
-        rows = [r for p in dict.fromkeys(e["parameter"])
-                for r in of_group(e[e["parameter"] == p].to_dict("records"), self.main)]
-        return pd.DataFrame(rows, columns=e.columns)
-
     def _key(self, r) -> str:
         """A ranking row's key, its group named where it is not the ranked one."""
         return str(r.key) if r.group == self.main else f"{r.group} {r.key}"
@@ -373,7 +364,7 @@ class SensitivityResult(Published):
         key of the ranked group a bar to its largest effect over the values,
         with its 95% interval; dark where Holm-significant."""
         rk = self.ranking
-        e = self.ranked_effects()
+        e = ranked_effects(self.effects, self.main)
         keys = list(dict.fromkeys(zip(e["group"], e["key"])))
         n, k = len(rk), max(1, len(keys))
         fig, axes = plots.figure(8.0 + plots.LEGEND_WIDTH, 0.32 * n * max(1.0, k / 2.5) + 1.8)
@@ -540,7 +531,7 @@ class SensitivityResult(Published):
 
     def _inert_line(self, r) -> str:
         e = self.effects[(self.effects["parameter"] == r.parameter)]
-        mine = pd.DataFrame(of_group(e.to_dict("records"), self.main))
+        mine = ranked_effects(e, self.main)
         bound = float(np.nanmax(np.abs(mine[["low", "high"]].to_numpy(float))))
         games = f"{self.games:,} games" if not self.precision else "the games played"
         if bound == 0 and (e["diff"] == 0).all():
@@ -700,6 +691,15 @@ def of_group(effects: list[dict], main: str) -> list[dict]:
             or [e for e in effects if e["group"] == "seat"])
 
 
+def ranked_effects(eff: pd.DataFrame, main: str) -> pd.DataFrame:
+    """Every parameter's effects on the ranked group ``main``
+    (:func:`of_group`: the seats' for a parameter whose values share no key
+    of that group with the default), in the order of ``eff``."""
+    rows = [r for p in dict.fromkeys(eff["parameter"])
+            for r in of_group(eff[eff["parameter"] == p].to_dict("records"), main)]
+    return pd.DataFrame(rows, columns=eff.columns)
+
+
 def _result(ruleset, pl, aggs, rate, groups, shared, games, precision, command):
     sd = pl.base
     rows, drows = [], []
@@ -715,9 +715,10 @@ def _result(ruleset, pl, aggs, rate, groups, shared, games, precision, command):
     eff["p_holm"], eff["significant"] = adj, reject
     eff["significant"] = eff["significant"].astype(bool)
     main = main_group(sd)
+    ranked = ranked_effects(eff, main)
     ranking = []
     for p in pl.values:
-        e = pd.DataFrame(of_group(eff[eff["parameter"] == p].to_dict("records"), main))
+        e = ranked[ranked["parameter"] == p]
         if e.empty:
             continue
         r = e.loc[e["diff"].abs().round(12).idxmax()]      # ties: the first key
