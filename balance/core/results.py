@@ -142,21 +142,18 @@ class Result:
     @property
     def summary(self) -> dict:
         if "summary" not in self._cache:
-            out = self.sums.figures()
-            if self.spec.summary is not None:
-                out.update(self.spec.summary(self))
-            self._cache["summary"] = out
+            self._cache["summary"] = {**self.sums.figures(), **self.ruleset_figures}
         return self._cache["summary"]
 
     @property
     def ruleset_figures(self) -> dict:
         """The ruleset's own figures (``spec.summary``, read from the per-game
-        tables) as they are in :attr:`summary`; {} when it declares none. (A
-        ``summary.Summary`` keeps no table: its are None, not computed.)"""
-        if self.spec.summary is None:
-            return {}
-        own = self.spec.summary(self)
-        return {k: v for k, v in self.summary.items() if k in own}
+        tables, once), which :attr:`summary` ends with; {} when it declares
+        none. (A ``summary.Summary`` keeps no table: its are None, not
+        computed.)"""
+        if "own" not in self._cache:
+            self._cache["own"] = {} if self.spec.summary is None else self.spec.summary(self)
+        return self._cache["own"]
 
     def save(self, out: str | os.PathLike) -> Path:
         """Write games.parquet, seats.parquet, cards.csv and summary.json,
